@@ -1,0 +1,25 @@
+package hongbao.core;
+
+/**
+ * Checks that must always hold. A failure is a bug, never an expected outcome: it fails loudly and
+ * is never caught to carry on.
+ */
+public final class Invariants {
+
+  private Invariants() {}
+
+  public static void check(boolean condition, String format, Object... args) {
+    if (!condition) {
+      throw new InvariantViolation(String.format(format, args));
+    }
+  }
+
+  /** Thrown when an invariant does not hold. */
+  public static final class InvariantViolation extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    public InvariantViolation(String message) {
+      super(message);
+    }
+  }
+}

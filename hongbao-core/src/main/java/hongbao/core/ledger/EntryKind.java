@@ -1,0 +1,9 @@
+package hongbao.core.ledger;
+
+/** Why money moved, as a wallet shows it. */
+public enum EntryKind {
+  TOPUP,
+  SEND,
+  GRAB,
+  REFUND
+}

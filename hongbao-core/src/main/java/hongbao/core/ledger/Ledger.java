@@ -1,0 +1,58 @@
+package hongbao.core.ledger;
+
+import hongbao.core.money.Amount;
+import hongbao.core.packet.Packet;
+import hongbao.core.payout.PayoutTask;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Port: the double-entry ledger, the truth about money. Every transfer carries a unique key, so a
+ * replayed call moves nothing twice. No balance but the system account's can go negative.
+ */
+public interface Ledger {
+
+  /** A fresh packet id; ids are never reused. */
+  long nextPacketId();
+
+  /**
+   * In one transaction: records the packet, moves its amount from the sender's wallet to its escrow
+   * and remembers {@code answer} under {@code key}.
+   *
+   * @throws hongbao.core.packet.RejectedException INSUFFICIENT_FUNDS
+   * @throws IdempotencyRaceException when the key was stored by a concurrent request
+   */
+  void send(Packet packet, IdempotencyKey key, StoredAnswer answer);
+
+  /**
+   * In one transaction: credits a wallet from the system account and remembers the answer, which is
+   * rendered from the new balance.
+   *
+   * @throws IdempotencyRaceException when the key was stored by a concurrent request
+   */
+  StoredAnswer topUp(
+      String userId, Amount amount, IdempotencyKey key, Function<Amount, StoredAnswer> answer);
+
+  /** The stored answer for a key (matching user and endpoint), if any. */
+  Optional<StoredAnswer> answerFor(IdempotencyKey key);
+
+  /**
+   * Pays grabbed shares from escrow to wallets in one transaction. Tasks already paid are skipped.
+   *
+   * @return how many tasks were paid now
+   */
+  int pay(List<PayoutTask> tasks);
+
+  /**
+   * Returns a closed packet's remainder to its sender and marks the packet closed, once: a second
+   * call moves nothing.
+   *
+   * @return true if this call moved the money
+   */
+  boolean refund(long packetId, Amount remainder, Instant at);
+
+  /** A wallet with at most {@code limit} newest entries; a wallet never funded has balance 0. */
+  Wallet wallet(String userId, int limit);
+}

@@ -1,0 +1,31 @@
+package hongbao.core.payout;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Port: the at-least-once queue of payout tasks filled by grabs. A task stays pending until it is
+ * acknowledged; a consumer that dies leaves its tasks to be reclaimed by another.
+ */
+public interface PayoutQueue {
+
+  /**
+   * Up to {@code max} new tasks for this consumer; waits at most {@code wait} when there are none.
+   */
+  List<PayoutTask> poll(String consumer, int max, Duration wait);
+
+  /** Marks tasks done; they are never delivered again. */
+  void ack(List<PayoutTask> tasks);
+
+  /**
+   * Takes over tasks pending longer than {@code minIdle} with any consumer. Tasks delivered more
+   * than {@code maxDeliveries} times are moved to the dead-letter queue instead of being returned.
+   */
+  List<PayoutTask> reclaim(String consumer, Duration minIdle, int maxDeliveries, int max);
+
+  /** Tasks that were given up on, for the reconciler to report. */
+  List<PayoutTask> deadLetters(int max);
+
+  /** Tasks not yet acknowledged, pending or not yet delivered. */
+  long backlog();
+}
