@@ -2,9 +2,11 @@ package hongbao.core.packet;
 
 import hongbao.core.money.Amount;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** Port: packets as the ledger recorded them, and their settled history. */
 public interface PacketStore {
@@ -27,6 +29,12 @@ public interface PacketStore {
 
   /** The grabs of a packet that the ledger has paid: user id to amount. */
   Map<String, Amount> paidGrabs(long packetId);
+
+  /** The paid grabs of a packet in grab order, for when the grab store no longer has them. */
+  List<GrabView> paidGrabViews(long packetId);
+
+  /** Which of these packets have paid the user a share. */
+  Set<Long> paidAmong(String userId, Collection<Long> packetIds);
 
   /** What went back to the sender (zero before the refund). */
   Amount refunded(long packetId);

@@ -1,0 +1,71 @@
+package hongbao.core.packet;
+
+import hongbao.core.grab.GrabStore;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * A user's sent and received packets, newest first, a page at a time. Received packets are those
+ * the ledger paid the user from, plus those grabbed and not yet paid.
+ */
+public final class Boxes {
+
+  public static final int MAX_PAGE = 100;
+
+  private final PacketStore packets;
+  private final GrabStore store;
+  private final DetailsService details;
+
+  public Boxes(PacketStore packets, GrabStore store, DetailsService details) {
+    this.packets = packets;
+    this.store = store;
+    this.details = details;
+  }
+
+  /**
+   * One page of a box.
+   *
+   * @param beforeId the cursor: only packets with a smaller id; null for the first page
+   */
+  public Page page(Box box, String userId, Long beforeId, int limit) {
+    List<Packet> found =
+        switch (box) {
+          case SENT -> packets.sentBy(userId, beforeId, limit + 1);
+          case RECEIVED -> received(userId, beforeId, limit + 1);
+        };
+    boolean more = found.size() > limit;
+    List<Packet> shown = more ? found.subList(0, limit) : found;
+    List<PacketDetails> items = new ArrayList<>(shown.size());
+    for (Packet packet : shown) {
+      items.add(details.details(packet, false));
+    }
+    Long next = more ? shown.getLast().id() : null;
+    return new Page(items, next);
+  }
+
+  private List<Packet> received(String userId, Long beforeId, int limit) {
+    var ids = new TreeSet<Long>(Comparator.reverseOrder());
+    ids.addAll(packets.paidTo(userId, beforeId, limit));
+    store.pendingOf(userId).keySet().stream()
+        .filter(id -> beforeId == null || id < beforeId)
+        .forEach(ids::add);
+    return ids.stream().limit(limit).map(packets::find).flatMap(Optional::stream).toList();
+  }
+
+  /** Which box. */
+  public enum Box {
+    SENT,
+    RECEIVED
+  }
+
+  /** One page and the cursor of the next, or null when this is the last. */
+  public record Page(List<PacketDetails> items, Long nextCursor) {
+
+    public Page {
+      items = List.copyOf(items);
+    }
+  }
+}
