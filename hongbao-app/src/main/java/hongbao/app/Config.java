@@ -1,0 +1,99 @@
+package hongbao.app;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Everything the service reads from its environment. With no variables set it runs embedded Redis
+ * and PostgreSQL in dev mode; each {@code HONGBAO_*} variable replaces one default.
+ *
+ * @param redisUrl null for an embedded Redis
+ * @param jdbcUrl null for an embedded PostgreSQL
+ * @param jwtSecret null in dev mode (a random secret is made at start)
+ */
+public record Config(
+    int port,
+    String redisUrl,
+    String jdbcUrl,
+    String jwtSecret,
+    boolean devMode,
+    int shards,
+    String splitPolicy,
+    int maxShares,
+    int grabsPerUserPerSecond,
+    int payoutWorkers,
+    int payoutBatch,
+    Duration reclaimIdle,
+    int maxDeliveries,
+    Duration sweepInterval,
+    Duration keyGrace,
+    String idAlphabet) {
+
+  public static final int DEFAULT_PORT = 8080;
+
+  public static Config fromEnvironment() {
+    return from(System.getenv());
+  }
+
+  public static Config from(Map<String, String> env) {
+    String secret = blankToNull(env.get("HONGBAO_JWT_SECRET"));
+    boolean devMode =
+        Optional.ofNullable(blankToNull(env.get("HONGBAO_DEV_MODE")))
+            .map(Boolean::parseBoolean)
+            .orElse(secret == null);
+    return new Config(
+        intOf(env, "HONGBAO_PORT", DEFAULT_PORT),
+        blankToNull(env.get("HONGBAO_REDIS_URL")),
+        blankToNull(env.get("HONGBAO_JDBC_URL")),
+        secret,
+        devMode,
+        intOf(env, "HONGBAO_SHARDS", 1024),
+        env.getOrDefault("HONGBAO_SPLIT_POLICY", "double-mean"),
+        intOf(env, "HONGBAO_MAX_SHARES", 10_000),
+        intOf(env, "HONGBAO_GRABS_PER_USER_PER_SECOND", 20),
+        intOf(env, "HONGBAO_PAYOUT_WORKERS", 2),
+        intOf(env, "HONGBAO_PAYOUT_BATCH", 500),
+        Duration.ofMillis(intOf(env, "HONGBAO_RECLAIM_IDLE_MILLIS", 30_000)),
+        intOf(env, "HONGBAO_MAX_DELIVERIES", 10),
+        Duration.ofMillis(intOf(env, "HONGBAO_SWEEP_INTERVAL_MILLIS", 1_000)),
+        Duration.ofSeconds(intOf(env, "HONGBAO_KEY_GRACE_SECONDS", 7 * 86_400)),
+        env.getOrDefault("HONGBAO_ID_ALPHABET", hongbao.http.PacketIds.DEFAULT_ALPHABET));
+  }
+
+  public Config withPort(int newPort) {
+    return new Config(
+        newPort,
+        redisUrl,
+        jdbcUrl,
+        jwtSecret,
+        devMode,
+        shards,
+        splitPolicy,
+        maxShares,
+        grabsPerUserPerSecond,
+        payoutWorkers,
+        payoutBatch,
+        reclaimIdle,
+        maxDeliveries,
+        sweepInterval,
+        keyGrace,
+        idAlphabet);
+  }
+
+  private static int intOf(Map<String, String> env, String name, int absent) {
+    String text = blankToNull(env.get(name));
+    if (text == null) {
+      return absent;
+    }
+    try {
+      return Integer.parseInt(text.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " must be an integer, not '" + text + "'", e);
+    }
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isBlank() ? null : value;
+  }
+}

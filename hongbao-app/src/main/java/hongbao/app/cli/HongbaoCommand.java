@@ -1,0 +1,17 @@
+package hongbao.app.cli;
+
+import picocli.CommandLine.Command;
+
+/** The top of the command line: one subcommand per job. */
+@Command(
+    name = "hongbao",
+    mixinStandardHelpOptions = true,
+    description = "A red-packet service: serve it, benchmark it, study its splits.",
+    subcommands = {ServeCommand.class})
+public final class HongbaoCommand implements Runnable {
+
+  @Override
+  public void run() {
+    new picocli.CommandLine(this).usage(System.out);
+  }
+}

@@ -1,0 +1,408 @@
+package hongbao.http;
+
+import hongbao.core.grab.GrabOutcome;
+import hongbao.core.ledger.IdempotencyKey;
+import hongbao.core.ledger.StoredAnswer;
+import hongbao.core.ledger.TopUpService;
+import hongbao.core.ops.Switch;
+import hongbao.core.packet.Boxes;
+import hongbao.core.packet.PacketType;
+import hongbao.core.packet.SendRequest;
+import hongbao.core.packet.SendRules;
+import hongbao.core.packet.SendService;
+import hongbao.core.reconcile.Reconciliation;
+import hongbao.http.auth.Caller;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * The HTTP contract of API.md. Every request passes the checks in the contract's order: body size
+ * (413), authentication (401), admin (403), validation (400), then the operation, whose domain
+ * rejections map to their status in {@link ErrorTable}. Grabs stay on the event loop end to end;
+ * anything touching the ledger runs on a virtual thread.
+ */
+public final class HttpApi implements AutoCloseable {
+
+  public static final int MAX_BODY_BYTES = 16 * 1024;
+  private static final String CALLER = "caller";
+  private static final String JSON = "application/json; charset=utf-8";
+  private static final Duration DEV_TOKEN_LIFETIME = Duration.ofDays(30);
+
+  private final Vertx vertx;
+  private final HttpServices services;
+  private final Render render;
+  private final Blocking blocking = new Blocking();
+  private final Timer grabLatency;
+  private final Map<Class<?>, Counter> grabOutcomes = new java.util.HashMap<>();
+
+  public HttpApi(Vertx vertx, HttpServices services) {
+    this.vertx = vertx;
+    this.services = services;
+    this.render = new Render(services.packetIds());
+    this.grabLatency =
+        Timer.builder("hongbao.grab.latency")
+            .description("grab requests from arrival to answer")
+            .publishPercentileHistogram()
+            .register(services.metrics());
+    for (Class<?> outcome : GrabOutcome.class.getPermittedSubclasses()) {
+      grabOutcomes.put(
+          outcome,
+          Counter.builder("hongbao.grabs")
+              .tag("outcome", Outcomes.name(outcome))
+              .register(services.metrics()));
+    }
+  }
+
+  public Router router() {
+    Router router = Router.router(vertx);
+    router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
+    router.route().failureHandler(Failures::reply);
+    for (int status : new int[] {400, 404, 405, 413, 500}) {
+      router.errorHandler(status, Failures::reply);
+    }
+    router.get("/health").handler(ctx -> json(ctx, 200, new JsonObject().put("status", "UP")));
+    router.get("/ready").handler(this::ready);
+    router.get("/metrics").handler(this::metrics);
+    router.post("/api/v1/dev/tokens").handler(this::devToken);
+    router.route("/api/*").handler(this::authenticate);
+    router.route("/api/v1/admin/*").handler(this::requireAdmin);
+    router.post("/api/v1/admin/topups").handler(this::topUp);
+    router.get("/api/v1/admin/switches").handler(this::switches);
+    router.put("/api/v1/admin/switches/:name").handler(this::setSwitch);
+    router.get("/api/v1/admin/reconciliation").handler(this::reconcile);
+    router.get("/api/v1/wallet").handler(this::wallet);
+    router.post("/api/v1/packets").handler(this::send);
+    router.get("/api/v1/packets").handler(this::list);
+    router.get("/api/v1/packets/:id").handler(this::details);
+    router.post("/api/v1/packets/:id/grab").handler(this::grab);
+    return router;
+  }
+
+  // --- operations -------------------------------------------------------------------------
+
+  private void ready(RoutingContext ctx) {
+    blocking
+        .call(vertx.getOrCreateContext(), () -> services.ready().getAsBoolean())
+        .onComplete(
+            result -> {
+              boolean up = result.succeeded() && result.result();
+              json(
+                  ctx,
+                  up ? 200 : 503,
+                  new JsonObject().put("status", up ? "READY" : "UNAVAILABLE"));
+            });
+  }
+
+  private void metrics(RoutingContext ctx) {
+    ctx.response()
+        .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8")
+        .end(services.metrics().scrape());
+  }
+
+  private void devToken(RoutingContext ctx) {
+    if (!services.devMode()) {
+      throw ApiError.notFound("dev tokens are only available in dev mode");
+    }
+    JsonFields body = JsonFields.parse(ctx.body().buffer());
+    String userId = userId(body.requiredString("userId"));
+    boolean admin = body.optionalBoolean("admin", false);
+    String token = services.tokens().mint(userId, admin, DEV_TOKEN_LIFETIME);
+    json(ctx, 200, new JsonObject().put("token", token));
+  }
+
+  // --- auth ---------------------------------------------------------------------------------
+
+  private void authenticate(RoutingContext ctx) {
+    String header = ctx.request().getHeader("Authorization");
+    if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      throw new ApiError(401, "UNAUTHENTICATED", "a bearer token is required");
+    }
+    Caller caller =
+        services
+            .tokens()
+            .verify(header.substring(7).trim())
+            .orElseThrow(
+                () -> new ApiError(401, "UNAUTHENTICATED", "the token is invalid or expired"));
+    ctx.put(CALLER, caller);
+    ctx.next();
+  }
+
+  private void requireAdmin(RoutingContext ctx) {
+    if (!caller(ctx).admin()) {
+      throw new ApiError(403, "FORBIDDEN", "an admin token is required");
+    }
+    ctx.next();
+  }
+
+  private static Caller caller(RoutingContext ctx) {
+    return ctx.get(CALLER);
+  }
+
+  // --- money --------------------------------------------------------------------------------
+
+  private void topUp(RoutingContext ctx) {
+    JsonFields body = JsonFields.parse(ctx.body().buffer());
+    String userId = userId(body.requiredString("userId"));
+    long amount = body.requiredInteger("amount");
+    IdempotencyKey key = idempotencyKey(ctx, TopUpService.ENDPOINT, body);
+    blocking
+        .call(
+            ctx.vertx().getOrCreateContext(),
+            () ->
+                services
+                    .topUps()
+                    .topUp(
+                        userId,
+                        amount,
+                        key,
+                        balance ->
+                            new StoredAnswer(
+                                key.requestHash(),
+                                200,
+                                new JsonObject()
+                                    .put("userId", userId)
+                                    .put("balance", balance.fen())
+                                    .encode())))
+        .onComplete(result -> replay(ctx, result));
+  }
+
+  private void wallet(RoutingContext ctx) {
+    int limit = intParam(ctx, "limit", 100, 1, 500);
+    String userId = caller(ctx).userId();
+    blocking
+        .call(ctx.vertx().getOrCreateContext(), () -> services.wallets().wallet(userId, limit))
+        .onComplete(result -> answer(ctx, result.map(render::wallet)));
+  }
+
+  private void send(RoutingContext ctx) {
+    Caller caller = caller(ctx);
+    JsonFields body = JsonFields.parse(ctx.body().buffer());
+    var request =
+        new SendRequest(
+            caller.userId(),
+            body.requiredInteger("amount"),
+            body.requiredInteger("count"),
+            body.requiredEnum("type", PacketType.class),
+            body.optionalString("greeting"),
+            body.optionalInteger("expiresInSeconds"),
+            body.optionalString("password"),
+            body.optionalStrings("recipients"));
+    IdempotencyKey key = idempotencyKey(ctx, SendService.ENDPOINT, body);
+    blocking
+        .call(
+            ctx.vertx().getOrCreateContext(),
+            () ->
+                services
+                    .send()
+                    .send(
+                        request,
+                        key,
+                        packet ->
+                            new StoredAnswer(key.requestHash(), 201, render.sent(packet).encode())))
+        .onComplete(result -> replay(ctx, result));
+  }
+
+  // --- packets ------------------------------------------------------------------------------
+
+  private void grab(RoutingContext ctx) {
+    long started = System.nanoTime();
+    Caller caller = caller(ctx);
+    long id = packetId(ctx.pathParam("id"));
+    String password = JsonFields.parse(ctx.body().buffer()).optionalString("password");
+    if (!services.grabLimiter().tryGrab(caller.userId())) {
+      throw new ApiError(429, "RATE_LIMITED", "too many grabs; slow down");
+    }
+    var context = ctx.vertx().getOrCreateContext();
+    Future.fromCompletionStage(services.grab().grab(id, caller.userId(), password), context)
+        .compose(
+            outcome ->
+                outcome instanceof GrabOutcome.NotFound
+                    ? blocking.call(
+                        context, () -> services.grab().settle(id, caller.userId(), password))
+                    : Future.succeededFuture(outcome))
+        .onComplete(
+            result -> {
+              if (result.succeeded() && result.result() instanceof GrabOutcome.NotFound) {
+                ctx.fail(ApiError.notFound("no such packet"));
+                return;
+              }
+              if (result.succeeded()) {
+                grabOutcomes.get(result.result().getClass()).increment();
+              }
+              answer(ctx, result.map(Outcomes::toJson));
+              grabLatency.record(
+                  System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
+            });
+  }
+
+  private void details(RoutingContext ctx) {
+    long id = packetId(ctx.pathParam("id"));
+    blocking
+        .call(ctx.vertx().getOrCreateContext(), () -> services.details().details(id))
+        .onComplete(result -> answer(ctx, result.map(d -> render.details(d, true))));
+  }
+
+  private void list(RoutingContext ctx) {
+    String boxName = ctx.request().getParam("box");
+    Boxes.Box box;
+    if ("sent".equals(boxName)) {
+      box = Boxes.Box.SENT;
+    } else if ("received".equals(boxName)) {
+      box = Boxes.Box.RECEIVED;
+    } else {
+      throw ApiError.invalid("box must be sent or received");
+    }
+    int limit = intParam(ctx, "limit", 20, 1, Boxes.MAX_PAGE);
+    String cursorText = ctx.request().getParam("cursor");
+    Long cursor = null;
+    if (cursorText != null && !cursorText.isEmpty()) {
+      long decoded = services.packetIds().decode(cursorText);
+      if (decoded < 0) {
+        throw ApiError.invalid("cursor is not a cursor this service gave out");
+      }
+      cursor = decoded;
+    }
+    String userId = caller(ctx).userId();
+    Long before = cursor;
+    blocking
+        .call(
+            ctx.vertx().getOrCreateContext(),
+            () -> services.boxes().page(box, userId, before, limit))
+        .onComplete(
+            result ->
+                answer(
+                    ctx,
+                    result.map(
+                        page -> {
+                          var items = new JsonArray();
+                          page.items().forEach(d -> items.add(render.details(d, false)));
+                          return new JsonObject()
+                              .put("items", items)
+                              .put(
+                                  "nextCursor",
+                                  page.nextCursor() == null
+                                      ? null
+                                      : services.packetIds().encode(page.nextCursor()));
+                        })));
+  }
+
+  // --- admin --------------------------------------------------------------------------------
+
+  private void switches(RoutingContext ctx) {
+    blocking
+        .call(ctx.vertx().getOrCreateContext(), () -> services.switches().all())
+        .onComplete(result -> answer(ctx, result.map(HttpApi::switchesJson)));
+  }
+
+  private void setSwitch(RoutingContext ctx) {
+    Switch which =
+        Switch.byKey(ctx.pathParam("name")).orElseThrow(() -> ApiError.notFound("no such switch"));
+    JsonFields body = JsonFields.parse(ctx.body().buffer());
+    if (!(body.json().getValue("enabled") instanceof Boolean enabled)) {
+      throw ApiError.invalid("enabled must be true or false");
+    }
+    blocking
+        .call(ctx.vertx().getOrCreateContext(), () -> services.switches().set(which, enabled))
+        .onComplete(result -> answer(ctx, result.map(HttpApi::switchesJson)));
+  }
+
+  private static JsonObject switchesJson(Map<Switch, Boolean> switches) {
+    var json = new JsonObject();
+    var ordered = new EnumMap<Switch, Boolean>(switches);
+    ordered.forEach((which, enabled) -> json.put(which.key(), enabled));
+    return json;
+  }
+
+  private void reconcile(RoutingContext ctx) {
+    blocking
+        .call(ctx.vertx().getOrCreateContext(), () -> services.reconciler().reconcile())
+        .onComplete(result -> answer(ctx, result.map(HttpApi::reconciliationJson)));
+  }
+
+  private static JsonObject reconciliationJson(Reconciliation reconciliation) {
+    return new JsonObject()
+        .put("ok", reconciliation.ok())
+        .put("packetsChecked", reconciliation.packetsChecked())
+        .put("discrepancies", new JsonArray(reconciliation.discrepancies()));
+  }
+
+  // --- request and response helpers ---------------------------------------------------------
+
+  private IdempotencyKey idempotencyKey(RoutingContext ctx, String endpoint, JsonFields body) {
+    String key = ctx.request().getHeader("Idempotency-Key");
+    if (key == null || key.isEmpty() || key.length() > 128) {
+      throw ApiError.invalid("header Idempotency-Key (1 to 128 characters) is required");
+    }
+    return new IdempotencyKey(
+        caller(ctx).userId(), endpoint, key, CanonicalJson.digest(body.json()));
+  }
+
+  private static String userId(String userId) {
+    if (!SendRules.USER_ID.matcher(userId).matches()) {
+      throw ApiError.invalid("userId must be 1-64 characters of [A-Za-z0-9_.@-]");
+    }
+    return userId;
+  }
+
+  private long packetId(String text) {
+    long id = services.packetIds().decode(text);
+    if (id < 0) {
+      throw ApiError.notFound("no such packet");
+    }
+    return id;
+  }
+
+  private static int intParam(RoutingContext ctx, String name, int absent, int min, int max) {
+    String text = ctx.request().getParam(name);
+    if (text == null || text.isEmpty()) {
+      return absent;
+    }
+    try {
+      int value = Integer.parseInt(text);
+      if (value >= min && value <= max) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      // falls through to the same answer as an out-of-range value
+    }
+    throw ApiError.invalid(name + " must be an integer from " + min + " to " + max);
+  }
+
+  private static void replay(RoutingContext ctx, io.vertx.core.AsyncResult<StoredAnswer> result) {
+    if (result.failed()) {
+      ctx.fail(result.cause());
+      return;
+    }
+    ctx.response()
+        .setStatusCode(result.result().status())
+        .putHeader("content-type", JSON)
+        .end(result.result().body());
+  }
+
+  private static void answer(RoutingContext ctx, io.vertx.core.AsyncResult<JsonObject> result) {
+    if (result.failed()) {
+      ctx.fail(result.cause());
+      return;
+    }
+    json(ctx, 200, result.result());
+  }
+
+  private static void json(RoutingContext ctx, int status, JsonObject body) {
+    ctx.response().setStatusCode(status).putHeader("content-type", JSON).end(body.encode());
+  }
+
+  @Override
+  public void close() {
+    blocking.close();
+  }
+}

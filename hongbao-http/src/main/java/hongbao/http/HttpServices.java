@@ -1,0 +1,35 @@
+package hongbao.http;
+
+import hongbao.core.grab.GrabService;
+import hongbao.core.ledger.TopUpService;
+import hongbao.core.ledger.WalletService;
+import hongbao.core.ops.Switches;
+import hongbao.core.packet.Boxes;
+import hongbao.core.packet.DetailsService;
+import hongbao.core.packet.SendService;
+import hongbao.core.reconcile.Reconciler;
+import hongbao.http.auth.Tokens;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.function.BooleanSupplier;
+
+/**
+ * What the HTTP adapter serves, wired by the composition root.
+ *
+ * @param devMode whether dev tokens may be minted
+ * @param ready whether every dependency answers; called off the event loop
+ */
+public record HttpServices(
+    SendService send,
+    GrabService grab,
+    DetailsService details,
+    Boxes boxes,
+    WalletService wallets,
+    TopUpService topUps,
+    Switches switches,
+    Reconciler reconciler,
+    Tokens tokens,
+    PacketIds packetIds,
+    GrabLimiter grabLimiter,
+    PrometheusMeterRegistry metrics,
+    BooleanSupplier ready,
+    boolean devMode) {}

@@ -1,0 +1,32 @@
+package hongbao.http;
+
+import hongbao.core.grab.GrabOutcome;
+import io.vertx.core.json.JsonObject;
+
+/** The one table from a grab outcome to its JSON answer. */
+final class Outcomes {
+
+  private Outcomes() {}
+
+  static JsonObject toJson(GrabOutcome outcome) {
+    return switch (outcome) {
+      case GrabOutcome.Grabbed g ->
+          new JsonObject().put("outcome", "GRABBED").put("amount", g.amount().fen());
+      case GrabOutcome.AlreadyGrabbed g ->
+          new JsonObject().put("outcome", "ALREADY_GRABBED").put("amount", g.amount().fen());
+      case GrabOutcome.SoldOut s -> new JsonObject().put("outcome", "SOLD_OUT");
+      case GrabOutcome.Expired e -> new JsonObject().put("outcome", "EXPIRED");
+      case GrabOutcome.NotEligible n -> new JsonObject().put("outcome", "NOT_ELIGIBLE");
+      case GrabOutcome.WrongPassword w -> new JsonObject().put("outcome", "WRONG_PASSWORD");
+      case GrabOutcome.NotFound n -> throw ApiError.notFound("no such packet");
+    };
+  }
+
+  /** The metric tag of an outcome type. */
+  static String name(Class<?> outcome) {
+    return outcome
+        .getSimpleName()
+        .replaceAll("([a-z])([A-Z])", "$1_$2")
+        .toUpperCase(java.util.Locale.ROOT);
+  }
+}

@@ -1,0 +1,101 @@
+package hongbao.http;
+
+import hongbao.core.ledger.WalletEntry;
+import hongbao.core.ledger.WalletService.WalletView;
+import hongbao.core.packet.GrabView;
+import hongbao.core.packet.Packet;
+import hongbao.core.packet.PacketDetails;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+
+/** The API's JSON shapes, field for field as the contract gives them. */
+final class Render {
+
+  private static final DateTimeFormatter ISO_MILLIS =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+  private final PacketIds ids;
+
+  Render(PacketIds ids) {
+    this.ids = ids;
+  }
+
+  static String time(Instant at) {
+    return at == null ? null : ISO_MILLIS.format(at);
+  }
+
+  static JsonObject error(String code, String message) {
+    return new JsonObject()
+        .put("error", new JsonObject().put("code", code).put("message", message));
+  }
+
+  JsonObject sent(Packet packet) {
+    return new JsonObject()
+        .put("id", ids.encode(packet.id()))
+        .put("amount", packet.amount().fen())
+        .put("count", packet.count())
+        .put("type", packet.type().name())
+        .put("expiresAt", time(packet.expiresAt()));
+  }
+
+  JsonObject details(PacketDetails details, boolean withGrabs) {
+    Packet packet = details.packet();
+    var json =
+        new JsonObject()
+            .put("id", ids.encode(packet.id()))
+            .put("sender", packet.sender())
+            .put("type", packet.type().name())
+            .put("greeting", packet.greeting())
+            .put("amount", packet.amount().fen())
+            .put("count", packet.count())
+            .put("grabbedCount", details.grabbedCount())
+            .put("grabbedAmount", details.grabbedAmount().fen())
+            .put("status", details.status().name())
+            .put("createdAt", time(packet.createdAt()))
+            .put("expiresAt", time(packet.expiresAt()))
+            .put("emptiedAt", time(details.emptiedAt()))
+            .put("timeToEmptyMillis", details.timeToEmptyMillis())
+            .put("refundedAmount", details.refundedAmount().fen())
+            .put("hasPassword", packet.hasPassword())
+            .put("bestLuck", bestLuck(details.bestLuck()));
+    if (withGrabs) {
+      var grabs = new JsonArray();
+      for (GrabView grab : details.grabs()) {
+        grabs.add(
+            new JsonObject()
+                .put("userId", grab.userId())
+                .put("amount", grab.amount().fen())
+                .put("at", time(grab.at()))
+                .put("paid", grab.paid()));
+      }
+      json.put("grabs", grabs);
+    }
+    return json;
+  }
+
+  private static JsonObject bestLuck(GrabView best) {
+    return best == null
+        ? null
+        : new JsonObject().put("userId", best.userId()).put("amount", best.amount().fen());
+  }
+
+  JsonObject wallet(WalletView view) {
+    var entries = new JsonArray();
+    for (WalletEntry entry : view.wallet().entries()) {
+      entries.add(
+          new JsonObject()
+              .put("kind", entry.kind().name())
+              .put("amount", entry.amount().fen())
+              .put("packetId", entry.packetId() == null ? null : ids.encode(entry.packetId()))
+              .put("at", time(entry.at())));
+    }
+    return new JsonObject()
+        .put("userId", view.wallet().userId())
+        .put("balance", view.wallet().balance().fen())
+        .put("pendingAmount", view.pendingAmount().fen())
+        .put("entries", entries);
+  }
+}
