@@ -10,12 +10,14 @@ import java.util.Optional;
  *
  * @param redisUrl null for an embedded Redis
  * @param jdbcUrl null for an embedded PostgreSQL
+ * @param jdbcSchema the schema to use; null for the connection's default
  * @param jwtSecret null in dev mode (a random secret is made at start)
  */
 public record Config(
     int port,
     String redisUrl,
     String jdbcUrl,
+    String jdbcSchema,
     String jwtSecret,
     boolean devMode,
     int shards,
@@ -46,6 +48,7 @@ public record Config(
         intOf(env, "HONGBAO_PORT", DEFAULT_PORT),
         blankToNull(env.get("HONGBAO_REDIS_URL")),
         blankToNull(env.get("HONGBAO_JDBC_URL")),
+        blankToNull(env.get("HONGBAO_JDBC_SCHEMA")),
         secret,
         devMode,
         intOf(env, "HONGBAO_SHARDS", 1024),
@@ -61,24 +64,11 @@ public record Config(
         env.getOrDefault("HONGBAO_ID_ALPHABET", hongbao.http.PacketIds.DEFAULT_ALPHABET));
   }
 
-  public Config withPort(int newPort) {
-    return new Config(
-        newPort,
-        redisUrl,
-        jdbcUrl,
-        jwtSecret,
-        devMode,
-        shards,
-        splitPolicy,
-        maxShares,
-        grabsPerUserPerSecond,
-        payoutWorkers,
-        payoutBatch,
-        reclaimIdle,
-        maxDeliveries,
-        sweepInterval,
-        keyGrace,
-        idAlphabet);
+  /** This configuration with some variables replaced: for tests and the benchmark. */
+  public static Config from(Map<String, String> base, Map<String, String> overrides) {
+    var merged = new java.util.HashMap<>(base);
+    merged.putAll(overrides);
+    return from(merged);
   }
 
   private static int intOf(Map<String, String> env, String name, int absent) {

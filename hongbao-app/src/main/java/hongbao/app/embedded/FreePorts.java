@@ -6,11 +6,11 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 
 /** Finds a free loopback port for an embedded server. */
-final class FreePorts {
+public final class FreePorts {
 
   private FreePorts() {}
 
-  static int find() {
+  public static int find() {
     try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       socket.setReuseAddress(true);
       return socket.getLocalPort();

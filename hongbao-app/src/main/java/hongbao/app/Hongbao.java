@@ -1,0 +1,244 @@
+package hongbao.app;
+
+import hongbao.app.embedded.EmbeddedPostgresServer;
+import hongbao.app.embedded.EmbeddedRedis;
+import hongbao.app.workers.Workers;
+import hongbao.core.expiry.ExpirySweeper;
+import hongbao.core.grab.Arming;
+import hongbao.core.grab.GrabService;
+import hongbao.core.grab.Rearmer;
+import hongbao.core.ledger.TopUpService;
+import hongbao.core.ledger.WalletService;
+import hongbao.core.packet.Boxes;
+import hongbao.core.packet.DetailsService;
+import hongbao.core.packet.PacketLimits;
+import hongbao.core.packet.SendRules;
+import hongbao.core.packet.SendService;
+import hongbao.core.reconcile.Reconciler;
+import hongbao.core.split.SplitPolicies;
+import hongbao.http.GrabLimiter;
+import hongbao.http.HttpApi;
+import hongbao.http.HttpServices;
+import hongbao.http.PacketIds;
+import hongbao.http.auth.Tokens;
+import hongbao.postgres.PostgresConfig;
+import hongbao.postgres.PostgresDatabase;
+import hongbao.redis.RedisKeys;
+import hongbao.redis.grab.RedisGrabStore;
+import hongbao.redis.ops.RedisSwitches;
+import hongbao.redis.payout.RedisPayoutQueue;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Base64;
+import java.util.Deque;
+import java.util.random.RandomGeneratorFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The composition root: starts the backends (embedded unless configured), builds the adapters and
+ * the core services, serves HTTP and runs the background workers. Closing stops everything in
+ * reverse order, embedded servers last.
+ */
+public final class Hongbao implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Hongbao.class);
+
+  private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+  private final Config config;
+  private int port;
+  private String redisUrl;
+  private String jdbcUrl;
+  private Parts parts;
+
+  private Hongbao(Config config) {
+    this.config = config;
+  }
+
+  /** Starts the whole service: backends, HTTP and workers. */
+  public static Hongbao start(Config config) {
+    Hongbao service = new Hongbao(config);
+    try {
+      service.startBackends();
+      service.startServices(true);
+      return service;
+    } catch (RuntimeException e) {
+      service.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Starts on given backends without starting workers (for tests that drive payouts and sweeps by
+   * hand) when {@code workers} is false.
+   */
+  public static Hongbao start(Config config, String redisUrl, String jdbcUrl, boolean workers) {
+    Hongbao service = new Hongbao(config);
+    service.redisUrl = redisUrl;
+    service.jdbcUrl = jdbcUrl;
+    try {
+      service.startServices(workers);
+      return service;
+    } catch (RuntimeException e) {
+      service.close();
+      throw e;
+    }
+  }
+
+  private void startBackends() {
+    redisUrl = config.redisUrl();
+    if (redisUrl == null) {
+      EmbeddedRedis redis = EmbeddedRedis.start();
+      resources.push(redis);
+      redisUrl = redis.url();
+    }
+    jdbcUrl = config.jdbcUrl();
+    if (jdbcUrl == null) {
+      EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start();
+      resources.push(postgres);
+      jdbcUrl = postgres.jdbcUrl();
+    }
+  }
+
+  private void startServices(boolean workers) {
+    Clock clock = Clock.tick(Clock.systemUTC(), Duration.ofMillis(1));
+    PostgresDatabase database = PostgresDatabase.open(PostgresConfig.of(jdbcUrl).withSchema(config.jdbcSchema()));
+    resources.push(database);
+
+    RedisClient redis = RedisClient.create(redisUrl);
+    resources.push(redis::shutdown);
+    StatefulRedisConnection<String, String> connection = redis.connect();
+    resources.push(connection);
+    RedisKeys keys = new RedisKeys(config.shards());
+    var store = new RedisGrabStore(connection, keys, config.keyGrace());
+    var switches = new RedisSwitches(connection, keys, Duration.ofSeconds(1));
+    resources.push(switches);
+    var queue = new RedisPayoutQueue(redis, keys);
+    resources.push(queue);
+
+    var lucky = SplitPolicies.named(config.splitPolicy());
+    var fixed = SplitPolicies.named("fixed");
+    var seeds = new SecureRandom();
+    var arming =
+        new Arming(
+            store,
+            database.packets(),
+            lucky,
+            fixed,
+            () -> RandomGeneratorFactory.of("L64X128MixRandom").create(seeds.nextLong()),
+            clock);
+    var limits = PacketLimits.DEFAULTS.withMaxCount(config.maxShares());
+    var details = new DetailsService(database.packets(), store, clock);
+    var reconciler = new Reconciler(database.audit(), database.packets(), store, queue, clock);
+    parts =
+        new Parts(
+            database,
+            store,
+            queue,
+            switches,
+            arming,
+            new ExpirySweeper(database.packets(), store, database.ledger(), clock, 100),
+            new Rearmer(database.packets(), arming, clock, Duration.ofSeconds(2), 100),
+            reconciler);
+
+    String secret = config.jwtSecret() != null ? config.jwtSecret() : randomSecret();
+    var tokens = new Tokens(secret, clock);
+    var metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    var services =
+        new HttpServices(
+            new SendService(new SendRules(limits), database.ledger(), arming, switches, clock),
+            new GrabService(store, database.packets(), arming, switches, clock),
+            details,
+            new Boxes(database.packets(), store, details),
+            new WalletService(database.ledger(), store, database.packets()),
+            new TopUpService(database.ledger()),
+            switches,
+            reconciler,
+            tokens,
+            new PacketIds(config.idAlphabet()),
+            new GrabLimiter(config.grabsPerUserPerSecond()),
+            metrics,
+            () -> ready(connection, database),
+            config.devMode());
+    metrics.gauge("hongbao.payout.backlog", queue, q -> q.backlog());
+    startHttp(services);
+    if (workers) {
+      resources.push(Workers.start(config, parts, metrics));
+    }
+    LOG.info(
+        "hongbao listening on http://127.0.0.1:{} — redis {}{}, postgres {}{}, dev mode {}",
+        port,
+        redisUrl,
+        config.redisUrl() == null ? " (embedded)" : "",
+        jdbcUrl.replaceAll("password=[^&]*", "password=***"),
+        config.jdbcUrl() == null ? " (embedded)" : "",
+        config.devMode() ? "on" : "off");
+    if (config.devMode() && config.jwtSecret() == null) {
+      LOG.info("dev mode: JWT secret for this run is {}", secret);
+    }
+  }
+
+  private void startHttp(HttpServices services) {
+    Vertx vertx = Vertx.vertx();
+    resources.push(() -> vertx.close().await());
+    var api = new HttpApi(vertx, services);
+    resources.push(api);
+    port = config.port() == 0 ? hongbao.app.embedded.FreePorts.find() : config.port();
+    int instances = Math.max(1, Runtime.getRuntime().availableProcessors());
+    for (int i = 0; i < instances; i++) {
+      HttpServer server =
+          vertx
+              .createHttpServer()
+              .requestHandler(api.router())
+              .listen(port, "0.0.0.0")
+              .await();
+      resources.push(() -> server.close().await());
+    }
+  }
+
+  private static boolean ready(
+      StatefulRedisConnection<String, String> redis, PostgresDatabase database) {
+    try {
+      boolean redisUp = "PONG".equals(redis.sync().ping());
+      try (var connection = database.dataSource().getConnection()) {
+        return redisUp && connection.isValid(2);
+      }
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  private static String randomSecret() {
+    byte[] bytes = new byte[32];
+    new SecureRandom().nextBytes(bytes);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public Parts parts() {
+    return parts;
+  }
+
+  @Override
+  public void close() {
+    while (!resources.isEmpty()) {
+      AutoCloseable resource = resources.pop();
+      try {
+        resource.close();
+      } catch (Exception e) {
+        LOG.warn("while stopping: {}", e.toString());
+      }
+    }
+  }
+}

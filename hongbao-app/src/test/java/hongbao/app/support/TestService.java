@@ -1,0 +1,65 @@
+package hongbao.app.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import hongbao.app.Config;
+import hongbao.app.Hongbao;
+import hongbao.core.reconcile.Reconciliation;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The real service on real backends for one test class: HTTP on a free port, workers with short
+ * timeouts so crashes heal within a test's patience.
+ */
+public final class TestService implements AutoCloseable {
+
+  private final Hongbao service;
+  private final Api api;
+
+  private TestService(Hongbao service) {
+    this.service = service;
+    this.api = new Api(service.port());
+  }
+
+  public static TestService start(Backends backends) {
+    return start(backends, Map.of(), true);
+  }
+
+  public static TestService start(
+      Backends backends, Map<String, String> overrides, boolean workers) {
+    var env = new HashMap<String, String>();
+    env.put("HONGBAO_PORT", "0");
+    env.put("HONGBAO_DEV_MODE", "true");
+    env.put("HONGBAO_RECLAIM_IDLE_MILLIS", "1000");
+    env.put("HONGBAO_SWEEP_INTERVAL_MILLIS", "200");
+    env.put("HONGBAO_GRABS_PER_USER_PER_SECOND", "1000");
+    if (backends.schema() != null) {
+      env.put("HONGBAO_JDBC_SCHEMA", backends.schema());
+    }
+    env.putAll(overrides);
+    Config config = Config.from(env);
+    return new TestService(
+        Hongbao.start(config, backends.redisUrl(), backends.jdbcUrl(), workers));
+  }
+
+  public Api api() {
+    return api;
+  }
+
+  public Hongbao hongbao() {
+    return service;
+  }
+
+  /** The reconciler must find nothing: the closing check of every integration test. */
+  public void assertReconciled() {
+    Reconciliation result = service.parts().reconciler().reconcile();
+    assertThat(result.discrepancies()).as("reconciliation discrepancies").isEmpty();
+    assertThat(result.packetsChecked()).isPositive();
+  }
+
+  @Override
+  public void close() {
+    service.close();
+  }
+}
