@@ -14,7 +14,12 @@ public final class SplitPolicies {
 
   private static final List<String> NAMES =
       List.of(
-          DoubleMeanSplit.NAME, DoubleMeanSplit.SMOOTHED_NAME, AtGrabSplit.NAME, FixedSplit.NAME);
+          DoubleMeanSplit.NAME,
+          DoubleMeanSplit.SMOOTHED_NAME,
+          AtGrabSplit.NAME,
+          FixedSplit.NAME,
+          FairSplit.NAME,
+          NormalSplit.NAME);
 
   private SplitPolicies() {}
 
@@ -40,6 +45,8 @@ public final class SplitPolicies {
       case DoubleMeanSplit.SMOOTHED_NAME -> new DoubleMeanSplit(options.capFen(), true);
       case AtGrabSplit.NAME -> new AtGrabSplit(options.capFen());
       case FixedSplit.NAME -> new FixedSplit(options.capFen());
+      case FairSplit.NAME -> new FairSplit(options.capFen());
+      case NormalSplit.NAME -> new NormalSplit(options.capFen(), options.spread());
       default ->
           throw new IllegalArgumentException(
               "unknown split policy '" + name + "'; known policies: " + String.join(", ", NAMES));
