@@ -1,0 +1,24 @@
+package hongbao.postgres;
+
+import java.sql.SQLException;
+
+/**
+ * The database failed us: unreachable, timed out, or refused a statement for a reason that is not a
+ * domain outcome. Callers retry later (a payout worker leaves the batch unacknowledged).
+ */
+public final class DatabaseException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  public DatabaseException(String message, SQLException cause) {
+    super(message + " [SQLState " + cause.getSQLState() + "]", cause);
+  }
+
+  public DatabaseException(String message, Throwable cause) {
+    super(message, cause);
+  }
+
+  /** The SQLState of the underlying failure, or null when it was not the database's answer. */
+  public String sqlState() {
+    return getCause() instanceof SQLException sql ? sql.getSQLState() : null;
+  }
+}

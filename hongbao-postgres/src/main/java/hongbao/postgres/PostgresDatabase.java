@@ -1,0 +1,89 @@
+package hongbao.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import hongbao.core.ledger.Ledger;
+import hongbao.core.packet.PacketStore;
+import hongbao.core.reconcile.LedgerAudit;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+
+/**
+ * The PostgreSQL side of hongbao: a connection pool, the schema migrated to the newest version on
+ * open, and the adapters that share the pool. Close it to release the connections.
+ */
+public final class PostgresDatabase implements AutoCloseable {
+
+  private final HikariDataSource dataSource;
+  private final Transactions transactions;
+
+  private PostgresDatabase(HikariDataSource dataSource) {
+    this.dataSource = dataSource;
+    this.transactions = new Transactions(dataSource);
+  }
+
+  /** Connects, migrates (creating the schema if it is missing) and returns the open database. */
+  public static PostgresDatabase open(PostgresConfig config) {
+    HikariDataSource dataSource = new HikariDataSource(hikari(config));
+    try {
+      migrate(dataSource, config.schema());
+      return new PostgresDatabase(dataSource);
+    } catch (RuntimeException e) {
+      dataSource.close();
+      throw e;
+    }
+  }
+
+  private static HikariConfig hikari(PostgresConfig config) {
+    HikariConfig hikari = new HikariConfig();
+    hikari.setPoolName("hongbao-postgres");
+    hikari.setJdbcUrl(config.jdbcUrl());
+    if (config.user() != null) {
+      hikari.setUsername(config.user());
+    }
+    if (config.password() != null) {
+      hikari.setPassword(config.password());
+    }
+    if (config.schema() != null) {
+      hikari.setSchema(config.schema());
+    }
+    hikari.setMaximumPoolSize(config.poolSize());
+    hikari.setMinimumIdle(config.poolSize());
+    // Every unit of work runs in an explicit transaction (see Transactions).
+    hikari.setAutoCommit(false);
+    hikari.setConnectionTimeout(Duration.ofSeconds(10).toMillis());
+    // Multi-row statements are prepared once per connection and reused by every batch.
+    hikari.addDataSourceProperty("prepareThreshold", "1");
+    return hikari;
+  }
+
+  private static void migrate(DataSource dataSource, String schema) {
+    var flyway = Flyway.configure().dataSource(dataSource).locations("classpath:db/migration");
+    if (schema != null) {
+      flyway.schemas(schema).createSchemas(true);
+    }
+    flyway.load().migrate();
+  }
+
+  public DataSource dataSource() {
+    return dataSource;
+  }
+
+  public Ledger ledger() {
+    return new PostgresLedger(transactions);
+  }
+
+  public PacketStore packets() {
+    return new PostgresPacketStore(transactions);
+  }
+
+  public LedgerAudit audit() {
+    return new PostgresLedgerAudit(transactions);
+  }
+
+  @Override
+  public void close() {
+    dataSource.close();
+  }
+}

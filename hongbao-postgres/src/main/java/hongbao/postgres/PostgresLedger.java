@@ -1,0 +1,491 @@
+package hongbao.postgres;
+
+import hongbao.core.Invariants;
+import hongbao.core.RejectedException;
+import hongbao.core.Rejection;
+import hongbao.core.ledger.EntryKind;
+import hongbao.core.ledger.IdempotencyKey;
+import hongbao.core.ledger.IdempotencyRaceException;
+import hongbao.core.ledger.Ledger;
+import hongbao.core.ledger.StoredAnswer;
+import hongbao.core.ledger.Wallet;
+import hongbao.core.ledger.WalletEntry;
+import hongbao.core.money.Amount;
+import hongbao.core.packet.Packet;
+import hongbao.core.payout.PayoutTask;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+/**
+ * The ledger on PostgreSQL (schema in {@code db/migration}). Each operation is one transaction;
+ * each transfer carries a unique key, so a replay inserts nothing and moves nothing.
+ *
+ * <p>Row locks are always taken in account-id order — {@code escrow:*} before {@code system} before
+ * {@code wallet:*}, and wallets among themselves by id — so concurrent payouts, refunds and top-ups
+ * queue behind each other instead of deadlocking. A send locks only its sender's wallet and creates
+ * a fresh escrow. Deadlocks that slip through anyway are retried by {@link Transactions}.
+ */
+public final class PostgresLedger implements Ledger {
+
+  /** Tasks per {@link #pay} call: one transaction must stay short enough not to stall others. */
+  public static final int PAY_BATCH_MAX = 5_000;
+
+  public static final int WALLET_ENTRIES_MAX = 1_000;
+
+  private final Transactions transactions;
+
+  PostgresLedger(Transactions transactions) {
+    this.transactions = transactions;
+  }
+
+  @Override
+  public long nextPacketId() {
+    return transactions.write(
+        "next packet id",
+        connection -> {
+          try (PreparedStatement next =
+                  connection.prepareStatement("SELECT nextval('packet_id_seq')");
+              ResultSet row = next.executeQuery()) {
+            row.next();
+            return row.getLong(1);
+          }
+        });
+  }
+
+  // ---------------------------------------------------------------------------------------- send
+
+  private static final String DEBIT_WALLET =
+      "UPDATE account SET balance = balance - ? WHERE id = ? AND balance >= ?";
+
+  /** The escrow, the transfer into it and the packet, in one round trip. */
+  private static final String OPEN_ESCROW =
+      """
+      WITH escrow AS (
+          INSERT INTO account (id, kind, balance) VALUES (?, 'ESCROW', ?)
+      ), posting AS (
+          INSERT INTO transfer (key, kind, debit_account, credit_account, amount, packet_id, user_id)
+          VALUES (?, 'SEND', ?, ?, ?, ?, ?)
+      )
+      """
+          + PacketRows.INSERT;
+
+  @Override
+  public void send(Packet packet, IdempotencyKey key, StoredAnswer answer) {
+    Invariants.check(packet.amount().isPositive(), "packet %d amount not positive", packet.id());
+    transactions.write(
+        "send packet " + packet.id(),
+        connection -> {
+          claimKey(connection, key, answer);
+          debitWallet(connection, packet);
+          openEscrow(connection, packet);
+          return null;
+        });
+  }
+
+  private static void debitWallet(Connection connection, Packet packet) throws SQLException {
+    try (PreparedStatement debit = connection.prepareStatement(DEBIT_WALLET)) {
+      debit.setLong(1, packet.amount().fen());
+      debit.setString(2, Sql.walletAccount(packet.sender()));
+      debit.setLong(3, packet.amount().fen());
+      if (debit.executeUpdate() == 0) {
+        throw new RejectedException(
+            Rejection.INSUFFICIENT_FUNDS, "the wallet holds less than " + packet.amount());
+      }
+    }
+  }
+
+  private static void openEscrow(Connection connection, Packet packet) throws SQLException {
+    String escrow = Sql.escrowAccount(packet.id());
+    try (PreparedStatement open = connection.prepareStatement(OPEN_ESCROW)) {
+      open.setString(1, escrow);
+      open.setLong(2, packet.amount().fen());
+      open.setString(3, "send:" + packet.id());
+      open.setString(4, Sql.walletAccount(packet.sender()));
+      open.setString(5, escrow);
+      open.setLong(6, packet.amount().fen());
+      open.setLong(7, packet.id());
+      open.setString(8, packet.sender());
+      PacketRows.bind(connection, open, 9, packet);
+      open.executeUpdate();
+    }
+  }
+
+  // ------------------------------------------------------------------------------- idempotency
+
+  /**
+   * Inserts the key's row or, when a concurrent request holds the key, waits for it to finish and
+   * throws: the winner's answer is then stored, or the key is free again for a retry.
+   */
+  private static void claimKey(Connection connection, IdempotencyKey key, StoredAnswer answer)
+      throws SQLException {
+    try (PreparedStatement claim =
+        connection.prepareStatement(
+            """
+            INSERT INTO idempotency (user_id, endpoint, key, request_hash, status, body)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (user_id, endpoint, key) DO NOTHING
+            """)) {
+      claim.setString(1, key.userId());
+      claim.setString(2, key.endpoint());
+      claim.setString(3, key.key());
+      claim.setString(4, key.requestHash());
+      claim.setInt(5, answer.status());
+      claim.setString(6, answer.body());
+      if (claim.executeUpdate() == 0) {
+        throw new IdempotencyRaceException(
+            "idempotency key of " + key.userId() + " on " + key.endpoint() + " already stored");
+      }
+    }
+  }
+
+  @Override
+  public Optional<StoredAnswer> answerFor(IdempotencyKey key) {
+    return transactions.read(
+        "answer for idempotency key",
+        connection -> {
+          try (PreparedStatement find =
+              connection.prepareStatement(
+                  "SELECT request_hash, status, body FROM idempotency"
+                      + " WHERE user_id = ? AND endpoint = ? AND key = ?")) {
+            find.setString(1, key.userId());
+            find.setString(2, key.endpoint());
+            find.setString(3, key.key());
+            try (ResultSet row = find.executeQuery()) {
+              return row.next()
+                  ? Optional.of(new StoredAnswer(row.getString(1), row.getInt(2), row.getString(3)))
+                  : Optional.<StoredAnswer>empty();
+            }
+          }
+        });
+  }
+
+  // -------------------------------------------------------------------------------------- top-up
+
+  /**
+   * System debit, transfer and wallet credit in one round trip. Every top-up updates the one system
+   * row, so top-ups are serialised; they are an operator's action, not a hot path.
+   */
+  private static final String TOP_UP =
+      """
+      WITH funding AS (
+          UPDATE account SET balance = balance - ? WHERE id = 'system'
+      ), posting AS (
+          INSERT INTO transfer (key, kind, debit_account, credit_account, amount, user_id)
+          VALUES (?, 'TOPUP', 'system', ?, ?, ?)
+      )
+      INSERT INTO account (id, kind, balance) VALUES (?, 'WALLET', ?)
+      ON CONFLICT (id) DO UPDATE SET balance = account.balance + excluded.balance
+      RETURNING balance
+      """;
+
+  @Override
+  public StoredAnswer topUp(
+      String userId, Amount amount, IdempotencyKey key, Function<Amount, StoredAnswer> answer) {
+    Invariants.check(amount.isPositive(), "top-up of %s", amount);
+    return transactions.write(
+        "top up " + userId,
+        connection -> {
+          // Claimed with a placeholder first, so that a racing request waits here and moves no
+          // money; the real answer needs the new balance and is filled in below, before commit.
+          claimKey(connection, key, new StoredAnswer(key.requestHash(), 0, ""));
+          Amount balance = creditFromSystem(connection, userId, amount, key);
+          StoredAnswer rendered = answer.apply(balance);
+          storeAnswer(connection, key, rendered);
+          return rendered;
+        });
+  }
+
+  private static Amount creditFromSystem(
+      Connection connection, String userId, Amount amount, IdempotencyKey key) throws SQLException {
+    String wallet = Sql.walletAccount(userId);
+    try (PreparedStatement topUp = connection.prepareStatement(TOP_UP)) {
+      topUp.setLong(1, amount.fen());
+      // Scoped like the idempotency key: two operators may use the same key for one wallet.
+      topUp.setString(2, "topup:" + key.userId() + ":" + key.endpoint() + ":" + key.key());
+      topUp.setString(3, wallet);
+      topUp.setLong(4, amount.fen());
+      topUp.setString(5, userId);
+      topUp.setString(6, wallet);
+      topUp.setLong(7, amount.fen());
+      try (ResultSet row = topUp.executeQuery()) {
+        row.next();
+        return Amount.fen(row.getLong(1));
+      }
+    }
+  }
+
+  private static void storeAnswer(Connection connection, IdempotencyKey key, StoredAnswer answer)
+      throws SQLException {
+    try (PreparedStatement store =
+        connection.prepareStatement(
+            "UPDATE idempotency SET request_hash = ?, status = ?, body = ?"
+                + " WHERE user_id = ? AND endpoint = ? AND key = ?")) {
+      store.setString(1, answer.requestHash());
+      store.setInt(2, answer.status());
+      store.setString(3, answer.body());
+      store.setString(4, key.userId());
+      store.setString(5, key.endpoint());
+      store.setString(6, key.key());
+      Invariants.check(store.executeUpdate() == 1, "claimed idempotency key vanished");
+    }
+  }
+
+  // ----------------------------------------------------------------------------------------- pay
+
+  /** Locks the batch's existing accounts in id order before anything else touches them. */
+  private static final String LOCK_ACCOUNTS =
+      "SELECT count(*) FROM (SELECT id FROM account WHERE id = ANY(?) ORDER BY id FOR UPDATE) l";
+
+  /**
+   * The whole batch in one statement: insert the transfers that are new (a replayed key inserts
+   * nothing), then move exactly what was inserted: debit each escrow by its sum, credit each wallet
+   * by its sum (creating it), in account-id order. The CHECK on account rejects an overdrawn
+   * escrow, failing the statement and so the batch.
+   */
+  private static final String POST_GRABS =
+      """
+      WITH task AS (
+          SELECT * FROM unnest(?::bigint[], ?::text[], ?::bigint[], ?::bigint[])
+              AS t(packet_id, user_id, amount, grabbed_micros)
+      ), paid AS (
+          INSERT INTO transfer
+              (key, kind, debit_account, credit_account, amount, packet_id, user_id, grabbed_at)
+          SELECT 'grab:' || packet_id || ':' || user_id, 'GRAB',
+                 'escrow:' || packet_id, 'wallet:' || user_id, amount, packet_id, user_id,
+                 timestamptz 'epoch' + grabbed_micros * interval '1 microsecond'
+          FROM task
+          ON CONFLICT (key) DO NOTHING
+          RETURNING debit_account, credit_account, amount
+      ), debited AS (
+          UPDATE account SET balance = account.balance - d.total
+          FROM (SELECT debit_account AS id, sum(amount)::bigint AS total
+                FROM paid GROUP BY debit_account) d
+          WHERE account.id = d.id
+          RETURNING account.id
+      ), credited AS (
+          INSERT INTO account (id, kind, balance)
+          SELECT credit_account, 'WALLET', sum(amount)::bigint
+          FROM paid GROUP BY credit_account ORDER BY credit_account
+          ON CONFLICT (id) DO UPDATE SET balance = account.balance + excluded.balance
+          RETURNING id
+      )
+      SELECT (SELECT count(*) FROM paid),
+             (SELECT count(DISTINCT debit_account) FROM paid),
+             (SELECT count(*) FROM debited)
+      """;
+
+  @Override
+  public int pay(List<PayoutTask> tasks) {
+    if (tasks.isEmpty()) {
+      return 0;
+    }
+    if (tasks.size() > PAY_BATCH_MAX) {
+      throw new IllegalArgumentException(
+          "payout batch of " + tasks.size() + " tasks; at most " + PAY_BATCH_MAX);
+    }
+    List<PayoutTask> sorted = new ArrayList<>(tasks);
+    sorted.sort(Comparator.comparingLong(PayoutTask::packetId).thenComparing(PayoutTask::userId));
+    for (PayoutTask task : sorted) {
+      Invariants.check(
+          task.amount().isPositive(), "payout %s of %s", task.transferKey(), task.amount());
+    }
+    return transactions.write(
+        "pay " + sorted.size() + " grabs",
+        connection -> {
+          lockAccounts(connection, sorted);
+          return postGrabs(connection, sorted);
+        });
+  }
+
+  private static void lockAccounts(Connection connection, List<PayoutTask> tasks)
+      throws SQLException {
+    TreeSet<String> accounts = new TreeSet<>();
+    for (PayoutTask task : tasks) {
+      accounts.add(Sql.escrowAccount(task.packetId()));
+      accounts.add(Sql.walletAccount(task.userId()));
+    }
+    try (PreparedStatement lock = connection.prepareStatement(LOCK_ACCOUNTS)) {
+      lock.setArray(1, connection.createArrayOf("text", accounts.toArray()));
+      lock.executeQuery().close();
+    }
+  }
+
+  private static int postGrabs(Connection connection, List<PayoutTask> tasks) throws SQLException {
+    int n = tasks.size();
+    Long[] packetIds = new Long[n];
+    String[] userIds = new String[n];
+    Long[] amounts = new Long[n];
+    Long[] grabbedMicros = new Long[n];
+    for (int i = 0; i < n; i++) {
+      PayoutTask task = tasks.get(i);
+      packetIds[i] = task.packetId();
+      userIds[i] = task.userId();
+      amounts[i] = task.amount().fen();
+      grabbedMicros[i] = Sql.epochMicros(task.grabbedAt());
+    }
+    try (PreparedStatement post = connection.prepareStatement(POST_GRABS)) {
+      post.setArray(1, connection.createArrayOf("bigint", packetIds));
+      post.setArray(2, connection.createArrayOf("text", userIds));
+      post.setArray(3, connection.createArrayOf("bigint", amounts));
+      post.setArray(4, connection.createArrayOf("bigint", grabbedMicros));
+      try (ResultSet row = post.executeQuery()) {
+        row.next();
+        int paid = row.getInt(1);
+        int escrows = row.getInt(2);
+        int debited = row.getInt(3);
+        Invariants.check(
+            debited == escrows, "payout from %d escrows but only %d exist", escrows, debited);
+        return paid;
+      }
+    } catch (SQLException e) {
+      if (Sql.CHECK_VIOLATION.equals(e.getSQLState())) {
+        throw new Invariants.InvariantViolation(
+            "payout batch would overdraw an escrow: " + e.getMessage());
+      }
+      throw e;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------- refund
+
+  @Override
+  public boolean refund(long packetId, Amount remainder, Instant at) {
+    Invariants.check(!remainder.isNegative(), "refund of %s for packet %d", remainder, packetId);
+    return transactions.write(
+        "refund packet " + packetId,
+        connection -> {
+          // The packet row is the once-only gate: a second refunder waits on its lock, then finds
+          // it closed. The unique refund key backs this up.
+          String sender = close(connection, packetId, at);
+          if (sender == null) {
+            return false;
+          }
+          if (remainder.isPositive()) {
+            returnRemainder(connection, packetId, sender, remainder);
+          }
+          return true;
+        });
+  }
+
+  private static String close(Connection connection, long packetId, Instant at)
+      throws SQLException {
+    try (PreparedStatement close =
+        connection.prepareStatement(
+            "UPDATE packet SET closed_at = ? WHERE id = ? AND closed_at IS NULL RETURNING sender")) {
+      close.setObject(1, Sql.timestamp(at));
+      close.setLong(2, packetId);
+      try (ResultSet row = close.executeQuery()) {
+        return row.next() ? row.getString(1) : null;
+      }
+    }
+  }
+
+  private static void returnRemainder(
+      Connection connection, long packetId, String sender, Amount remainder) throws SQLException {
+    String escrow = Sql.escrowAccount(packetId);
+    String wallet = Sql.walletAccount(sender);
+    // Escrow first, wallet second: the lock order every writer follows.
+    try (PreparedStatement debit =
+        connection.prepareStatement("UPDATE account SET balance = balance - ? WHERE id = ?")) {
+      debit.setLong(1, remainder.fen());
+      debit.setString(2, escrow);
+      Invariants.check(debit.executeUpdate() == 1, "packet %d has no escrow", packetId);
+    } catch (SQLException e) {
+      if (Sql.CHECK_VIOLATION.equals(e.getSQLState())) {
+        throw new Invariants.InvariantViolation(
+            "refund of " + remainder + " would overdraw escrow of packet " + packetId);
+      }
+      throw e;
+    }
+    try (PreparedStatement credit =
+        connection.prepareStatement(
+            """
+            WITH posting AS (
+                INSERT INTO transfer
+                    (key, kind, debit_account, credit_account, amount, packet_id, user_id)
+                VALUES (?, 'REFUND', ?, ?, ?, ?, ?)
+            )
+            INSERT INTO account (id, kind, balance) VALUES (?, 'WALLET', ?)
+            ON CONFLICT (id) DO UPDATE SET balance = account.balance + excluded.balance
+            """)) {
+      credit.setString(1, "refund:" + packetId);
+      credit.setString(2, escrow);
+      credit.setString(3, wallet);
+      credit.setLong(4, remainder.fen());
+      credit.setLong(5, packetId);
+      credit.setString(6, sender);
+      credit.setString(7, wallet);
+      credit.setLong(8, remainder.fen());
+      credit.executeUpdate();
+    }
+  }
+
+  // -------------------------------------------------------------------------------------- wallet
+
+  /** The newest entries on each side of the wallet, merged: two index scans, no full sort. */
+  private static final String WALLET_ENTRIES =
+      """
+      SELECT kind, amount, packet_id, created_at FROM (
+          (SELECT id, kind, -amount AS amount, packet_id, created_at FROM transfer
+           WHERE debit_account = ? ORDER BY id DESC LIMIT ?)
+          UNION ALL
+          (SELECT id, kind, amount, packet_id, created_at FROM transfer
+           WHERE credit_account = ? ORDER BY id DESC LIMIT ?)
+      ) entry
+      ORDER BY id DESC LIMIT ?
+      """;
+
+  @Override
+  public Wallet wallet(String userId, int limit) {
+    if (limit < 0 || limit > WALLET_ENTRIES_MAX) {
+      throw new IllegalArgumentException("limit " + limit + " not in 0.." + WALLET_ENTRIES_MAX);
+    }
+    String account = Sql.walletAccount(userId);
+    return transactions.read(
+        "wallet of " + userId,
+        connection ->
+            new Wallet(userId, balance(connection, account), entries(connection, account, limit)));
+  }
+
+  static Amount balance(Connection connection, String account) throws SQLException {
+    try (PreparedStatement find =
+        connection.prepareStatement("SELECT balance FROM account WHERE id = ?")) {
+      find.setString(1, account);
+      try (ResultSet row = find.executeQuery()) {
+        return row.next() ? Amount.fen(row.getLong(1)) : Amount.ZERO;
+      }
+    }
+  }
+
+  private static List<WalletEntry> entries(Connection connection, String account, int limit)
+      throws SQLException {
+    List<WalletEntry> entries = new ArrayList<>();
+    try (PreparedStatement find = connection.prepareStatement(WALLET_ENTRIES)) {
+      find.setString(1, account);
+      find.setInt(2, limit);
+      find.setString(3, account);
+      find.setInt(4, limit);
+      find.setInt(5, limit);
+      try (ResultSet row = find.executeQuery()) {
+        while (row.next()) {
+          entries.add(
+              new WalletEntry(
+                  EntryKind.valueOf(row.getString("kind")),
+                  Amount.fen(row.getLong("amount")),
+                  row.getObject("packet_id", Long.class),
+                  Sql.instant(row, "created_at")));
+        }
+      }
+    }
+    return entries;
+  }
+}

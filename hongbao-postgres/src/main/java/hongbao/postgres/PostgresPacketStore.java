@@ -1,0 +1,185 @@
+package hongbao.postgres;
+
+import hongbao.core.money.Amount;
+import hongbao.core.packet.Packet;
+import hongbao.core.packet.PacketStore;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Packets and their settled history, read from the ledger's tables. Every list is paged or limited;
+ * every query runs on an index (see {@code V1__ledger.sql} and {@code V2__packet.sql}).
+ */
+public final class PostgresPacketStore implements PacketStore {
+
+  public static final int PAGE_MAX = 1_000;
+
+  private final Transactions transactions;
+
+  PostgresPacketStore(Transactions transactions) {
+    this.transactions = transactions;
+  }
+
+  @Override
+  public Optional<Packet> find(long packetId) {
+    return transactions.read(
+        "find packet " + packetId,
+        connection -> {
+          try (PreparedStatement find =
+              connection.prepareStatement(
+                  "SELECT " + PacketRows.COLUMNS + " FROM packet WHERE id = ?")) {
+            find.setLong(1, packetId);
+            return PacketRows.readAll(find).stream().findFirst();
+          }
+        });
+  }
+
+  @Override
+  public List<Packet> sentBy(String userId, Long beforeId, int limit) {
+    checkLimit(limit);
+    return transactions.read(
+        "packets sent by " + userId,
+        connection -> {
+          try (PreparedStatement find =
+              connection.prepareStatement(
+                  "SELECT "
+                      + PacketRows.COLUMNS
+                      + " FROM packet WHERE sender = ? AND id < ? ORDER BY id DESC LIMIT ?")) {
+            find.setString(1, userId);
+            find.setLong(2, beforeId == null ? Long.MAX_VALUE : beforeId);
+            find.setInt(3, limit);
+            return PacketRows.readAll(find);
+          }
+        });
+  }
+
+  @Override
+  public List<Long> paidTo(String userId, Long beforeId, int limit) {
+    checkLimit(limit);
+    return transactions.read(
+        "packets paid to " + userId,
+        connection -> {
+          try (PreparedStatement find =
+              connection.prepareStatement(
+                  "SELECT packet_id FROM transfer"
+                      + " WHERE credit_account = ? AND kind = 'GRAB' AND packet_id < ?"
+                      + " ORDER BY packet_id DESC LIMIT ?")) {
+            find.setString(1, Sql.walletAccount(userId));
+            find.setLong(2, beforeId == null ? Long.MAX_VALUE : beforeId);
+            find.setInt(3, limit);
+            List<Long> ids = new ArrayList<>();
+            try (ResultSet rows = find.executeQuery()) {
+              while (rows.next()) {
+                ids.add(rows.getLong(1));
+              }
+            }
+            return ids;
+          }
+        });
+  }
+
+  @Override
+  public List<Packet> unarmed(Instant createdBefore, Instant now, int limit) {
+    checkLimit(limit);
+    return transactions.read(
+        "unarmed packets",
+        connection -> {
+          try (PreparedStatement find =
+              connection.prepareStatement(
+                  "SELECT "
+                      + PacketRows.COLUMNS
+                      + " FROM packet WHERE NOT armed AND created_at < ? AND expires_at > ?"
+                      + " ORDER BY created_at, id LIMIT ?")) {
+            find.setObject(1, Sql.timestamp(createdBefore));
+            find.setObject(2, Sql.timestamp(now));
+            find.setInt(3, limit);
+            return PacketRows.readAll(find);
+          }
+        });
+  }
+
+  @Override
+  public void markArmed(long packetId) {
+    transactions.write(
+        "mark packet " + packetId + " armed",
+        connection -> {
+          try (PreparedStatement mark =
+              connection.prepareStatement(
+                  "UPDATE packet SET armed = true WHERE id = ? AND NOT armed")) {
+            mark.setLong(1, packetId);
+            return mark.executeUpdate();
+          }
+        });
+  }
+
+  /**
+   * Several sweepers may get the same packets; that is safe because the refund is once-only, and
+   * cheaper than locking rows across the sweeper's round trip to the fast store.
+   */
+  @Override
+  public List<Packet> expiredUnrefunded(Instant now, int limit) {
+    checkLimit(limit);
+    return transactions.read(
+        "expired packets",
+        connection -> {
+          try (PreparedStatement find =
+              connection.prepareStatement(
+                  "SELECT "
+                      + PacketRows.COLUMNS
+                      + " FROM packet WHERE closed_at IS NULL AND expires_at <= ?"
+                      + " ORDER BY expires_at, id LIMIT ?")) {
+            find.setObject(1, Sql.timestamp(now));
+            find.setInt(2, limit);
+            return PacketRows.readAll(find);
+          }
+        });
+  }
+
+  @Override
+  public Map<String, Amount> paidGrabs(long packetId) {
+    return transactions.read(
+        "paid grabs of packet " + packetId,
+        connection -> {
+          try (PreparedStatement find =
+              connection.prepareStatement(
+                  "SELECT user_id, amount FROM transfer WHERE packet_id = ? AND kind = 'GRAB'"
+                      + " ORDER BY id")) {
+            find.setLong(1, packetId);
+            Map<String, Amount> grabs = new LinkedHashMap<>();
+            try (ResultSet rows = find.executeQuery()) {
+              while (rows.next()) {
+                grabs.put(rows.getString(1), Amount.fen(rows.getLong(2)));
+              }
+            }
+            return grabs;
+          }
+        });
+  }
+
+  @Override
+  public Amount refunded(long packetId) {
+    return transactions.read(
+        "refund of packet " + packetId,
+        connection -> {
+          try (PreparedStatement find =
+              connection.prepareStatement("SELECT amount FROM transfer WHERE key = ?")) {
+            find.setString(1, "refund:" + packetId);
+            try (ResultSet row = find.executeQuery()) {
+              return row.next() ? Amount.fen(row.getLong(1)) : Amount.ZERO;
+            }
+          }
+        });
+  }
+
+  private static void checkLimit(int limit) {
+    if (limit < 0 || limit > PAGE_MAX) {
+      throw new IllegalArgumentException("limit " + limit + " not in 0.." + PAGE_MAX);
+    }
+  }
+}

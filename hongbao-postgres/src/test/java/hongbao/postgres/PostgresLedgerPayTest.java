@@ -1,0 +1,160 @@
+package hongbao.postgres;
+
+import static hongbao.postgres.TestSchema.task;
+import static hongbao.postgres.TestSchema.user;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import hongbao.core.Invariants;
+import hongbao.core.money.Amount;
+import hongbao.core.packet.Packet;
+import hongbao.core.payout.PayoutTask;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import org.junit.jupiter.api.Test;
+
+class PostgresLedgerPayTest extends LedgerTestBase {
+
+  @Test
+  void pay_batch_movesEachShareFromEscrowToItsGrabber() {
+    String alice = user("alice");
+    String bob = user("bob");
+    String carol = user("carol");
+    db.topUp(alice, 1_000);
+    Packet packet = db.send(alice, 1_000, 3);
+
+    int paid = db.ledger.pay(List.of(task(packet, bob, 300), task(packet, carol, 500)));
+
+    assertThat(paid).isEqualTo(2);
+    assertThat(db.balance(bob)).isEqualTo(Amount.fen(300));
+    assertThat(db.balance(carol)).isEqualTo(Amount.fen(500));
+    assertThat(db.audit.escrowBalance(packet.id())).isEqualTo(Amount.fen(200));
+    assertThat(db.packets.paidGrabs(packet.id()))
+        .isEqualTo(Map.of(bob, Amount.fen(300), carol, Amount.fen(500)));
+  }
+
+  @Test
+  void pay_replayedBatch_paysNothing() {
+    String alice = user("alice");
+    String bob = user("bob");
+    db.topUp(alice, 1_000);
+    Packet packet = db.send(alice, 1_000, 3);
+    List<PayoutTask> batch = List.of(task(packet, bob, 300));
+    db.ledger.pay(batch);
+
+    int paidAgain = db.ledger.pay(batch);
+
+    assertThat(paidAgain).isZero();
+    assertThat(db.balance(bob)).isEqualTo(Amount.fen(300));
+    assertThat(db.audit.escrowBalance(packet.id())).isEqualTo(Amount.fen(700));
+  }
+
+  @Test
+  void pay_partlyReplayedBatch_paysOnlyTheNewTasks() {
+    String alice = user("alice");
+    String bob = user("bob");
+    String carol = user("carol");
+    db.topUp(alice, 1_000);
+    Packet packet = db.send(alice, 1_000, 3);
+    db.ledger.pay(List.of(task(packet, bob, 300)));
+
+    int paid = db.ledger.pay(List.of(task(packet, bob, 300), task(packet, carol, 100)));
+
+    assertThat(paid).isEqualTo(1);
+    assertThat(db.balance(bob)).isEqualTo(Amount.fen(300));
+    assertThat(db.balance(carol)).isEqualTo(Amount.fen(100));
+  }
+
+  @Test
+  void pay_sameTaskTwiceInOneBatch_paysItOnce() {
+    String alice = user("alice");
+    String bob = user("bob");
+    db.topUp(alice, 1_000);
+    Packet packet = db.send(alice, 1_000, 3);
+
+    int paid = db.ledger.pay(List.of(task(packet, bob, 300), task(packet, bob, 300)));
+
+    assertThat(paid).isEqualTo(1);
+    assertThat(db.balance(bob)).isEqualTo(Amount.fen(300));
+  }
+
+  @Test
+  void pay_sameTasksFromSeveralThreads_paysEveryTaskExactlyOnce() throws InterruptedException {
+    String alice = user("alice");
+    db.topUp(alice, 10 * 50 * 10);
+    List<PayoutTask> tasks = new ArrayList<>();
+    List<String> grabbers = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      grabbers.add(user("grabber"));
+    }
+    List<Packet> sent = new ArrayList<>();
+    for (int p = 0; p < 10; p++) {
+      Packet packet = db.send(alice, 50 * 10, 50);
+      sent.add(packet);
+      for (String grabber : grabbers) {
+        tasks.add(task(packet, grabber, 10));
+      }
+    }
+    List<Callable<Integer>> workers = new ArrayList<>();
+    for (int w = 0; w < 4; w++) {
+      // Each worker sees the same 500 tasks in its own order and batch boundaries, as redelivered
+      // stream entries would arrive.
+      List<PayoutTask> mine = new ArrayList<>(tasks);
+      Collections.shuffle(mine, new Random(w));
+      int batchSize = 60 + 40 * w;
+      workers.add(
+          () -> {
+            int paid = 0;
+            for (int from = 0; from < mine.size(); from += batchSize) {
+              paid += db.ledger.pay(mine.subList(from, Math.min(mine.size(), from + batchSize)));
+            }
+            return paid;
+          });
+    }
+
+    List<Race.Result<Integer>> results = Race.run(workers);
+
+    assertThat(results).allSatisfy(r -> assertThat(r.failure()).isNull());
+    assertThat(results.stream().mapToInt(Race.Result::value).sum()).isEqualTo(500);
+    assertThat(grabbers).allSatisfy(g -> assertThat(db.balance(g)).isEqualTo(Amount.fen(100)));
+    assertThat(sent)
+        .allSatisfy(p -> assertThat(db.audit.escrowBalance(p.id())).isEqualTo(Amount.ZERO));
+  }
+
+  @Test
+  void pay_batchThatWouldOverdrawAnEscrow_failsAndPaysNothing() {
+    String alice = user("alice");
+    String bob = user("bob");
+    String carol = user("carol");
+    db.topUp(alice, 1_000);
+    Packet packet = db.send(alice, 100, 2);
+
+    assertThatThrownBy(() -> db.ledger.pay(List.of(task(packet, bob, 60), task(packet, carol, 60))))
+        .isInstanceOf(Invariants.InvariantViolation.class)
+        .hasMessageContaining("overdraw");
+
+    assertThat(db.audit.escrowBalance(packet.id())).isEqualTo(Amount.fen(100));
+    assertThat(db.balance(bob)).isEqualTo(Amount.ZERO);
+    assertThat(db.packets.paidGrabs(packet.id())).isEmpty();
+  }
+
+  @Test
+  void pay_fromUnknownPacket_failsAndPaysNothing() {
+    String bob = user("bob");
+    PayoutTask ghost = new PayoutTask(Long.MAX_VALUE / 2, bob, Amount.fen(5), null, "tag");
+
+    assertThatThrownBy(() -> db.ledger.pay(List.of(ghost)))
+        .isInstanceOf(Invariants.InvariantViolation.class);
+
+    assertThat(db.balance(bob)).isEqualTo(Amount.ZERO);
+  }
+
+  @Test
+  void pay_emptyBatch_paysNothing() {
+    assertThat(db.ledger.pay(List.of())).isZero();
+  }
+}

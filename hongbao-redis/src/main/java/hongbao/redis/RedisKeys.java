@@ -1,0 +1,127 @@
+package hongbao.redis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The Redis key layout. Every key of a packet, and the payout stream its grabs feed, carries the
+ * packet's shard tag {@code {sNNN}}, so one Lua script only ever touches one hash slot and the
+ * layout works unchanged on Redis Cluster. A user's pending hash has its own tag {@code {u:<id>}}.
+ *
+ * <p>The prefix is {@code hb} in production; tests use their own prefix so that they can share a
+ * Redis server without seeing each other's streams. Immutable and thread-safe.
+ */
+public final class RedisKeys {
+
+  public static final int DEFAULT_SHARDS = 1024;
+  public static final String DEFAULT_PREFIX = "hb";
+
+  /** Bounded so that one XREADGROUP over every stream stays a reasonable command. */
+  public static final int MAX_SHARDS = 16_384;
+
+  private final int shards;
+  private final String prefix;
+
+  public RedisKeys(int shards, String prefix) {
+    if (shards < 1 || shards > MAX_SHARDS) {
+      throw new IllegalArgumentException("shards must be 1.." + MAX_SHARDS + ": " + shards);
+    }
+    if (prefix.isEmpty() || prefix.contains("{") || prefix.contains("}")) {
+      throw new IllegalArgumentException("prefix must be non-empty without braces: " + prefix);
+    }
+    this.shards = shards;
+    this.prefix = prefix;
+  }
+
+  public RedisKeys(int shards) {
+    this(shards, DEFAULT_PREFIX);
+  }
+
+  public static RedisKeys defaults() {
+    return new RedisKeys(DEFAULT_SHARDS);
+  }
+
+  public int shards() {
+    return shards;
+  }
+
+  public int shardOf(long packetId) {
+    return (int) Math.floorMod(packetId, (long) shards);
+  }
+
+  /** The hash tag shared by every key of the shard, e.g. {@code {s017}}. */
+  public static String shardTag(int shard) {
+    return String.format(Locale.ROOT, "{s%03d}", shard);
+  }
+
+  private String packetBase(long packetId) {
+    return prefix + ":" + shardTag(shardOf(packetId)) + ":p:" + packetId;
+  }
+
+  public String meta(long packetId) {
+    return packetBase(packetId);
+  }
+
+  public String shares(long packetId) {
+    return packetBase(packetId) + ":shares";
+  }
+
+  public String grabs(long packetId) {
+    return packetBase(packetId) + ":grabs";
+  }
+
+  public String eligible(long packetId) {
+    return packetBase(packetId) + ":elig";
+  }
+
+  public String payouts(int shard) {
+    return prefix + ":" + shardTag(shard) + ":payouts";
+  }
+
+  public String payoutsOf(long packetId) {
+    return payouts(shardOf(packetId));
+  }
+
+  public String deadLetters(int shard) {
+    return payouts(shard) + ":dead";
+  }
+
+  /** The dead-letter stream in the same slot as a payout stream. */
+  public static String deadLettersOf(String payoutStream) {
+    return payoutStream + ":dead";
+  }
+
+  public static boolean isDeadLetters(String stream) {
+    return stream.endsWith(":dead");
+  }
+
+  public String pending(String userId) {
+    return prefix + ":{u:" + userId + "}:pending";
+  }
+
+  public String switches() {
+    return prefix + ":switches";
+  }
+
+  public List<String> allPayoutStreams() {
+    var streams = new ArrayList<String>(shards);
+    for (int shard = 0; shard < shards; shard++) {
+      streams.add(payouts(shard));
+    }
+    return streams;
+  }
+
+  public List<String> allDeadLetterStreams() {
+    var streams = new ArrayList<String>(shards);
+    for (int shard = 0; shard < shards; shard++) {
+      streams.add(deadLetters(shard));
+    }
+    return streams;
+  }
+
+  /** A glob matching every key under this prefix; for test clean-up. */
+  public String everythingPattern() {
+    return prefix + ":*";
+  }
+}

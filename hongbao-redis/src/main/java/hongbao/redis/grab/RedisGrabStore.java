@@ -1,0 +1,263 @@
+package hongbao.redis.grab;
+
+import hongbao.core.Invariants;
+import hongbao.core.grab.ArmedPacket;
+import hongbao.core.grab.GrabAttempt;
+import hongbao.core.grab.GrabOutcome;
+import hongbao.core.grab.GrabRecord;
+import hongbao.core.grab.GrabStore;
+import hongbao.core.grab.PacketState;
+import hongbao.core.money.Amount;
+import hongbao.core.packet.Packet;
+import hongbao.redis.LuaScript;
+import hongbao.redis.RedisKeys;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The grab store on Redis: every operation on a packet is one Lua script on the packet's shard (see
+ * {@code resources/lua/}). A grab is asynchronous end to end; arm, close and state are synchronous
+ * because their callers (send, sweeper, details page) are not on the hot path.
+ *
+ * <p>After a GRABBED reply the user's pending hash ({@code {u:<id>}}, another slot, so it cannot be
+ * written by the script) gets the amount, pipelined and not awaited; the payout worker removes it
+ * on ack. Thread-safe: Lettuce connections are, and this class holds no mutable state. The
+ * connection must not be shared with blocking commands (BLPOP, XREADGROUP BLOCK).
+ */
+public final class RedisGrabStore implements GrabStore {
+
+  private static final System.Logger LOG = System.getLogger(RedisGrabStore.class.getName());
+
+  public static final Duration DEFAULT_KEY_GRACE = Duration.ofDays(1);
+
+  /** Bounded so that one arm stays one reasonable script call. */
+  public static final int MAX_SHARES = 100_000;
+
+  private static final LuaScript ARM = LuaScript.fromResource("arm.lua");
+  private static final LuaScript GRAB = LuaScript.fromResource("grab.lua");
+  private static final LuaScript CLOSE = LuaScript.fromResource("close.lua");
+  private static final LuaScript STATE = LuaScript.fromResource("state.lua");
+
+  private final StatefulRedisConnection<String, String> connection;
+  private final RedisKeys keys;
+  private final Duration keyGrace;
+
+  public RedisGrabStore(
+      StatefulRedisConnection<String, String> connection, RedisKeys keys, Duration keyGrace) {
+    if (keyGrace.isNegative()) {
+      throw new IllegalArgumentException("keyGrace must not be negative: " + keyGrace);
+    }
+    this.connection = connection;
+    this.keys = keys;
+    this.keyGrace = keyGrace;
+    for (LuaScript script : List.of(ARM, GRAB, CLOSE, STATE)) {
+      script.load(connection);
+    }
+  }
+
+  public RedisGrabStore(StatefulRedisConnection<String, String> connection) {
+    this(connection, RedisKeys.defaults(), DEFAULT_KEY_GRACE);
+  }
+
+  @Override
+  public CompletionStage<GrabOutcome> grab(GrabAttempt attempt) {
+    long id = attempt.packetId();
+    String[] scriptKeys = {
+      keys.meta(id), keys.shares(id), keys.grabs(id), keys.eligible(id), keys.payoutsOf(id)
+    };
+    String password = attempt.passwordKey() == null ? "" : attempt.passwordKey();
+    return GRAB.<List<Object>>runAsync(
+            connection,
+            ScriptOutputType.MULTI,
+            scriptKeys,
+            attempt.userId(),
+            Long.toString(attempt.at().toEpochMilli()),
+            password,
+            Long.toString(id))
+        .thenApply(reply -> toOutcome(reply, attempt));
+  }
+
+  private GrabOutcome toOutcome(List<Object> reply, GrabAttempt attempt) {
+    String code = (String) reply.get(0);
+    return switch (code) {
+      case "GRABBED" -> {
+        Amount amount = Amount.fen((Long) reply.get(1));
+        recordPending(attempt, amount);
+        yield new GrabOutcome.Grabbed(amount);
+      }
+      case "ALREADY_GRABBED" -> new GrabOutcome.AlreadyGrabbed(Amount.fen((Long) reply.get(1)));
+      case "EXPIRED" -> GrabOutcome.EXPIRED;
+      case "NOT_ELIGIBLE" -> GrabOutcome.NOT_ELIGIBLE;
+      case "WRONG_PASSWORD" -> GrabOutcome.WRONG_PASSWORD;
+      case "SOLD_OUT" -> GrabOutcome.SOLD_OUT;
+      case "NOT_FOUND" -> GrabOutcome.NOT_FOUND;
+      default -> throw new Invariants.InvariantViolation("unknown grab reply " + reply);
+    };
+  }
+
+  /**
+   * Fire and forget: the grab is already safe in Redis with its payout task; the pending hash only
+   * feeds the wallet's pendingAmount. The TTL keeps an entry that lost a race with its own ack
+   * (HSET landing after the worker's HDEL) from lingering forever.
+   */
+  private void recordPending(GrabAttempt attempt, Amount amount) {
+    String key = keys.pending(attempt.userId());
+    var async = connection.async();
+    var set = async.hset(key, Long.toString(attempt.packetId()), Long.toString(amount.fen()));
+    var expire = async.pexpire(key, keyGrace);
+    set.thenCombine(expire, (added, expiring) -> expiring)
+        .whenComplete(
+            (ok, failure) -> {
+              if (failure != null) {
+                LOG.log(Level.WARNING, "recording pending grab of " + attempt + " failed", failure);
+              }
+            });
+  }
+
+  @Override
+  public boolean arm(ArmedPacket armed, Instant now) {
+    Packet packet = armed.packet();
+    List<Amount> shares = armed.shares();
+    Invariants.check(
+        shares.size() == packet.count(),
+        "packet %s: %s shares for count %s",
+        packet.id(),
+        shares.size(),
+        packet.count());
+    Invariants.check(
+        shares.size() <= MAX_SHARES, "packet %s: too many shares %s", packet.id(), shares.size());
+    Amount sum = shares.stream().reduce(Amount.ZERO, Amount::plus);
+    Invariants.check(
+        sum.equals(packet.amount()),
+        "packet %s: shares sum to %s not %s",
+        packet.id(),
+        sum,
+        packet);
+    long id = packet.id();
+    long expireAtMillis = packet.expiresAt().toEpochMilli();
+    var args = new ArrayList<String>(9 + shares.size() + packet.recipients().size());
+    args.add(Long.toString(packet.amount().fen()));
+    args.add(Integer.toString(packet.count()));
+    args.add(Long.toString(expireAtMillis));
+    args.add(Long.toString(packet.createdAt().toEpochMilli()));
+    args.add(packet.hasPassword() ? packet.passwordKey() : "");
+    args.add(typeCode(packet));
+    args.add(Long.toString(expireAtMillis + keyGrace.toMillis()));
+    args.add(Long.toString(now.toEpochMilli()));
+    args.add(Integer.toString(shares.size()));
+    shares.forEach(share -> args.add(Long.toString(share.fen())));
+    args.addAll(packet.recipients());
+    String[] scriptKeys = {keys.meta(id), keys.shares(id), keys.eligible(id)};
+    Long reply =
+        ARM.run(connection, ScriptOutputType.INTEGER, scriptKeys, args.toArray(String[]::new));
+    return reply == 1L;
+  }
+
+  private static String typeCode(Packet packet) {
+    return switch (packet.type()) {
+      case LUCKY -> "L";
+      case FIXED -> "F";
+      case EXCLUSIVE -> "E";
+    };
+  }
+
+  @Override
+  public Optional<Amount> close(long packetId, Amount amountIfMissing, Instant now) {
+    String[] scriptKeys = {keys.meta(packetId), keys.shares(packetId)};
+    long nowMillis = now.toEpochMilli();
+    Long reply =
+        CLOSE.run(
+            connection,
+            ScriptOutputType.INTEGER,
+            scriptKeys,
+            Long.toString(nowMillis),
+            Long.toString(amountIfMissing.fen()),
+            Long.toString(nowMillis + keyGrace.toMillis()));
+    if (reply == -1L) {
+      return Optional.empty();
+    }
+    Invariants.check(reply >= 0, "packet %s: close replied %s", packetId, reply);
+    return Optional.of(Amount.fen(reply));
+  }
+
+  @Override
+  public Optional<PacketState> state(long packetId) {
+    String[] scriptKeys = {keys.meta(packetId), keys.shares(packetId), keys.grabs(packetId)};
+    List<Object> reply = STATE.run(connection, ScriptOutputType.MULTI, scriptKeys);
+    if (reply.isEmpty()) {
+      return Optional.empty();
+    }
+    Map<String, String> meta = pairs(reply.get(0));
+    Map<String, String> grabs = pairs(reply.get(1));
+    Amount available = Amount.fen((Long) reply.get(2));
+    return Optional.of(toState(packetId, meta, grabs, available));
+  }
+
+  private static PacketState toState(
+      long packetId, Map<String, String> meta, Map<String, String> grabs, Amount available) {
+    var records = new ArrayList<GrabRecord>(grabs.size());
+    grabs.forEach((user, value) -> records.add(parseGrab(user, value)));
+    records.sort(Comparator.comparingInt(GrabRecord::seq));
+    String emptiedAt = meta.getOrDefault("emptiedAt", "");
+    boolean closed = "C".equals(meta.get("status"));
+    Amount remainder = closed ? Amount.fen(Long.parseLong(meta.get("rem"))) : Amount.ZERO;
+    var state =
+        new PacketState(
+            packetId,
+            Amount.fen(Long.parseLong(meta.get("total"))),
+            Integer.parseInt(meta.get("count")),
+            Integer.parseInt(meta.get("taken")),
+            Amount.fen(Long.parseLong(meta.get("takenAmount"))),
+            available,
+            closed,
+            remainder,
+            emptiedAt.isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(emptiedAt)),
+            records);
+    Invariants.check(
+        state.grabs().size() == state.taken(),
+        "packet %s: %s grabs recorded, %s taken",
+        packetId,
+        state.grabs().size(),
+        state.taken());
+    return state;
+  }
+
+  private static GrabRecord parseGrab(String user, String value) {
+    String[] parts = value.split("\\|", -1);
+    Invariants.check(parts.length == 3, "malformed grab %s of %s", value, user);
+    return new GrabRecord(
+        user,
+        Amount.fen(Long.parseLong(parts[0])),
+        Instant.ofEpochMilli(Long.parseLong(parts[1])),
+        Integer.parseInt(parts[2]));
+  }
+
+  private static Map<String, String> pairs(Object flat) {
+    List<?> list = (List<?>) flat;
+    var map = new LinkedHashMap<String, String>(list.size());
+    for (int i = 0; i + 1 < list.size(); i += 2) {
+      map.put((String) list.get(i), (String) list.get(i + 1));
+    }
+    return map;
+  }
+
+  @Override
+  public Map<Long, Amount> pendingOf(String userId) {
+    Map<String, String> raw = connection.sync().hgetall(keys.pending(userId));
+    var pending = new HashMap<Long, Amount>(raw.size());
+    raw.forEach(
+        (packet, fen) -> pending.put(Long.parseLong(packet), Amount.fen(Long.parseLong(fen))));
+    return pending;
+  }
+}

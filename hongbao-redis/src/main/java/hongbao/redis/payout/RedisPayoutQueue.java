@@ -1,0 +1,388 @@
+package hongbao.redis.payout;
+
+import hongbao.core.Invariants;
+import hongbao.core.money.Amount;
+import hongbao.core.payout.PayoutQueue;
+import hongbao.core.payout.PayoutTask;
+import hongbao.redis.LuaScript;
+import hongbao.redis.RedisKeys;
+import io.lettuce.core.Consumer;
+import io.lettuce.core.LettuceFutures;
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.StreamMessage;
+import io.lettuce.core.XClaimArgs;
+import io.lettuce.core.XGroupCreateArgs;
+import io.lettuce.core.XPendingArgs;
+import io.lettuce.core.XReadArgs;
+import io.lettuce.core.XReadArgs.StreamOffset;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.models.stream.PendingMessage;
+import io.lettuce.core.models.stream.PendingMessages;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The payout queue on the shards' Redis streams, read through the consumer group {@value #GROUP}. A
+ * grab script appends {@code p, u, a, t}; a worker polls, pays, and acks, which also deletes the
+ * entry (so an acknowledged grab costs no stream memory) and clears the user's pending entry.
+ *
+ * <p>XREADGROUP with several streams takes COUNT per stream, so one read can bring more than {@code
+ * max} entries; the surplus is already this consumer's (pending in its name), so it is kept in a
+ * local buffer and handed out by the consumer's next poll. If the process dies meanwhile, the
+ * entries are reclaimed by another consumer like any other stale task.
+ *
+ * <p>Thread-safe. Blocking reads use connections of their own (a blocked connection would stall
+ * every command behind it), pooled so that concurrent pollers do not wait for each other.
+ */
+public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
+
+  public static final String GROUP = "payout";
+
+  /** Streams named in one XREADGROUP; more shards are read in several calls. */
+  static final int STREAMS_PER_READ = 1024;
+
+  /** Limit on tasks per call, whatever the caller asks for. */
+  public static final int MAX_BATCH = 10_000;
+
+  private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(30);
+  private static final LuaScript DEAD_LETTER = LuaScript.fromResource("deadletter.lua");
+
+  private final RedisClient client;
+  private final RedisKeys keys;
+  private final StatefulRedisConnection<String, String> commands;
+  private final List<List<String>> streamChunks;
+  private final Deque<StatefulRedisConnection<String, String>> readers =
+      new ConcurrentLinkedDeque<>();
+  private final Map<String, Deque<PayoutTask>> surplus = new ConcurrentHashMap<>();
+  private final AtomicInteger nextChunk = new AtomicInteger();
+
+  public RedisPayoutQueue(RedisClient client, RedisKeys keys) {
+    this.client = client;
+    this.keys = keys;
+    this.commands = client.connect();
+    List<String> streams = keys.allPayoutStreams();
+    var chunks = new ArrayList<List<String>>();
+    for (int from = 0; from < streams.size(); from += STREAMS_PER_READ) {
+      chunks.add(
+          List.copyOf(streams.subList(from, Math.min(from + STREAMS_PER_READ, streams.size()))));
+    }
+    this.streamChunks = List.copyOf(chunks);
+    DEAD_LETTER.load(commands);
+    createGroups(streams);
+  }
+
+  /** XGROUP CREATE ... MKSTREAM on every stream, pipelined; an existing group is fine. */
+  private void createGroups(List<String> streams) {
+    var async = commands.async();
+    var futures = new ArrayList<RedisFuture<String>>(streams.size());
+    for (String stream : streams) {
+      futures.add(
+          async.xgroupCreate(
+              StreamOffset.from(stream, "0"), GROUP, XGroupCreateArgs.Builder.mkstream()));
+    }
+    for (RedisFuture<String> future : futures) {
+      try {
+        future.get(SYNC_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof RedisCommandExecutionException redis
+            && String.valueOf(redis.getMessage()).startsWith("BUSYGROUP"))) {
+          throw new IllegalStateException("creating payout consumer groups", e.getCause());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted creating payout consumer groups", e);
+      } catch (TimeoutException e) {
+        throw new IllegalStateException("timed out creating payout consumer groups", e);
+      }
+    }
+  }
+
+  @Override
+  public List<PayoutTask> poll(String consumer, int max, Duration wait) {
+    checkBatch(max);
+    var tasks = new ArrayList<PayoutTask>(Math.min(max, 1_024));
+    Deque<PayoutTask> buffered = surplus.get(consumer);
+    if (buffered != null) {
+      PayoutTask task;
+      while (tasks.size() < max && (task = buffered.pollFirst()) != null) {
+        tasks.add(task);
+      }
+      if (!tasks.isEmpty()) {
+        return tasks;
+      }
+    }
+    List<StreamMessage<String, String>> read = read(consumer, max, wait);
+    for (StreamMessage<String, String> message : read) {
+      PayoutTask task = toTask(message.getStream(), message);
+      if (tasks.size() < max) {
+        tasks.add(task);
+      } else {
+        surplus.computeIfAbsent(consumer, c -> new ConcurrentLinkedDeque<>()).addLast(task);
+      }
+    }
+    return tasks;
+  }
+
+  /**
+   * First a non-blocking pass over every chunk of streams (starting at a rotating chunk so that no
+   * shard starves), then, if nothing came, a blocking read: on the only chunk for the whole wait,
+   * or on each chunk in turn for its slice of the wait.
+   */
+  private List<StreamMessage<String, String>> read(String consumer, int max, Duration wait) {
+    StatefulRedisConnection<String, String> reader = borrowReader();
+    try {
+      var sync = reader.sync();
+      var group = Consumer.from(GROUP, consumer);
+      var messages = new ArrayList<StreamMessage<String, String>>();
+      int first = Math.floorMod(nextChunk.getAndIncrement(), streamChunks.size());
+      for (int i = 0; i < streamChunks.size() && messages.size() < max; i++) {
+        List<String> chunk = streamChunks.get((first + i) % streamChunks.size());
+        messages.addAll(
+            sync.xreadgroup(
+                group, XReadArgs.Builder.count(max - messages.size()), lastConsumed(chunk)));
+      }
+      if (!messages.isEmpty() || wait.isZero() || wait.isNegative()) {
+        return messages;
+      }
+      Duration slice = wait.dividedBy(streamChunks.size());
+      if (slice.toMillis() < 1) {
+        slice = Duration.ofMillis(1);
+      }
+      Instant deadline = Instant.now().plus(wait);
+      for (int i = 0; messages.isEmpty() && Instant.now().isBefore(deadline); i++) {
+        List<String> chunk = streamChunks.get((first + i) % streamChunks.size());
+        messages.addAll(
+            sync.xreadgroup(group, XReadArgs.Builder.count(max).block(slice), lastConsumed(chunk)));
+      }
+      return messages;
+    } finally {
+      readers.offerFirst(reader);
+    }
+  }
+
+  @SuppressWarnings("unchecked") // generic arrays cannot be created otherwise
+  private static StreamOffset<String>[] lastConsumed(List<String> streams) {
+    StreamOffset<String>[] offsets = (StreamOffset<String>[]) new StreamOffset<?>[streams.size()];
+    for (int i = 0; i < offsets.length; i++) {
+      offsets[i] = StreamOffset.lastConsumed(streams.get(i));
+    }
+    return offsets;
+  }
+
+  private StatefulRedisConnection<String, String> borrowReader() {
+    StatefulRedisConnection<String, String> reader = readers.pollFirst();
+    return reader != null ? reader : client.connect();
+  }
+
+  @Override
+  public void ack(List<PayoutTask> tasks) {
+    if (tasks.isEmpty()) {
+      return;
+    }
+    var idsByStream = new LinkedHashMap<String, List<String>>();
+    for (PayoutTask task : tasks) {
+      String[] tag = task.deliveryTag().split(" ", 2);
+      Invariants.check(tag.length == 2, "malformed delivery tag %s", task.deliveryTag());
+      idsByStream.computeIfAbsent(tag[0], s -> new ArrayList<>()).add(tag[1]);
+    }
+    var async = commands.async();
+    var futures = new ArrayList<RedisFuture<?>>();
+    idsByStream.forEach(
+        (stream, ids) -> {
+          String[] idArray = ids.toArray(String[]::new);
+          if (!RedisKeys.isDeadLetters(stream)) {
+            futures.add(async.xack(stream, GROUP, idArray));
+          }
+          futures.add(async.xdel(stream, idArray));
+        });
+    for (PayoutTask task : tasks) {
+      futures.add(async.hdel(keys.pending(task.userId()), Long.toString(task.packetId())));
+    }
+    await(futures);
+  }
+
+  @Override
+  public List<PayoutTask> reclaim(String consumer, Duration minIdle, int maxDeliveries, int max) {
+    checkBatch(max);
+    Invariants.check(maxDeliveries >= 1, "maxDeliveries must be positive: %s", maxDeliveries);
+    var tasks = new ArrayList<PayoutTask>();
+    for (String stream : streamsWithPending()) {
+      if (tasks.size() >= max) {
+        break;
+      }
+      tasks.addAll(reclaim(stream, consumer, minIdle, maxDeliveries, max - tasks.size()));
+    }
+    return tasks;
+  }
+
+  /**
+   * Pipelines one XPENDING summary per stream; only streams with pending entries are worth more.
+   */
+  private List<String> streamsWithPending() {
+    var async = commands.async();
+    List<String> streams = keys.allPayoutStreams();
+    var summaries = new ArrayList<RedisFuture<PendingMessages>>(streams.size());
+    for (String stream : streams) {
+      summaries.add(async.xpending(stream, GROUP));
+    }
+    await(summaries);
+    var pending = new ArrayList<String>();
+    for (int i = 0; i < streams.size(); i++) {
+      if (join(summaries.get(i)).getCount() > 0) {
+        pending.add(streams.get(i));
+      }
+    }
+    return pending;
+  }
+
+  /**
+   * Entries delivered more than {@code maxDeliveries} times go to the dead-letter stream; the rest
+   * are claimed with XCLAIM and its min-idle guard, so a task that another reaper (or its own
+   * consumer) touched meanwhile is not taken twice.
+   */
+  private List<PayoutTask> reclaim(
+      String stream, String consumer, Duration minIdle, int maxDeliveries, int max) {
+    var sync = commands.sync();
+    var args =
+        new XPendingArgs<String>()
+            .group(GROUP)
+            .idle(minIdle)
+            .range(Range.unbounded())
+            .limit(Limit.from(max));
+    List<PendingMessage> stale = sync.xpending(stream, args);
+    var claim = new ArrayList<String>();
+    for (PendingMessage message : stale) {
+      if (message.getRedeliveryCount() > maxDeliveries) {
+        deadLetter(stream, message.getId(), minIdle);
+      } else {
+        claim.add(message.getId());
+      }
+    }
+    if (claim.isEmpty()) {
+      return List.of();
+    }
+    List<StreamMessage<String, String>> claimed =
+        sync.xclaim(
+            stream,
+            Consumer.from(GROUP, consumer),
+            XClaimArgs.Builder.minIdleTime(minIdle),
+            claim.toArray(String[]::new));
+    var tasks = new ArrayList<PayoutTask>(claimed.size());
+    for (StreamMessage<String, String> message : claimed) {
+      if (message != null && message.getBody() != null && !message.getBody().isEmpty()) {
+        tasks.add(toTask(stream, message));
+      }
+    }
+    return tasks;
+  }
+
+  private void deadLetter(String stream, String id, Duration minIdle) {
+    String[] scriptKeys = {stream, RedisKeys.deadLettersOf(stream)};
+    DEAD_LETTER.<Long>run(
+        commands,
+        ScriptOutputType.INTEGER,
+        scriptKeys,
+        GROUP,
+        id,
+        Long.toString(minIdle.toMillis()));
+  }
+
+  @Override
+  public List<PayoutTask> deadLetters(int max) {
+    checkBatch(max);
+    var async = commands.async();
+    List<String> streams = keys.allDeadLetterStreams();
+    var pages = new ArrayList<RedisFuture<List<StreamMessage<String, String>>>>(streams.size());
+    for (String stream : streams) {
+      pages.add(async.xrange(stream, Range.unbounded(), Limit.from(max)));
+    }
+    await(pages);
+    var tasks = new ArrayList<PayoutTask>();
+    for (int i = 0; i < streams.size() && tasks.size() < max; i++) {
+      for (StreamMessage<String, String> message : join(pages.get(i))) {
+        if (tasks.size() == max) {
+          break;
+        }
+        tasks.add(toTask(streams.get(i), message));
+      }
+    }
+    return tasks;
+  }
+
+  @Override
+  public long backlog() {
+    var async = commands.async();
+    var lengths = new ArrayList<RedisFuture<Long>>(keys.shards());
+    for (String stream : keys.allPayoutStreams()) {
+      lengths.add(async.xlen(stream));
+    }
+    await(lengths);
+    long total = 0;
+    for (RedisFuture<Long> length : lengths) {
+      total += join(length);
+    }
+    return total;
+  }
+
+  private static PayoutTask toTask(String stream, StreamMessage<String, String> message) {
+    Map<String, String> body = message.getBody();
+    String packet = body.get("p");
+    String user = body.get("u");
+    String amount = body.get("a");
+    String at = body.get("t");
+    Invariants.check(
+        packet != null && user != null && amount != null && at != null,
+        "malformed payout entry %s %s: %s",
+        stream,
+        message.getId(),
+        body);
+    return new PayoutTask(
+        Long.parseLong(packet),
+        user,
+        Amount.fen(Long.parseLong(amount)),
+        Instant.ofEpochMilli(Long.parseLong(at)),
+        stream + " " + message.getId());
+  }
+
+  private static void checkBatch(int max) {
+    if (max < 1 || max > MAX_BATCH) {
+      throw new IllegalArgumentException("max must be 1.." + MAX_BATCH + ": " + max);
+    }
+  }
+
+  private static void await(List<? extends Future<?>> futures) {
+    if (!LettuceFutures.awaitAll(SYNC_TIMEOUT, futures.toArray(Future[]::new))) {
+      throw new IllegalStateException("Redis did not answer within " + SYNC_TIMEOUT);
+    }
+  }
+
+  private static <T> T join(RedisFuture<T> future) {
+    return future.toCompletableFuture().join();
+  }
+
+  @Override
+  public void close() {
+    StatefulRedisConnection<String, String> reader;
+    while ((reader = readers.pollFirst()) != null) {
+      reader.close();
+    }
+    commands.close();
+  }
+}
