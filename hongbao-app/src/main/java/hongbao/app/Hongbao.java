@@ -110,7 +110,8 @@ public final class Hongbao implements AutoCloseable {
 
   private void startServices(boolean workers) {
     Clock clock = Clock.tick(Clock.systemUTC(), Duration.ofMillis(1));
-    PostgresDatabase database = PostgresDatabase.open(PostgresConfig.of(jdbcUrl).withSchema(config.jdbcSchema()));
+    PostgresDatabase database =
+        PostgresDatabase.open(PostgresConfig.of(jdbcUrl).withSchema(config.jdbcSchema()));
     resources.push(database);
 
     RedisClient redis = RedisClient.create(redisUrl);
@@ -195,11 +196,7 @@ public final class Hongbao implements AutoCloseable {
     int instances = Math.max(1, Runtime.getRuntime().availableProcessors());
     for (int i = 0; i < instances; i++) {
       HttpServer server =
-          vertx
-              .createHttpServer()
-              .requestHandler(api.router())
-              .listen(port, "0.0.0.0")
-              .await();
+          vertx.createHttpServer().requestHandler(api.router()).listen(port, "0.0.0.0").await();
       resources.push(() -> server.close().await());
     }
   }

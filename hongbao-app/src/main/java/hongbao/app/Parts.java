@@ -3,10 +3,10 @@ package hongbao.app;
 import hongbao.core.expiry.ExpirySweeper;
 import hongbao.core.grab.Arming;
 import hongbao.core.grab.GrabStore;
+import hongbao.core.grab.Rearmer;
 import hongbao.core.ops.Switches;
 import hongbao.core.payout.PayoutQueue;
 import hongbao.core.reconcile.Reconciler;
-import hongbao.core.grab.Rearmer;
 import hongbao.postgres.PostgresDatabase;
 
 /** The wired pieces the workers run and tests reach into. */

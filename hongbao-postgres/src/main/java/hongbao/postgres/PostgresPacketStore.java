@@ -1,16 +1,21 @@
 package hongbao.postgres;
 
 import hongbao.core.money.Amount;
+import hongbao.core.packet.GrabView;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketStore;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Packets and their settled history, read from the ledger's tables. Every list is paged or limited;
@@ -158,6 +163,53 @@ public final class PostgresPacketStore implements PacketStore {
               }
             }
             return grabs;
+          }
+        });
+  }
+
+  @Override
+  public List<GrabView> paidGrabViews(long packetId) {
+    return transactions.read(
+        "paid grab views of packet " + packetId,
+        connection -> {
+          try (PreparedStatement find =
+              connection.prepareStatement(
+                  "SELECT user_id, amount, grabbed_at FROM transfer"
+                      + " WHERE packet_id = ? AND kind = 'GRAB' ORDER BY grabbed_at, id")) {
+            find.setLong(1, packetId);
+            List<GrabView> grabs = new ArrayList<>();
+            try (ResultSet rows = find.executeQuery()) {
+              while (rows.next()) {
+                Instant at = rows.getObject(3, OffsetDateTime.class).toInstant();
+                grabs.add(new GrabView(rows.getString(1), Amount.fen(rows.getLong(2)), at, true));
+              }
+            }
+            return grabs;
+          }
+        });
+  }
+
+  @Override
+  public Set<Long> paidAmong(String userId, Collection<Long> packetIds) {
+    if (packetIds.isEmpty()) {
+      return Set.of();
+    }
+    return transactions.read(
+        "packets among " + packetIds.size() + " paid to " + userId,
+        connection -> {
+          try (PreparedStatement find =
+              connection.prepareStatement(
+                  "SELECT packet_id FROM transfer WHERE credit_account = ? AND kind = 'GRAB'"
+                      + " AND packet_id = ANY (?)")) {
+            find.setString(1, Sql.walletAccount(userId));
+            find.setArray(2, connection.createArrayOf("bigint", packetIds.toArray()));
+            Set<Long> paid = new HashSet<>();
+            try (ResultSet rows = find.executeQuery()) {
+              while (rows.next()) {
+                paid.add(rows.getLong(1));
+              }
+            }
+            return paid;
           }
         });
   }

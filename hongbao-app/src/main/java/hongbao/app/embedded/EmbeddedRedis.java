@@ -7,9 +7,9 @@ import java.nio.file.Path;
 import redis.embedded.RedisServer;
 
 /**
- * A Redis server in a child process for the embedded default and for tests, with its data
- * directory in a temporary folder that is removed on close. AOF is on (fsync every second), as a
- * real deployment should run it.
+ * A Redis server in a child process for the embedded default and for tests, with its data directory
+ * in a temporary folder that is removed on close. AOF is on (fsync every second), as a real
+ * deployment should run it.
  */
 public final class EmbeddedRedis implements AutoCloseable {
 

@@ -205,7 +205,8 @@ abstract class ApiContractTest {
     assertThat(packet.getLong("amount")).isEqualTo(10_000);
     assertThat(packet.getInteger("count")).isEqualTo(10);
     assertThat(packet.getString("type")).isEqualTo("LUCKY");
-    assertThat(packet.getString("expiresAt")).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z");
+    assertThat(packet.getString("expiresAt"))
+        .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z");
     JsonObject wallet = api.get("/api/v1/wallet", token).json();
     assertThat(wallet.getLong("balance")).isEqualTo(10_000);
     JsonObject entry = wallet.getJsonArray("entries").getJsonObject(0);
@@ -332,7 +333,14 @@ abstract class ApiContractTest {
     String dave = user("dave");
     JsonObject body =
         JsonObject.of(
-            "amount", 200, "count", 2, "type", "EXCLUSIVE", "recipients", new JsonArray().add(carol).add(dave));
+            "amount",
+            200,
+            "count",
+            2,
+            "type",
+            "EXCLUSIVE",
+            "recipients",
+            new JsonArray().add(carol).add(dave));
     Response sent = api.send(api.token(funded("alice", 200)), body);
     assertThat(sent.status()).isEqualTo(201);
     String packetId = sent.json().getString("id");
@@ -349,11 +357,15 @@ abstract class ApiContractTest {
     String packetId = sent.json().getString("id");
     String path = "/api/v1/packets/" + packetId + "/grab";
     Response wrong =
-        api.post(path, api.token(user("bob")), Map.of(), JsonObject.of("password", "新年快乐").encode());
+        api.post(
+            path, api.token(user("bob")), Map.of(), JsonObject.of("password", "新年快乐").encode());
     Response none = api.grab(api.token(user("bob")), packetId);
     Response right =
         api.post(
-            path, api.token(user("carol")), Map.of(), JsonObject.of("password", "恭喜发财ｈｂ２０２６").encode());
+            path,
+            api.token(user("carol")),
+            Map.of(),
+            JsonObject.of("password", "恭喜发财ｈｂ２０２６").encode());
     assertThat(wrong.json().getString("outcome")).isEqualTo("WRONG_PASSWORD");
     assertThat(none.json().getString("outcome")).isEqualTo("WRONG_PASSWORD");
     assertThat(right.json().getString("outcome")).isEqualTo("GRABBED");
@@ -412,7 +424,8 @@ abstract class ApiContractTest {
     assertThat(done.getLong("grabbedAmount")).isEqualTo(600);
     assertThat(done.getLong("timeToEmptyMillis")).isNotNegative();
     JsonArray grabs = done.getJsonArray("grabs");
-    long best = grabs.stream().mapToLong(g -> ((JsonObject) g).getLong("amount")).max().orElseThrow();
+    long best =
+        grabs.stream().mapToLong(g -> ((JsonObject) g).getLong("amount")).max().orElseThrow();
     JsonObject firstBest =
         grabs.stream()
             .map(JsonObject.class::cast)
@@ -457,7 +470,10 @@ abstract class ApiContractTest {
     String bob = api.token(user("bob"));
     api.put("/api/v1/admin/switches/payouts", admin, "{\"enabled\":false}");
     try {
-      await().atMost(Duration.ofSeconds(6)).until(() -> !service.hongbao().parts().switches().enabled(hongbao.core.ops.Switch.PAYOUTS));
+      await()
+          .atMost(Duration.ofSeconds(6))
+          .until(
+              () -> !service.hongbao().parts().switches().enabled(hongbao.core.ops.Switch.PAYOUTS));
       assertThat(api.grab(bob, packetId).json().getLong("amount")).isEqualTo(500);
       JsonObject pending = api.get("/api/v1/wallet", bob).json();
       assertThat(pending.getLong("balance")).isZero();

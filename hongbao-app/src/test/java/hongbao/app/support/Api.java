@@ -47,7 +47,11 @@ public final class Api {
 
   private String devToken(String userId, boolean admin) {
     Response response =
-        post("/api/v1/dev/tokens", null, Map.of(), JsonObject.of("userId", userId, "admin", admin).encode());
+        post(
+            "/api/v1/dev/tokens",
+            null,
+            Map.of(),
+            JsonObject.of("userId", userId, "admin", admin).encode());
     if (response.status() != 200) {
       throw new IllegalStateException("no dev token: " + response);
     }
@@ -76,7 +80,13 @@ public final class Api {
         send(
             token,
             JsonObject.of(
-                "amount", amount, "count", count, "type", "LUCKY", "expiresInSeconds",
+                "amount",
+                amount,
+                "count",
+                count,
+                "type",
+                "LUCKY",
+                "expiresInSeconds",
                 expiresInSeconds));
     if (response.status() != 201) {
       throw new IllegalStateException("send failed: " + response);
@@ -89,7 +99,8 @@ public final class Api {
   }
 
   public CompletableFuture<Response> grabAsync(String token, String packetId) {
-    return sendAsync(request("POST", "/api/v1/packets/" + packetId + "/grab", token, Map.of(), "{}"));
+    return sendAsync(
+        request("POST", "/api/v1/packets/" + packetId + "/grab", token, Map.of(), "{}"));
   }
 
   public Response get(String path, String token) {

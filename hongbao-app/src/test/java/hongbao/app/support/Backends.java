@@ -7,9 +7,9 @@ import java.util.UUID;
 
 /**
  * The Redis and PostgreSQL that integration tests run against: embedded servers started once per
- * test JVM, and — when HONGBAO_TEST_REDIS_URL and HONGBAO_TEST_JDBC_URL are set — the given
- * servers too. On given servers a fresh schema per run and a flushed Redis database (use a
- * dedicated database index in the URL) keep runs independent.
+ * test JVM, and — when HONGBAO_TEST_REDIS_URL and HONGBAO_TEST_JDBC_URL are set — the given servers
+ * too. On given servers a fresh schema per run and a flushed Redis database (use a dedicated
+ * database index in the URL) keep runs independent.
  */
 public record Backends(String name, String redisUrl, String jdbcUrl, String schema) {
 

@@ -39,8 +39,7 @@ public final class TestService implements AutoCloseable {
     }
     env.putAll(overrides);
     Config config = Config.from(env);
-    return new TestService(
-        Hongbao.start(config, backends.redisUrl(), backends.jdbcUrl(), workers));
+    return new TestService(Hongbao.start(config, backends.redisUrl(), backends.jdbcUrl(), workers));
   }
 
   public Api api() {
