@@ -21,7 +21,9 @@ INSERT INTO account (id, kind, balance) VALUES ('system', 'SYSTEM', 0);
 
 -- Every movement of money. The unique key makes each movement happen at most once, whoever
 -- retries it:
---   'topup:<userId>:<idempotency key>'  system           -> wallet
+--   'topup:<requester>:<endpoint>:<idempotency key>'
+--                                       system           -> wallet (scoped like the key: two
+--                                                           operators may reuse one key string)
 --   'send:<packetId>'                   sender's wallet  -> escrow
 --   'grab:<packetId>:<userId>'          escrow           -> grabber's wallet
 --   'refund:<packetId>'                 escrow           -> sender's wallet
