@@ -134,6 +134,20 @@ class RedisGrabStoreTest {
   }
 
   @Test
+  void arm_withManyRecipients_letsEveryRecipientAndNoOneElseGrab() {
+    long id = TestRedis.newPacketId();
+    int count = 2_500;
+    List<String> recipients = IntStream.range(0, count).mapToObj(i -> "r" + i).toList();
+    long[] shares = LongStream.generate(() -> 2).limit(count).toArray();
+    var packet = packet(id, PacketType.EXCLUSIVE, 2L * count, count, null, recipients);
+    assertThat(store.arm(armed(packet, shares), T0)).isTrue();
+
+    assertThat(grab(id, "r2499", during())).isEqualTo(new GrabOutcome.Grabbed(Amount.fen(2)));
+    assertThat(grab(id, "r0", during())).isEqualTo(new GrabOutcome.Grabbed(Amount.fen(2)));
+    assertThat(grab(id, "r2500", during())).isEqualTo(GrabOutcome.NOT_ELIGIBLE);
+  }
+
+  @Test
   void grab_whenShareLeft_returnsGrabbedWithTheNextShare() {
     long id = armLucky(120, 80);
     assertThat(grab(id, "u1", during())).isEqualTo(new GrabOutcome.Grabbed(Amount.fen(120)));
@@ -403,6 +417,7 @@ class RedisGrabStoreTest {
     long id = armLucky(10);
     connection.sync().scriptFlush();
     assertThat(grab(id, "u1", during())).isEqualTo(new GrabOutcome.Grabbed(Amount.fen(10)));
-    assertThat(store.state(id)).isPresent();
+    connection.sync().scriptFlush();
+    assertThat(store.state(id).orElseThrow().taken()).isEqualTo(1);
   }
 }
