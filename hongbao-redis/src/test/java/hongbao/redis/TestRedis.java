@@ -47,6 +47,12 @@ public final class TestRedis {
     return client;
   }
 
+  /** True when the tests own the server, so server-wide commands (SCRIPT FLUSH) are fair. */
+  public static boolean isPrivateServer() {
+    String url = System.getenv("HONGBAO_TEST_REDIS_URL");
+    return url == null || url.isBlank();
+  }
+
   public static StatefulRedisConnection<String, String> connect() {
     return client().connect();
   }

@@ -61,6 +61,9 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
   /** Limit on tasks per call, whatever the caller asks for. */
   public static final int MAX_BATCH = 10_000;
 
+  /** Below Lettuce's default command timeout (60 s), which also bounds a blocking read. */
+  public static final Duration MAX_WAIT = Duration.ofSeconds(30);
+
   private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(30);
   private static final LuaScript DEAD_LETTER = LuaScript.fromResource("deadletter.lua");
 
@@ -117,6 +120,9 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
   @Override
   public List<PayoutTask> poll(String consumer, int max, Duration wait) {
     checkBatch(max);
+    if (wait.compareTo(MAX_WAIT) > 0) {
+      throw new IllegalArgumentException("wait must be at most " + MAX_WAIT + ": " + wait);
+    }
     var tasks = new ArrayList<PayoutTask>(Math.min(max, 1_024));
     Deque<PayoutTask> buffered = surplus.get(consumer);
     if (buffered != null) {
