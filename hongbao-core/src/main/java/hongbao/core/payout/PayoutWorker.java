@@ -53,7 +53,8 @@ public final class PayoutWorker {
     if (unsettled.isEmpty()) {
       unsettled = queue.poll(settings.consumer(), settings.batchSize(), settings.pollWait());
     }
-    return settleUnsettled();
+    // The switch may have turned while the poll waited: hold the batch until payouts resume.
+    return switches.enabled(Switch.PAYOUTS) ? settleUnsettled() : 0;
   }
 
   /** Takes over tasks another consumer left pending too long, and pays them. */

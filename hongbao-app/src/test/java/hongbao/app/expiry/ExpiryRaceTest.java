@@ -1,0 +1,192 @@
+package hongbao.app.expiry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import hongbao.app.Parts;
+import hongbao.app.support.Api;
+import hongbao.app.support.Backends;
+import hongbao.app.support.TestService;
+import hongbao.core.expiry.ExpirySweeper;
+import hongbao.core.ledger.EntryKind;
+import io.vertx.core.json.JsonObject;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Expiry under races: grabs racing the sweepers around the expiry instant, and several sweepers
+ * closing the same packets at once. Each packet is refunded exactly once, and what was grabbed plus
+ * what was refunded is exactly the packet's amount.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ExpiryRaceTest {
+
+  private TestService service;
+  private Api api;
+
+  @BeforeAll
+  void start() {
+    service = TestService.start(Backends.embedded(), Map.of(), false);
+    api = service.api();
+  }
+
+  @AfterAll
+  void stop() {
+    service.close();
+  }
+
+  private List<ExpirySweeper> sweepers(int count) {
+    Parts parts = service.hongbao().parts();
+    var sweepers = new ArrayList<ExpirySweeper>();
+    for (int i = 0; i < count; i++) {
+      sweepers.add(
+          new ExpirySweeper(
+              parts.database().packets(),
+              parts.store(),
+              parts.database().ledger(),
+              Clock.systemUTC(),
+              100));
+    }
+    return sweepers;
+  }
+
+  @Test
+  void grabsRacingTwoSweepers_neverLoseOrDoubleAFen() throws Exception {
+    String sender = "expiry-sender-" + System.nanoTime();
+    api.topUp(sender, 50_000);
+    String token = api.token(sender);
+    String packetId = api.sendLucky(token, 50_000, 500, 1);
+    List<ExpirySweeper> sweepers = sweepers(2);
+    Map<String, Long> grabbed = new ConcurrentHashMap<>();
+    AtomicInteger expiredAnswers = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(10);
+    var go = new CountDownLatch(1);
+    long deadline = System.nanoTime() + Duration.ofMillis(2500).toNanos();
+    try {
+      var futures = new ArrayList<Future<?>>();
+      for (int g = 0; g < 8; g++) {
+        int grabber = g;
+        futures.add(
+            pool.submit(
+                () -> {
+                  go.await();
+                  for (int i = 0; System.nanoTime() < deadline; i++) {
+                    String user = "eg-" + grabber + "-" + i;
+                    JsonObject answer = api.grab(api.token(user), packetId).json();
+                    switch (answer.getString("outcome")) {
+                      case "GRABBED" -> grabbed.put(user, answer.getLong("amount"));
+                      case "EXPIRED" -> expiredAnswers.incrementAndGet();
+                      default -> throw new AssertionError("unexpected " + answer);
+                    }
+                    Thread.sleep(2);
+                  }
+                  return null;
+                }));
+      }
+      for (ExpirySweeper sweeper : sweepers) {
+        futures.add(
+            pool.submit(
+                () -> {
+                  go.await();
+                  while (System.nanoTime() < deadline) {
+                    sweeper.sweepOnce();
+                    Thread.sleep(5);
+                  }
+                  return null;
+                }));
+      }
+      go.countDown();
+      for (Future<?> future : futures) {
+        future.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
+    sweepers.forEach(ExpirySweeper::sweepOnce);
+
+    assertThat(expiredAnswers.get()).as("grabs answered EXPIRED").isPositive();
+    long grabbedSum = grabbed.values().stream().mapToLong(Long::longValue).sum();
+    JsonObject details = api.get("/api/v1/packets/" + packetId, token).json();
+    assertThat(details.getString("status")).isEqualTo("EXPIRED");
+    assertThat(details.getLong("grabbedAmount")).isEqualTo(grabbedSum);
+    assertThat(details.getLong("refundedAmount") + grabbedSum).isEqualTo(50_000);
+    assertThat(refundsOf(sender)).isEqualTo(1);
+    drainPayouts();
+    service.assertReconciled();
+  }
+
+  @Test
+  void fourSweepersAtOnce_refundEachPacketOnce() throws Exception {
+    String sender = "sweep-sender-" + System.nanoTime();
+    api.topUp(sender, 10_000);
+    String token = api.token(sender);
+    List<String> packets = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      packets.add(api.sendLucky(token, 1000, 5, 1));
+    }
+    api.grab(api.token("sweep-grabber-" + System.nanoTime()), packets.getFirst());
+    Thread.sleep(1100);
+    List<ExpirySweeper> sweepers = sweepers(4);
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    var go = new CountDownLatch(1);
+    try {
+      var futures = new ArrayList<Future<Integer>>();
+      for (ExpirySweeper sweeper : sweepers) {
+        futures.add(
+            pool.submit(
+                () -> {
+                  go.await();
+                  return sweeper.sweepOnce();
+                }));
+      }
+      go.countDown();
+      int refundedByAll = 0;
+      for (Future<Integer> future : futures) {
+        refundedByAll += future.get();
+      }
+      assertThat(refundedByAll).isEqualTo(packets.size());
+    } finally {
+      pool.shutdown();
+    }
+    assertThat(refundsOf(sender)).isEqualTo(packets.size());
+    drainPayouts();
+    long expectedBalance =
+        api.get("/api/v1/packets/" + packets.getFirst(), token).json().getLong("grabbedAmount");
+    assertThat(api.get("/api/v1/wallet", token).json().getLong("balance"))
+        .isEqualTo(10_000 - expectedBalance);
+    service.assertReconciled();
+  }
+
+  private long refundsOf(String user) {
+    return service.hongbao().parts().database().ledger().wallet(user, 500).entries().stream()
+        .filter(e -> e.kind() == EntryKind.REFUND)
+        .count();
+  }
+
+  private void drainPayouts() {
+    Parts parts = service.hongbao().parts();
+    var worker =
+        hongbao.app.workers.Workers.payoutWorker(
+            hongbao.app.Config.from(Map.of()), parts, "expiry-test-" + System.nanoTime());
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () -> {
+              worker.payOnce();
+              return parts.queue().backlog() == 0;
+            });
+  }
+}
