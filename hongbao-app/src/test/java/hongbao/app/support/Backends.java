@@ -47,8 +47,20 @@ public record Backends(String name, String redisUrl, String jdbcUrl, String sche
         client.shutdown();
       }
       String schema = "hongbao_test_" + UUID.randomUUID().toString().replace("-", "");
-      external = new Backends("external", redisUrl, System.getenv("HONGBAO_TEST_JDBC_URL"), schema);
+      String jdbcUrl = System.getenv("HONGBAO_TEST_JDBC_URL");
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> dropSchema(jdbcUrl, schema)));
+      external = new Backends("external", redisUrl, jdbcUrl, schema);
     }
     return external;
+  }
+
+  /** Leaves the shared server as it was found. */
+  private static void dropSchema(String jdbcUrl, String schema) {
+    try (var connection = java.sql.DriverManager.getConnection(jdbcUrl);
+        var statement = connection.createStatement()) {
+      statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+    } catch (java.sql.SQLException e) {
+      System.err.println("could not drop test schema " + schema + ": " + e);
+    }
   }
 }
