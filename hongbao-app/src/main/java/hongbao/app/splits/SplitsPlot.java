@@ -60,17 +60,18 @@ final class SplitsPlot {
       lines(svg, positions, slot, shareTop, luckTop);
     }
     double fairY = LUCK_TOP + LUCK_HEIGHT * (1 - (1.0 / n) / luckTop);
+    // The label sits above the panel, where no bar can hide it.
     svg.append(
         f(
             "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#c00\""
-                + " stroke-dasharray=\"6 4\"/>%n<text x=\"%d\" y=\"%.1f\" fill=\"#c00\""
-                + " text-anchor=\"end\">1/N = %s</text>%n",
+                + " stroke-dasharray=\"6 4\"/>%n<text x=\"%d\" y=\"%d\" fill=\"#c00\""
+                + " text-anchor=\"end\">dashed: 1/N = %s (grab order does not matter)</text>%n",
             LEFT,
             fairY,
             LEFT + PLOT_WIDTH,
             fairY,
             LEFT + PLOT_WIDTH,
-            fairY - 4,
+            LUCK_TOP - 10,
             SplitsJson.decimal(1.0 / n, 4)));
     positionLabels(svg, n, slot);
     return svg.append("</svg>\n").toString();
