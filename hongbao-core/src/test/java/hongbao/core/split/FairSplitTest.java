@@ -56,4 +56,23 @@ class FairSplitTest {
     assertThat(seen).hasSize(15);
     assertThat(seen.values()).allSatisfy(n -> assertThat(n).isBetween(1_800, 2_200));
   }
+
+  @Test
+  void sortUniform_sortsLikeArraysSort_forUniformAndSkewedValues() {
+    SplittableRandom random = new SplittableRandom(12);
+    for (int n : new int[] {1, 63, 64, 65, 1_000, 10_000}) {
+      for (long points : new long[] {n, 2L * n, 20_000_000L, ShareBounds.MAX_AMOUNT_FEN}) {
+        long[] values = new long[n];
+        for (int i = 0; i < n; i++) {
+          // Every third array is skewed into the lowest tenth, to cover crowded buckets.
+          long top = (n % 3 == 0) ? Math.max(1, points / 10) : points;
+          values[i] = random.nextLong(1, top + 1);
+        }
+        long[] expected = values.clone();
+        Arrays.sort(expected);
+        FairSplit.sortUniform(values, new long[n], points);
+        assertThat(values).containsExactly(expected);
+      }
+    }
+  }
 }
