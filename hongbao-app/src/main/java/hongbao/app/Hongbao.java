@@ -229,6 +229,7 @@ public final class Hongbao implements AutoCloseable {
 
   @Override
   public void close() {
+    boolean running = parts != null;
     while (!resources.isEmpty()) {
       AutoCloseable resource = resources.pop();
       try {
@@ -236,6 +237,9 @@ public final class Hongbao implements AutoCloseable {
       } catch (Exception e) {
         LOG.warn("while stopping: {}", e.toString());
       }
+    }
+    if (running) {
+      LOG.info("hongbao stopped");
     }
   }
 }

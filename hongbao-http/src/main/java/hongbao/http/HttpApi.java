@@ -21,6 +21,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.ext.web.handler.StaticHandler;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
@@ -34,6 +35,10 @@ import java.util.Map;
 public final class HttpApi implements AutoCloseable {
 
   public static final int MAX_BODY_BYTES = 16 * 1024;
+
+  /** The web UI's files, served from the jar. */
+  public static final String WEB_ROOT = "webroot";
+
   private static final String CALLER = "caller";
   private static final String JSON = "application/json; charset=utf-8";
   private static final Duration DEV_TOKEN_LIFETIME = Duration.ofDays(30);
@@ -85,6 +90,10 @@ public final class HttpApi implements AutoCloseable {
     router.get("/api/v1/packets").handler(this::list);
     router.get("/api/v1/packets/:id").handler(this::details);
     router.post("/api/v1/packets/:id/grab").handler(this::grab);
+    router
+        .get("/*")
+        .handler(
+            StaticHandler.create(WEB_ROOT).setCachingEnabled(false).setIndexPage("index.html"));
     return router;
   }
 

@@ -1,5 +1,6 @@
 package hongbao.app.cli;
 
+import hongbao.app.splits.SplitsCommand;
 import picocli.CommandLine.Command;
 
 /** The top of the command line: one subcommand per job. */
@@ -7,7 +8,7 @@ import picocli.CommandLine.Command;
     name = "hongbao",
     mixinStandardHelpOptions = true,
     description = "A red-packet service: serve it, benchmark it, study its splits.",
-    subcommands = {ServeCommand.class})
+    subcommands = {ServeCommand.class, SplitsCommand.class})
 public final class HongbaoCommand implements Runnable {
 
   @Override

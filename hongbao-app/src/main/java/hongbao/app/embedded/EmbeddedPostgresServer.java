@@ -3,34 +3,31 @@ package hongbao.app.embedded;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 
-/** A PostgreSQL server in a child process, its data in a temporary folder removed on close. */
+/**
+ * A PostgreSQL server in a child process; its data folder is temporary and removed on close (the
+ * extracted binaries stay cached for the next start).
+ */
 public final class EmbeddedPostgresServer implements AutoCloseable {
 
   private final EmbeddedPostgres postgres;
-  private final Path directory;
 
-  private EmbeddedPostgresServer(EmbeddedPostgres postgres, Path directory) {
+  private EmbeddedPostgresServer(EmbeddedPostgres postgres) {
     this.postgres = postgres;
-    this.directory = directory;
   }
 
   public static EmbeddedPostgresServer start() {
     try {
-      Path directory = Files.createTempDirectory("hongbao-postgres-");
       EmbeddedPostgres postgres =
           EmbeddedPostgres.builder()
-              .setDataDirectory(directory)
               .setCleanDataDirectory(true)
               .setPort(FreePorts.find())
               .setPGStartupWait(Duration.ofSeconds(60))
               .setServerConfig("max_connections", "200")
               .setServerConfig("synchronous_commit", "on")
               .start();
-      return new EmbeddedPostgresServer(postgres, directory);
+      return new EmbeddedPostgresServer(postgres);
     } catch (IOException e) {
       throw new UncheckedIOException("could not start the embedded PostgreSQL", e);
     }
@@ -46,8 +43,6 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       postgres.close();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    } finally {
-      TemporaryFiles.deleteTree(directory);
     }
   }
 }

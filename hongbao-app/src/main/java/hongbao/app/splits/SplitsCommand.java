@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -81,11 +80,6 @@ public final class SplitsCommand implements Callable<Integer> {
 
   @Option(names = "--plot", paramLabel = "FILE", description = "write an SVG picture")
   Path plot;
-
-  /** Runs the command alone, until the main {@code hongbao} command registers it. */
-  public static void main(String[] args) {
-    System.exit(new CommandLine(new SplitsCommand()).execute(args));
-  }
 
   @Override
   public Integer call() {
