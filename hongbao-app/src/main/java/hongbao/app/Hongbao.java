@@ -223,6 +223,11 @@ public final class Hongbao implements AutoCloseable {
     return port;
   }
 
+  /** The Redis actually in use (embedded or configured). */
+  public String redisUrl() {
+    return redisUrl;
+  }
+
   public Parts parts() {
     return parts;
   }
