@@ -1,0 +1,271 @@
+package hongbao.core.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import hongbao.core.grab.ArmedPacket;
+import hongbao.core.grab.GrabAttempt;
+import hongbao.core.grab.GrabOutcome;
+import hongbao.core.grab.GrabRecord;
+import hongbao.core.grab.GrabStore;
+import hongbao.core.grab.PacketState;
+import hongbao.core.money.Amount;
+import hongbao.core.packet.GrabView;
+import hongbao.core.packet.Packet;
+import hongbao.core.packet.PacketStore;
+import hongbao.core.packet.PacketType;
+import hongbao.core.payout.PayoutQueue;
+import hongbao.core.payout.PayoutTask;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The reconciler against hand-built books: it must pass consistent books and name each kind of
+ * discrepancy, or it proves nothing.
+ */
+class ReconcilerTest {
+
+  private static final Instant NOW = Instant.parse("2026-11-21T08:00:00Z");
+
+  private final Books books = new Books();
+  private final Reconciler reconciler =
+      new Reconciler(books, books, books, books, Clock.fixed(NOW, ZoneOffset.UTC));
+
+  private static Packet packet(long id, long amount, int count) {
+    return new Packet(
+        id,
+        "alice",
+        PacketType.LUCKY,
+        Amount.fen(amount),
+        count,
+        null,
+        null,
+        List.of(),
+        NOW.minusSeconds(60),
+        NOW.plus(Duration.ofHours(1)));
+  }
+
+  /** Packet 1: 1000 fen in 3 shares, two grabbed (300 paid to bob, 200 unpaid to carol). */
+  private void consistentBooks() {
+    books.packets.add(packet(1, 1000, 3));
+    books.escrow.put(1L, Amount.fen(700));
+    books.paid.put(1L, new HashMap<>(Map.of("bob", Amount.fen(300))));
+    books.states.put(
+        1L,
+        new PacketState(
+            1,
+            Amount.fen(1000),
+            3,
+            2,
+            Amount.fen(500),
+            Amount.fen(500),
+            false,
+            Amount.ZERO,
+            null,
+            List.of(
+                new GrabRecord("bob", Amount.fen(300), NOW, 1),
+                new GrabRecord("carol", Amount.fen(200), NOW, 2))));
+  }
+
+  @Test
+  void consistentBooks_reconcile() {
+    consistentBooks();
+    Reconciliation result = reconciler.reconcile();
+    assertThat(result.discrepancies()).isEmpty();
+    assertThat(result.ok()).isTrue();
+    assertThat(result.packetsChecked()).isEqualTo(1);
+  }
+
+  @Test
+  void escrowOffByOneFen_isReported() {
+    consistentBooks();
+    books.escrow.put(1L, Amount.fen(699));
+    assertThat(reconciler.reconcile().discrepancies())
+        .singleElement()
+        .asString()
+        .contains("packet 1: escrow holds 699 fen, expected 700 fen");
+  }
+
+  @Test
+  void paymentWithoutAGrab_orOfAnotherAmount_isReported() {
+    consistentBooks();
+    books.paid.get(1L).put("mallory", Amount.fen(1));
+    books.paid.get(1L).put("bob", Amount.fen(301));
+    books.escrow.put(1L, Amount.fen(698));
+    assertThat(reconciler.reconcile().discrepancies())
+        .anySatisfy(d -> assertThat(d).contains("mallory was paid without a recorded grab"))
+        .anySatisfy(d -> assertThat(d).contains("bob grabbed 300 fen but was paid 301 fen"));
+  }
+
+  @Test
+  void aShareThatVanished_breaksTheEquation() {
+    consistentBooks();
+    PacketState state = books.states.get(1L);
+    books.states.put(
+        1L,
+        new PacketState(
+            1,
+            state.total(),
+            3,
+            2,
+            state.takenAmount(),
+            Amount.fen(400),
+            false,
+            Amount.ZERO,
+            null,
+            state.grabs()));
+    assertThat(reconciler.reconcile().discrepancies())
+        .singleElement()
+        .asString()
+        .contains(
+            "amount 1000 fen != paid 300 fen + unpaid 200 fen + refunded 0 fen + available 400");
+  }
+
+  @Test
+  void deadLetters_andAccountProblems_areReported() {
+    consistentBooks();
+    books.dead.add(new PayoutTask(1, "carol", Amount.fen(200), NOW, "tag"));
+    books.accountProblems.add("wallet:bob balance 5 != transfers 0");
+    assertThat(reconciler.reconcile().discrepancies())
+        .containsExactly(
+            "wallet:bob balance 5 != transfers 0",
+            "payout grab:1:carol of 200 fen was dead-lettered");
+  }
+
+  /** Hand-built books behind every port the reconciler reads. */
+  private static final class Books implements LedgerAudit, PacketStore, GrabStore, PayoutQueue {
+    final List<Packet> packets = new ArrayList<>();
+    final Map<Long, Amount> escrow = new HashMap<>();
+    final Map<Long, Map<String, Amount>> paid = new HashMap<>();
+    final Map<Long, PacketState> states = new HashMap<>();
+    final List<PayoutTask> dead = new ArrayList<>();
+    final List<String> accountProblems = new ArrayList<>();
+
+    @Override
+    public List<Packet> packets(long afterId, int limit) {
+      return packets.stream().filter(p -> p.id() > afterId).limit(limit).toList();
+    }
+
+    @Override
+    public Amount escrowBalance(long packetId) {
+      return escrow.getOrDefault(packetId, Amount.ZERO);
+    }
+
+    @Override
+    public List<String> accountProblems() {
+      return accountProblems;
+    }
+
+    @Override
+    public Map<String, Amount> paidGrabs(long packetId) {
+      return paid.getOrDefault(packetId, Map.of());
+    }
+
+    @Override
+    public Amount refunded(long packetId) {
+      return Amount.ZERO;
+    }
+
+    @Override
+    public Optional<PacketState> state(long packetId) {
+      return Optional.ofNullable(states.get(packetId));
+    }
+
+    @Override
+    public List<PayoutTask> deadLetters(int max) {
+      return dead;
+    }
+
+    // Not read by the reconciler.
+
+    @Override
+    public Optional<Packet> find(long packetId) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public List<Packet> sentBy(String userId, Long beforeId, int limit) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public List<Long> paidTo(String userId, Long beforeId, int limit) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public List<Packet> unarmed(Instant createdBefore, Instant now, int limit) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void markArmed(long packetId) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public List<Packet> expiredUnrefunded(Instant now, int limit) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public List<GrabView> paidGrabViews(long packetId) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Set<Long> paidAmong(String userId, Collection<Long> packetIds) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public CompletionStage<GrabOutcome> grab(GrabAttempt attempt) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public boolean arm(ArmedPacket packet, Instant now) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Optional<Amount> close(long packetId, Amount amountIfMissing, Instant now) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Map<Long, Amount> pendingOf(String userId) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public List<PayoutTask> poll(String consumer, int max, Duration wait) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void ack(List<PayoutTask> tasks) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public List<PayoutTask> reclaim(String consumer, Duration minIdle, int maxDeliveries, int max) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public long backlog() {
+      throw new UnsupportedOperationException();
+    }
+  }
+}
