@@ -9,8 +9,10 @@ ARGV[3] expireAt (ms)        ARGV[4] createdAt (ms)
 ARGV[5] password key or ""   ARGV[6] type: L | F | E
 ARGV[7] ttlAt (ms): when every key of the packet expires (expireAt + grace)
 ARGV[8] now (ms)
-ARGV[9] n = number of shares, then ARGV[10 .. 9+n] the shares in fen (handed out in this order),
-        then ARGV[10+n ..] the recipients of an EXCLUSIVE packet
+ARGV[9] split mode: P (pre-split: the shares follow) | G (cut each share at grab time)
+ARGV[10] cap per share in fen for mode G (0: none)
+ARGV[11] n = number of shares (0 in mode G), then ARGV[12 .. 11+n] the shares in fen (handed out
+        in this order), then ARGV[12+n ..] the recipients of an EXCLUSIVE packet
 
 Replies (integer):
    1  armed now
@@ -27,17 +29,17 @@ if tonumber(ARGV[8]) >= tonumber(ARGV[3]) then
   return -1
 end
 local ttlAt = ARGV[7]
-local n = tonumber(ARGV[9])
+local n = tonumber(ARGV[11])
 redis.call('HSET', KEYS[1],
   'total', ARGV[1], 'count', ARGV[2], 'taken', 0, 'takenAmount', 0, 'status', 'A',
   'expireAt', ARGV[3], 'createdAt', ARGV[4], 'emptiedAt', '', 'pw', ARGV[5], 'type', ARGV[6],
-  'ttlAt', ttlAt)
+  'ttlAt', ttlAt, 'mode', ARGV[9], 'cap', ARGV[10])
 redis.call('PEXPIREAT', KEYS[1], ttlAt)
 
 -- Lua's unpack is limited to a few thousand values: push in chunks.
 local chunk = 1000
-local first = 10
-local last = 9 + n
+local first = 12
+local last = 11 + n
 while first <= last do
   local upto = math.min(first + chunk - 1, last)
   redis.call('RPUSH', KEYS[2], unpack(ARGV, first, upto))
@@ -48,7 +50,7 @@ if n > 0 then
 end
 
 if ARGV[6] == 'E' then
-  first = 10 + n
+  first = 12 + n
   last = #ARGV
   while first <= last do
     local upto = math.min(first + chunk - 1, last)

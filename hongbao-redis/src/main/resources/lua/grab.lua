@@ -7,6 +7,13 @@ KEYS[3] grabs hash     hb:{sNNN}:p:<id>:grabs   user -> "amount|grabMillis|seq"
 KEYS[4] eligible set   hb:{sNNN}:p:<id>:elig
 KEYS[5] payout stream  hb:{sNNN}:payouts
 ARGV[1] userId   ARGV[2] now (ms)   ARGV[3] password key or ""   ARGV[4] packetId
+ARGV[5] r: a uniform integer in [0, 2^31), used only by a packet split at grab time (mode G)
+
+In mode G the share is cut from what is left, M fen in N shares, exactly as Java's
+AtGrabSplit.nextShare (cap = M when there is none):
+  N == 1: M;  else hi = min(floor(2M/N), M-(N-1), cap), lo = max(1, M-cap*(N-1)),
+  share = lo + r mod (hi-lo+1).
+Every value stays below 2^53, so Lua's doubles compute the same integers as Java's longs.
 
 Replies (array; the first element names the outcome):
   {'GRABBED', amount}          took a share now; a payout task {p, u, a, t} was appended
@@ -24,7 +31,7 @@ has its payout task. The grabs value and the stream fields are kept short: they 
 each grab costs.
 --]]
 local meta = redis.call('HMGET', KEYS[1], 'count', 'taken', 'status', 'expireAt', 'pw', 'type',
-  'ttlAt')
+  'ttlAt', 'mode', 'total', 'takenAmount', 'cap')
 local count = meta[1]
 if not count then
   return {'NOT_FOUND'}
@@ -54,9 +61,39 @@ if meta[5] ~= '' and meta[5] ~= ARGV[3] then
   return {'WRONG_PASSWORD'}
 end
 
-local share = redis.call('LPOP', KEYS[2])
-if not share then
-  return {'SOLD_OUT'}
+local share
+if meta[8] == 'G' then
+  local left = count - taken
+  if left <= 0 then
+    return {'SOLD_OUT'}
+  end
+  local m = tonumber(meta[9]) - tonumber(meta[10])
+  if left == 1 then
+    share = m
+  else
+    local cap = tonumber(meta[11])
+    if cap == 0 then
+      cap = m
+    end
+    local hi = math.floor(2 * m / left)
+    if hi > m - (left - 1) then
+      hi = m - (left - 1)
+    end
+    if hi > cap then
+      hi = cap
+    end
+    local lo = 1
+    if m - cap * (left - 1) > lo then
+      lo = m - cap * (left - 1)
+    end
+    share = lo + (tonumber(ARGV[5]) % (hi - lo + 1))
+  end
+  share = string.format('%d', share)
+else
+  share = redis.call('LPOP', KEYS[2])
+  if not share then
+    return {'SOLD_OUT'}
+  end
 end
 local seq = redis.call('HINCRBY', KEYS[1], 'taken', 1)
 redis.call('HINCRBY', KEYS[1], 'takenAmount', share)

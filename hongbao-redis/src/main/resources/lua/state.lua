@@ -12,6 +12,7 @@ Replies:
                                        available = the sum of the shares still in the list,
                                        summed here rather than derived from meta so that a
                                        reconciler checks the list against the counters
+                                       (a packet split at grab time has no list: total - taken)
 
 Atomic because a script runs alone on the shard: no grab or close lands between the reads.
 --]]
@@ -23,5 +24,13 @@ local grabs = redis.call('HGETALL', KEYS[3])
 local available = 0
 for _, share in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
   available = available + tonumber(share)
+end
+-- A packet split at grab time has no list: what is left is what was not taken, until it closes.
+local fields = {}
+for i = 1, #meta, 2 do
+  fields[meta[i]] = meta[i + 1]
+end
+if fields['mode'] == 'G' and fields['status'] ~= 'C' then
+  available = tonumber(fields['total']) - tonumber(fields['takenAmount'])
 end
 return {meta, grabs, available}

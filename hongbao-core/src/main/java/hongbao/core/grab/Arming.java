@@ -4,6 +4,8 @@ import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketStore;
 import hongbao.core.packet.PacketType;
+import hongbao.core.split.AtGrabSplit;
+import hongbao.core.split.SplitOptions;
 import hongbao.core.split.SplitPolicy;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -44,11 +46,19 @@ public final class Arming {
 
   /** Arms the packet and records that it is armed. Store faults propagate. */
   public void arm(Packet packet) {
+    store.arm(armed(packet), clock.instant());
+    packets.markArmed(packet.id());
+  }
+
+  private ArmedPacket armed(Packet packet) {
     SplitPolicy policy = packet.type() == PacketType.FIXED ? fixed : lucky;
+    if (policy instanceof AtGrabSplit atGrab) {
+      long cap = atGrab.capFen() == SplitOptions.NO_CAP ? 0 : atGrab.capFen();
+      return ArmedPacket.splitAtGrab(packet, cap);
+    }
     long[] shares = policy.split(packet.amount().fen(), packet.count(), randomness.get());
     List<Amount> amounts = Arrays.stream(shares).mapToObj(Amount::fen).toList();
-    store.arm(new ArmedPacket(packet, amounts), clock.instant());
-    packets.markArmed(packet.id());
+    return new ArmedPacket(packet, amounts);
   }
 
   /** Arms the packet, leaving a failure to the re-armer: the money is already safe in escrow. */

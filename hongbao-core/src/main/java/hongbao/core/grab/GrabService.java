@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Grabs a share. The fast path is one atomic call to the grab store and never touches the ledger.
@@ -43,7 +44,9 @@ public final class GrabService {
       throw new RejectedException(Rejection.DISABLED, "grabbing is switched off");
     }
     String key = password == null ? null : PasswordKey.of(password);
-    return store.grab(new GrabAttempt(packetId, userId, key, clock.instant()));
+    // Only split-at-grab packets use the random value; drawing it is cheaper than asking.
+    long random = ThreadLocalRandom.current().nextInt() >>> 1;
+    return store.grab(new GrabAttempt(packetId, userId, key, clock.instant(), random));
   }
 
   /**

@@ -52,6 +52,11 @@ public final class AtGrabSplit implements SplitPolicy {
     return NAME;
   }
 
+  /** The largest share in fen; {@link SplitOptions#NO_CAP} for none. */
+  public long capFen() {
+    return capFen;
+  }
+
   /**
    * The share taken by the next grab; see the class comment for the exact formula.
    *

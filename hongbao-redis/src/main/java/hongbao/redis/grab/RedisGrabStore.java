@@ -84,7 +84,8 @@ public final class RedisGrabStore implements GrabStore {
             attempt.userId(),
             Long.toString(attempt.at().toEpochMilli()),
             password,
-            Long.toString(id))
+            Long.toString(id),
+            Long.toString(attempt.random()))
         .thenApply(reply -> toOutcome(reply, attempt));
   }
 
@@ -130,7 +131,7 @@ public final class RedisGrabStore implements GrabStore {
     Packet packet = armed.packet();
     List<Amount> shares = armed.shares();
     Invariants.check(
-        shares.size() == packet.count(),
+        armed.splitAtGrab() || shares.size() == packet.count(),
         "packet %s: %s shares for count %s",
         packet.id(),
         shares.size(),
@@ -139,14 +140,14 @@ public final class RedisGrabStore implements GrabStore {
         shares.size() <= MAX_SHARES, "packet %s: too many shares %s", packet.id(), shares.size());
     Amount sum = shares.stream().reduce(Amount.ZERO, Amount::plus);
     Invariants.check(
-        sum.equals(packet.amount()),
+        armed.splitAtGrab() || sum.equals(packet.amount()),
         "packet %s: shares sum to %s not %s",
         packet.id(),
         sum,
         packet);
     long id = packet.id();
     long expireAtMillis = packet.expiresAt().toEpochMilli();
-    var args = new ArrayList<String>(9 + shares.size() + packet.recipients().size());
+    var args = new ArrayList<String>(11 + shares.size() + packet.recipients().size());
     args.add(Long.toString(packet.amount().fen()));
     args.add(Integer.toString(packet.count()));
     args.add(Long.toString(expireAtMillis));
@@ -155,6 +156,8 @@ public final class RedisGrabStore implements GrabStore {
     args.add(typeCode(packet));
     args.add(Long.toString(expireAtMillis + keyGrace.toMillis()));
     args.add(Long.toString(now.toEpochMilli()));
+    args.add(armed.splitAtGrab() ? "G" : "P");
+    args.add(Long.toString(armed.capFen()));
     args.add(Integer.toString(shares.size()));
     shares.forEach(share -> args.add(Long.toString(share.fen())));
     args.addAll(packet.recipients());
