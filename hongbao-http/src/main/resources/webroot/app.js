@@ -286,7 +286,7 @@ function sharePanel(packet, body) {
     } });
   return [
     h("section.card.share", { "data-testid": "share" },
-      h("h1", { text: "🧧 " + t("sent") }),
+      h("h1", { text: t("sent") }),
       h("div.muted", {}, t(body.type) + " · " + body.count + " × · ¥" + formatFen(body.amount)),
       h("div.qr", { "data-testid": "share-qr" }, qrSvg(link)),
       h("label", { text: t("shareLink") }),
@@ -375,7 +375,7 @@ async function detailsPage(id) {
       box.replaceChildren(h("div.form-error", { text: t("notFound") }));
       return;
     }
-    box.replaceChildren(...detailsView(result.body));
+    box.replaceChildren(...detailsView(result.body).filter(Boolean));
     if (result.body.status !== "ACTIVE") stopTimers.forEach((stop) => stop());
   };
   await load();
@@ -393,7 +393,7 @@ function detailsView(p) {
           h("div.entry-icon.GRAB", { text: g.userId.slice(0, 1).toUpperCase() }),
           h("div.entry-main", {},
             h("div.entry-title", {}, g.userId,
-              best && best.userId === g.userId ? h("span.badge", { "data-testid": "best-luck", text: "👑 " + t("bestLuck") }) : null),
+              best && best.userId === g.userId ? h("span.badge", { "data-testid": "best-luck", text: "★ " + t("bestLuck") }) : null),
             h("div.muted", { text: time(g.at) + (g.paid ? "" : " · " + t("unpaid")) })),
           h("div.amount", { text: "¥" + formatFen(g.amount) }))));
   const statusKey = p.status === "EXPIRED" ? "EXPIRED_STATUS" : p.status;
@@ -579,7 +579,7 @@ async function render() {
   const mine = ++renderCount;
   const nodes = await page(...pattern.exec(hash).slice(1));
   if (mine !== renderCount) return;
-  view.replaceChildren(...nodes);
+  view.replaceChildren(...nodes.filter(Boolean));
   view.dataset.page = hash.split("/")[1];
   chrome(tab);
 }
