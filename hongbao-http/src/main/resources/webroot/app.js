@@ -230,6 +230,13 @@ function sendPage() {
 
   const form = h("form.card", {
     novalidate: true,
+    // An error belongs to what was submitted: editing the field takes its error away.
+    oninput: (e) => Object.values(fields).forEach((f) => {
+      if (f.input === e.target) {
+        f.error.textContent = "";
+        f.input.classList.remove("invalid");
+      }
+    }),
     onsubmit: async (e) => {
       e.preventDefault();
       clearErrors();
@@ -506,7 +513,7 @@ function adminPage() {
       h("div.verdict." + (r.ok ? "ok" : "bad"), { "data-testid": "reconciliation-verdict", "data-ok": String(r.ok),
         text: (r.ok ? "✓ " : "✗ ") + t(r.ok ? "reconciledOk" : "reconciledBad") }),
       h("div.muted", { text: t("packetsChecked") + ": " + r.packetsChecked }),
-      r.discrepancies.length ? h("pre.discrepancies", { text: JSON.stringify(r.discrepancies, null, 2) }) : null);
+      ...(r.discrepancies.length ? [h("pre.discrepancies", { text: JSON.stringify(r.discrepancies, null, 2) })] : []));
   };
   let previous = null;
   const refreshFigures = async () => {

@@ -160,6 +160,8 @@ class WebUiTest {
     sender.getByTestId("send-amount").fill("88.88");
     sender.getByTestId("send-count").fill("2");
     sender.getByTestId("send-greeting").fill("新年快乐，万事如意");
+    assertThat(sender.getByTestId("amount-error")).isHidden();
+    sender.evaluate("window.scrollTo(0, 0)");
     screenshot(sender, "03-send");
     sender.getByTestId("send-submit").click();
     assertThat(sender.getByTestId("share-qr").locator("svg")).isVisible();
