@@ -26,6 +26,9 @@ final class BenchClient implements AutoCloseable {
   /** Long enough for any bench run; short enough that a leaked token is worth little. */
   private static final Duration TOKEN_LIFETIME = Duration.ofHours(2);
 
+  private static final long TIMEOUT_MILLIS = 30_000;
+  private static final long SLOW_TIMEOUT_MILLIS = 600_000;
+
   private final Vertx vertx;
   private final WebClient web;
   private final Tokens signer;
@@ -43,8 +46,8 @@ final class BenchClient implements AutoCloseable {
                 .setKeepAlive(true)
                 .setPipelining(false)
                 .setTcpNoDelay(true)
-                .setConnectTimeout(5_000),
-            new PoolOptions().setHttp1MaxSize(Math.max(8, concurrency)));
+                .setConnectTimeout(60_000),
+            new PoolOptions().setHttp1MaxSize(concurrency + 4));
     this.signer = jwtSecret == null ? null : new Tokens(jwtSecret, Clock.systemUTC());
     this.adminToken = token("bench-ops", true);
   }
@@ -104,8 +107,9 @@ final class BenchClient implements AutoCloseable {
         HttpMethod.POST, "/api/v1/packets/" + packetId + "/grab", token, null, new JsonObject());
   }
 
+  /** Blocking; the reconciler reads every packet, which takes a while after a big run. */
   JsonObject get(String path) {
-    return call(HttpMethod.GET, path, adminToken, null, null).await();
+    return call(HttpMethod.GET, path, adminToken, null, null, SLOW_TIMEOUT_MILLIS).await();
   }
 
   String getText(String path) {
@@ -131,7 +135,17 @@ final class BenchClient implements AutoCloseable {
    */
   Future<JsonObject> call(
       HttpMethod method, String path, String token, String idempotencyKey, JsonObject body) {
-    var request = web.request(method, path).timeout(30_000);
+    return call(method, path, token, idempotencyKey, body, TIMEOUT_MILLIS);
+  }
+
+  private Future<JsonObject> call(
+      HttpMethod method,
+      String path,
+      String token,
+      String idempotencyKey,
+      JsonObject body,
+      long timeoutMillis) {
+    var request = web.request(method, path).timeout(timeoutMillis);
     if (token != null) {
       request.putHeader("Authorization", "Bearer " + token);
     }
