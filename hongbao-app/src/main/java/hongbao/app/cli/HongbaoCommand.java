@@ -1,5 +1,6 @@
 package hongbao.app.cli;
 
+import hongbao.app.bench.BenchCommand;
 import hongbao.app.splits.SplitsCommand;
 import picocli.CommandLine.Command;
 
@@ -8,7 +9,7 @@ import picocli.CommandLine.Command;
     name = "hongbao",
     mixinStandardHelpOptions = true,
     description = "A red-packet service: serve it, benchmark it, study its splits.",
-    subcommands = {ServeCommand.class, SplitsCommand.class})
+    subcommands = {ServeCommand.class, SplitsCommand.class, BenchCommand.class})
 public final class HongbaoCommand implements Runnable {
 
   @Override

@@ -1,0 +1,113 @@
+package hongbao.app.bench;
+
+import hongbao.redis.LuaScript;
+import hongbao.redis.RedisKeys;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The ceiling: how many grabs per second the bare grab script does on the same Redis, measured with
+ * {@code redis-benchmark} (EVALSHA of grab.lua with a distinct user per call through {@code
+ * __rand_int__}) against a packet armed with as many shares as calls, so every call takes the full
+ * GRABBED path. Everything the HTTP service adds sits between this and the end-to-end rate.
+ */
+final class Ceiling {
+
+  private static final int CLIENTS = 50;
+  private static final long TIMEOUT_SECONDS = 300;
+
+  private Ceiling() {}
+
+  /**
+   * Runs redis-benchmark; returns grabs per second.
+   *
+   * @param numericId the packet's internal id (the Sqids-decoded public id)
+   */
+  static double measure(
+      String redisUrl, RedisKeys keys, long numericId, int requests, Path installScript)
+      throws IOException, InterruptedException {
+    ensureInstalled(installScript);
+    URI uri = URI.create(redisUrl);
+    String sha = LuaScript.fromResource("grab.lua").sha();
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "redis-benchmark",
+                "-h",
+                uri.getHost(),
+                "-p",
+                Integer.toString(uri.getPort()),
+                "-c",
+                Integer.toString(CLIENTS),
+                "-n",
+                Integer.toString(requests),
+                "-r",
+                "1000000000",
+                "--csv",
+                "EVALSHA",
+                sha,
+                "5",
+                keys.meta(numericId),
+                keys.shares(numericId),
+                keys.grabs(numericId),
+                keys.eligible(numericId),
+                keys.payoutsOf(numericId),
+                "ceil-__rand_int__",
+                Long.toString(System.currentTimeMillis()),
+                "",
+                Long.toString(numericId)));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    var lines = new ArrayList<String>();
+    try (var reader =
+        new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = reader.readLine()) != null) {
+        lines.add(line);
+      }
+    }
+    if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS) || process.exitValue() != 0) {
+      process.destroy();
+      throw new IOException("redis-benchmark failed: " + lines);
+    }
+    for (String line : lines) {
+      // "EVALSHA ...","123456.78",...
+      if (line.startsWith("\"EVALSHA")) {
+        String[] fields = line.split("\",\"");
+        return Double.parseDouble(fields[1].replace("\"", ""));
+      }
+    }
+    throw new IOException("no EVALSHA line in redis-benchmark output: " + lines);
+  }
+
+  private static void ensureInstalled(Path installScript) throws IOException, InterruptedException {
+    if (onPath("redis-benchmark")) {
+      return;
+    }
+    if (!Files.isRegularFile(installScript)) {
+      throw new IOException("redis-benchmark missing and no " + installScript + " to install it");
+    }
+    Process install = new ProcessBuilder("bash", installScript.toString()).inheritIO().start();
+    if (!install.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS) || install.exitValue() != 0) {
+      throw new IOException("could not install redis-tools with " + installScript);
+    }
+  }
+
+  private static boolean onPath(String program) {
+    String path = System.getenv().getOrDefault("PATH", "");
+    for (String dir : path.split(java.io.File.pathSeparator)) {
+      if (Files.isExecutable(Path.of(dir, program))) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
