@@ -34,6 +34,9 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ExpiryRaceTest {
 
+  private static final long AMOUNT = 10_000_000;
+  private static final int SHARES = 10_000;
+
   private TestService service;
   private Api api;
 
@@ -66,9 +69,10 @@ class ExpiryRaceTest {
   @Test
   void grabsRacingTwoSweepers_neverLoseOrDoubleAFen() throws Exception {
     String sender = "expiry-sender-" + System.nanoTime();
-    api.topUp(sender, 50_000);
+    // Many more shares than the grabbers can take before the expiry, so the race is with expiry.
+    api.topUp(sender, AMOUNT);
     String token = api.token(sender);
-    String packetId = api.sendLucky(token, 50_000, 500, 1);
+    String packetId = api.sendLucky(token, AMOUNT, SHARES, 1);
     List<ExpirySweeper> sweepers = sweepers(2);
     Map<String, Long> grabbed = new ConcurrentHashMap<>();
     AtomicInteger expiredAnswers = new AtomicInteger();
@@ -113,7 +117,7 @@ class ExpiryRaceTest {
         future.get();
       }
     } finally {
-      pool.shutdown();
+      stop(pool);
     }
     sweepers.forEach(ExpirySweeper::sweepOnce);
 
@@ -122,7 +126,7 @@ class ExpiryRaceTest {
     JsonObject details = api.get("/api/v1/packets/" + packetId, token).json();
     assertThat(details.getString("status")).isEqualTo("EXPIRED");
     assertThat(details.getLong("grabbedAmount")).isEqualTo(grabbedSum);
-    assertThat(details.getLong("refundedAmount") + grabbedSum).isEqualTo(50_000);
+    assertThat(details.getLong("refundedAmount") + grabbedSum).isEqualTo(AMOUNT);
     assertThat(refundsOf(sender)).isEqualTo(1);
     drainPayouts();
     service.assertReconciled();
@@ -159,7 +163,7 @@ class ExpiryRaceTest {
       }
       assertThat(refundedByAll).isEqualTo(packets.size());
     } finally {
-      pool.shutdown();
+      stop(pool);
     }
     assertThat(refundsOf(sender)).isEqualTo(packets.size());
     drainPayouts();
@@ -168,6 +172,12 @@ class ExpiryRaceTest {
     assertThat(api.get("/api/v1/wallet", token).json().getLong("balance"))
         .isEqualTo(10_000 - expectedBalance);
     service.assertReconciled();
+  }
+
+  /** No task of a test may outlive it: a stray sweeper would refund the next test's packets. */
+  private static void stop(ExecutorService pool) throws InterruptedException {
+    pool.shutdownNow();
+    assertThat(pool.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
   }
 
   private long refundsOf(String user) {
