@@ -64,13 +64,6 @@ public record Config(
         env.getOrDefault("HONGBAO_ID_ALPHABET", hongbao.http.PacketIds.DEFAULT_ALPHABET));
   }
 
-  /** This configuration with some variables replaced: for tests and the benchmark. */
-  public static Config from(Map<String, String> base, Map<String, String> overrides) {
-    var merged = new java.util.HashMap<>(base);
-    merged.putAll(overrides);
-    return from(merged);
-  }
-
   private static int intOf(Map<String, String> env, String name, int absent) {
     String text = blankToNull(env.get(name));
     if (text == null) {

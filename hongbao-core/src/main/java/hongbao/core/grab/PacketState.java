@@ -28,7 +28,11 @@ public record PacketState(
     grabs = List.copyOf(grabs);
   }
 
-  public boolean isEmpty() {
-    return taken == count;
+  /**
+   * A close of a packet that was never armed leaves a tombstone (count 0) so a late arm cannot
+   * succeed; it holds no grabs and no shares.
+   */
+  public boolean isTombstone() {
+    return count == 0;
   }
 }

@@ -41,7 +41,7 @@ public final class DetailsService {
 
   public PacketDetails details(Packet packet, boolean withGrabs) {
     Map<String, Amount> paid = packets.paidGrabs(packet.id());
-    Optional<PacketState> state = store.state(packet.id()).filter(s -> s.count() > 0);
+    Optional<PacketState> state = store.state(packet.id()).filter(s -> !s.isTombstone());
     List<GrabView> grabs = new ArrayList<>();
     Instant emptiedAt = null;
     if (state.isPresent()) {

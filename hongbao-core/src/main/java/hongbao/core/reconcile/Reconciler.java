@@ -89,7 +89,7 @@ public final class Reconciler {
               .formatted(id, escrow, expectedEscrow, packet.amount(), paidSum, refunded));
     }
     Optional<PacketState> state = store.state(id);
-    if (state.isEmpty() || state.get().count() == 0) {
+    if (state.isEmpty() || state.get().isTombstone()) {
       checkWithoutGrabRecords(packet, state, paidSum, refunded, problems);
     } else {
       checkAgainstStore(packet, state.get(), paid, paidSum, refunded, problems);
