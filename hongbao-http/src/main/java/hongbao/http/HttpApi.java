@@ -122,7 +122,7 @@ public final class HttpApi implements AutoCloseable {
     if (!services.devMode()) {
       throw ApiError.notFound("dev tokens are only available in dev mode");
     }
-    JsonFields body = JsonFields.parse(ctx.body().buffer());
+    JsonFields body = JsonFields.parse(ctx.body().buffer(), "userId", "admin");
     String userId = userId(body.requiredString("userId"));
     boolean admin = body.optionalBoolean("admin", false);
     String token = services.tokens().mint(userId, admin, DEV_TOKEN_LIFETIME);
@@ -160,7 +160,7 @@ public final class HttpApi implements AutoCloseable {
   // --- money --------------------------------------------------------------------------------
 
   private void topUp(RoutingContext ctx) {
-    JsonFields body = JsonFields.parse(ctx.body().buffer());
+    JsonFields body = JsonFields.parse(ctx.body().buffer(), "userId", "amount");
     String userId = userId(body.requiredString("userId"));
     long amount = body.requiredInteger("amount");
     IdempotencyKey key = idempotencyKey(ctx, TopUpService.ENDPOINT, body);
@@ -195,7 +195,16 @@ public final class HttpApi implements AutoCloseable {
 
   private void send(RoutingContext ctx) {
     Caller caller = caller(ctx);
-    JsonFields body = JsonFields.parse(ctx.body().buffer());
+    JsonFields body =
+        JsonFields.parse(
+            ctx.body().buffer(),
+            "amount",
+            "count",
+            "type",
+            "greeting",
+            "expiresInSeconds",
+            "password",
+            "recipients");
     var request =
         new SendRequest(
             caller.userId(),
@@ -227,7 +236,7 @@ public final class HttpApi implements AutoCloseable {
     long started = System.nanoTime();
     Caller caller = caller(ctx);
     long id = packetId(ctx.pathParam("id"));
-    String password = JsonFields.parse(ctx.body().buffer()).optionalString("password");
+    String password = JsonFields.parse(ctx.body().buffer(), "password").optionalString("password");
     if (!services.grabLimiter().tryGrab(caller.userId())) {
       throw new ApiError(429, "RATE_LIMITED", "too many grabs; slow down");
     }
@@ -316,7 +325,7 @@ public final class HttpApi implements AutoCloseable {
   private void setSwitch(RoutingContext ctx) {
     Switch which =
         Switch.byKey(ctx.pathParam("name")).orElseThrow(() -> ApiError.notFound("no such switch"));
-    JsonFields body = JsonFields.parse(ctx.body().buffer());
+    JsonFields body = JsonFields.parse(ctx.body().buffer(), "enabled");
     if (!(body.json().getValue("enabled") instanceof Boolean enabled)) {
       throw ApiError.invalid("enabled must be true or false");
     }
