@@ -1,5 +1,6 @@
 package hongbao.app;
 
+import hongbao.http.HttpServerSettings;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -12,6 +13,9 @@ import java.util.Optional;
  * @param jdbcUrl null for an embedded PostgreSQL
  * @param jdbcSchema the schema to use; null for the connection's default
  * @param jwtSecret null in dev mode (a random secret is made at start)
+ * @param http where to listen and how long to wait for clients. Dev mode mints admin tokens for
+ *     anyone who asks, so it listens on the loopback address only, unless {@code HONGBAO_BIND}
+ *     names another; otherwise every interface.
  */
 public record Config(
     int port,
@@ -30,7 +34,8 @@ public record Config(
     int maxDeliveries,
     Duration sweepInterval,
     Duration keyGrace,
-    String idAlphabet) {
+    String idAlphabet,
+    HttpServerSettings http) {
 
   public static final int DEFAULT_PORT = 8080;
 
@@ -61,7 +66,37 @@ public record Config(
         intOf(env, "HONGBAO_MAX_DELIVERIES", 10),
         Duration.ofMillis(intOf(env, "HONGBAO_SWEEP_INTERVAL_MILLIS", 1_000)),
         Duration.ofSeconds(intOf(env, "HONGBAO_KEY_GRACE_SECONDS", 7 * 86_400)),
-        env.getOrDefault("HONGBAO_ID_ALPHABET", hongbao.http.PacketIds.DEFAULT_ALPHABET));
+        env.getOrDefault("HONGBAO_ID_ALPHABET", hongbao.http.PacketIds.DEFAULT_ALPHABET),
+        http(env, devMode));
+  }
+
+  private static HttpServerSettings http(Map<String, String> env, boolean devMode) {
+    String bind = blankToNull(env.get("HONGBAO_BIND"));
+    return new HttpServerSettings(
+        bind != null
+            ? bind.trim()
+            : devMode ? HttpServerSettings.LOOPBACK : HttpServerSettings.EVERY_INTERFACE,
+        millisOf(env, "HONGBAO_HTTP_IDLE_TIMEOUT_MILLIS", HttpServerSettings.IDLE_TIMEOUT_DEFAULT),
+        millisOf(env, "HONGBAO_HTTP_BODY_TIMEOUT_MILLIS", HttpServerSettings.BODY_TIMEOUT_DEFAULT),
+        millisOf(env, "HONGBAO_READY_TIMEOUT_MILLIS", HttpServerSettings.READY_TIMEOUT_DEFAULT),
+        booleanOf(env, "HONGBAO_HTTP2_CLEARTEXT", false));
+  }
+
+  private static Duration millisOf(Map<String, String> env, String name, Duration absent) {
+    return Duration.ofMillis(intOf(env, name, Math.toIntExact(absent.toMillis())));
+  }
+
+  private static boolean booleanOf(Map<String, String> env, String name, boolean absent) {
+    String text = blankToNull(env.get(name));
+    if (text == null) {
+      return absent;
+    }
+    return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default ->
+          throw new IllegalArgumentException(name + " must be true or false, not '" + text + "'");
+    };
   }
 
   private static int intOf(Map<String, String> env, String name, int absent) {

@@ -18,6 +18,7 @@ import hongbao.core.reconcile.Reconciler;
 import hongbao.core.split.SplitPolicies;
 import hongbao.http.GrabLimiter;
 import hongbao.http.HttpApi;
+import hongbao.http.HttpServerSettings;
 import hongbao.http.HttpServices;
 import hongbao.http.PacketIds;
 import hongbao.http.auth.Tokens;
@@ -175,8 +176,10 @@ public final class Hongbao implements AutoCloseable {
       resources.push(Workers.start(config, parts, metrics));
     }
     LOG.info(
-        "hongbao listening on http://127.0.0.1:{} — redis {}{}, postgres {}{}, dev mode {}",
+        "hongbao listening on http://{}:{}{} — redis {}{}, postgres {}{}, dev mode {}",
+        config.http().host(),
         port,
+        HttpServerSettings.EVERY_INTERFACE.equals(config.http().host()) ? " (every interface)" : "",
         redisUrl,
         config.redisUrl() == null ? " (embedded)" : "",
         jdbcUrl.replaceAll("password=[^&]*", "password=***"),
@@ -190,13 +193,12 @@ public final class Hongbao implements AutoCloseable {
   private void startHttp(HttpServices services) {
     Vertx vertx = Vertx.vertx();
     resources.push(() -> vertx.close().await());
-    var api = new HttpApi(vertx, services);
+    var api = new HttpApi(vertx, services, config.http());
     resources.push(api);
     port = config.port() == 0 ? hongbao.app.embedded.FreePorts.find() : config.port();
     int instances = Math.max(1, Runtime.getRuntime().availableProcessors());
     for (int i = 0; i < instances; i++) {
-      HttpServer server =
-          vertx.createHttpServer().requestHandler(api.router()).listen(port, "0.0.0.0").await();
+      HttpServer server = api.listen(port).await();
       resources.push(() -> server.close().await());
     }
   }
