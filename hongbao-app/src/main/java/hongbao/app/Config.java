@@ -1,6 +1,8 @@
 package hongbao.app;
 
 import hongbao.http.HttpServerSettings;
+import hongbao.postgres.PostgresConfig;
+import hongbao.redis.RedisTimeouts;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -16,6 +18,8 @@ import java.util.Optional;
  * @param http where to listen and how long to wait for clients. Dev mode mints admin tokens for
  *     anyone who asks, so it listens on the loopback address only, unless {@code HONGBAO_BIND}
  *     names another; otherwise every interface.
+ * @param redisTimeout how long a Redis command may wait for its reply
+ * @param jdbcTimeouts how long anything may wait for PostgreSQL
  */
 public record Config(
     int port,
@@ -35,7 +39,9 @@ public record Config(
     Duration sweepInterval,
     Duration keyGrace,
     String idAlphabet,
-    HttpServerSettings http) {
+    HttpServerSettings http,
+    Duration redisTimeout,
+    PostgresConfig.Timeouts jdbcTimeouts) {
 
   public static final int DEFAULT_PORT = 8080;
 
@@ -67,7 +73,9 @@ public record Config(
         Duration.ofMillis(intOf(env, "HONGBAO_SWEEP_INTERVAL_MILLIS", 1_000)),
         Duration.ofSeconds(intOf(env, "HONGBAO_KEY_GRACE_SECONDS", 7 * 86_400)),
         env.getOrDefault("HONGBAO_ID_ALPHABET", hongbao.http.PacketIds.DEFAULT_ALPHABET),
-        http(env, devMode));
+        http(env, devMode),
+        millisOf(env, "HONGBAO_REDIS_TIMEOUT_MILLIS", RedisTimeouts.COMMAND_DEFAULT),
+        jdbcTimeouts(env));
   }
 
   private static HttpServerSettings http(Map<String, String> env, boolean devMode) {
@@ -80,6 +88,14 @@ public record Config(
         millisOf(env, "HONGBAO_HTTP_BODY_TIMEOUT_MILLIS", HttpServerSettings.BODY_TIMEOUT_DEFAULT),
         millisOf(env, "HONGBAO_READY_TIMEOUT_MILLIS", HttpServerSettings.READY_TIMEOUT_DEFAULT),
         booleanOf(env, "HONGBAO_HTTP2_CLEARTEXT", false));
+  }
+
+  private static PostgresConfig.Timeouts jdbcTimeouts(Map<String, String> env) {
+    PostgresConfig.Timeouts defaults = PostgresConfig.Timeouts.DEFAULTS;
+    return new PostgresConfig.Timeouts(
+        millisOf(env, "HONGBAO_JDBC_CONNECT_TIMEOUT_MILLIS", defaults.connect()),
+        millisOf(env, "HONGBAO_JDBC_SOCKET_TIMEOUT_MILLIS", defaults.socket()),
+        millisOf(env, "HONGBAO_JDBC_STATEMENT_TIMEOUT_MILLIS", defaults.statement()));
   }
 
   private static Duration millisOf(Map<String, String> env, String name, Duration absent) {

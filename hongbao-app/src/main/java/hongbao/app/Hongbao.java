@@ -25,6 +25,7 @@ import hongbao.http.auth.Tokens;
 import hongbao.postgres.PostgresConfig;
 import hongbao.postgres.PostgresDatabase;
 import hongbao.redis.RedisKeys;
+import hongbao.redis.RedisTimeouts;
 import hongbao.redis.grab.RedisGrabStore;
 import hongbao.redis.ops.RedisSwitches;
 import hongbao.redis.payout.RedisPayoutQueue;
@@ -112,10 +113,14 @@ public final class Hongbao implements AutoCloseable {
   private void startServices(boolean workers) {
     Clock clock = Clock.tick(Clock.systemUTC(), Duration.ofMillis(1));
     PostgresDatabase database =
-        PostgresDatabase.open(PostgresConfig.of(jdbcUrl).withSchema(config.jdbcSchema()));
+        PostgresDatabase.open(
+            PostgresConfig.of(jdbcUrl)
+                .withSchema(config.jdbcSchema())
+                .withTimeouts(config.jdbcTimeouts()));
     resources.push(database);
 
-    RedisClient redis = RedisClient.create(redisUrl);
+    RedisClient redis =
+        RedisTimeouts.client(redisUrl, config.redisTimeout(), RedisPayoutQueue.MAX_WAIT);
     resources.push(redis::shutdown);
     StatefulRedisConnection<String, String> connection = redis.connect();
     resources.push(connection);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import hongbao.http.HttpServerSettings;
+import hongbao.postgres.PostgresConfig;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -45,6 +46,8 @@ class ConfigTest {
                 Duration.ofSeconds(10),
                 Duration.ofSeconds(1),
                 false));
+    assertThat(defaults.redisTimeout()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(defaults.jdbcTimeouts()).isEqualTo(PostgresConfig.Timeouts.DEFAULTS);
 
     Config set =
         Config.from(
@@ -52,7 +55,11 @@ class ConfigTest {
                 "HONGBAO_HTTP_IDLE_TIMEOUT_MILLIS", "5000",
                 "HONGBAO_HTTP_BODY_TIMEOUT_MILLIS", "4000",
                 "HONGBAO_READY_TIMEOUT_MILLIS", "700",
-                "HONGBAO_HTTP2_CLEARTEXT", "TRUE"));
+                "HONGBAO_HTTP2_CLEARTEXT", "TRUE",
+                "HONGBAO_REDIS_TIMEOUT_MILLIS", "1500",
+                "HONGBAO_JDBC_CONNECT_TIMEOUT_MILLIS", "2000",
+                "HONGBAO_JDBC_SOCKET_TIMEOUT_MILLIS", "9000",
+                "HONGBAO_JDBC_STATEMENT_TIMEOUT_MILLIS", "8000"));
     assertThat(set.http())
         .isEqualTo(
             new HttpServerSettings(
@@ -61,6 +68,11 @@ class ConfigTest {
                 Duration.ofMillis(4000),
                 Duration.ofMillis(700),
                 true));
+    assertThat(set.redisTimeout()).isEqualTo(Duration.ofMillis(1500));
+    assertThat(set.jdbcTimeouts())
+        .isEqualTo(
+            new PostgresConfig.Timeouts(
+                Duration.ofMillis(2000), Duration.ofMillis(9000), Duration.ofMillis(8000)));
   }
 
   @Test
@@ -69,5 +81,7 @@ class ConfigTest {
         .hasMessageContaining("HONGBAO_HTTP2_CLEARTEXT");
     assertThatThrownBy(() -> Config.from(Map.of("HONGBAO_HTTP_IDLE_TIMEOUT_MILLIS", "0")))
         .hasMessageContaining("idleTimeout");
+    assertThatThrownBy(() -> Config.from(Map.of("HONGBAO_JDBC_SOCKET_TIMEOUT_MILLIS", "1000")))
+        .hasMessageContaining("statement timeout");
   }
 }
