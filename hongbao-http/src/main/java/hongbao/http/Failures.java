@@ -102,7 +102,7 @@ final class Failures {
       status = 400;
       message = "the request is not valid HTTP";
     }
-    LOG.info("invalid request from {}: {}", request.remoteAddress(), String.valueOf(cause));
+    // Not logged here: Vert.x reports the same decoder failure to connectionFault as well.
     request
         .response()
         .setStatusCode(status)
@@ -141,7 +141,10 @@ final class Failures {
             });
   }
 
-  /** A fault on a connection outside any request (a reset, a TLS or protocol error). */
+  /**
+   * A fault on a connection outside any request's handlers: a reset, a TLS or protocol error, a
+   * request head that could not be decoded (also answered by {@link #invalidRequest}).
+   */
   static void connectionFault(Throwable failure) {
     LOG.info("connection fault: {}", String.valueOf(failure));
   }
