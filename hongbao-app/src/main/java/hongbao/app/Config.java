@@ -12,6 +12,7 @@ import java.util.Optional;
  * @param jdbcUrl null for an embedded PostgreSQL
  * @param jdbcSchema the schema to use; null for the connection's default
  * @param jwtSecret null in dev mode (a random secret is made at start)
+ * @param tokenKeyset the Tink JSON keyset sealing receipts (or {@code @file}); null: a key per run
  */
 public record Config(
     int port,
@@ -30,7 +31,8 @@ public record Config(
     int maxDeliveries,
     Duration sweepInterval,
     Duration keyGrace,
-    String idAlphabet) {
+    String idAlphabet,
+    String tokenKeyset) {
 
   public static final int DEFAULT_PORT = 8080;
 
@@ -61,7 +63,8 @@ public record Config(
         intOf(env, "HONGBAO_MAX_DELIVERIES", 10),
         Duration.ofMillis(intOf(env, "HONGBAO_SWEEP_INTERVAL_MILLIS", 1_000)),
         Duration.ofSeconds(intOf(env, "HONGBAO_KEY_GRACE_SECONDS", 7 * 86_400)),
-        env.getOrDefault("HONGBAO_ID_ALPHABET", hongbao.http.PacketIds.DEFAULT_ALPHABET));
+        env.getOrDefault("HONGBAO_ID_ALPHABET", hongbao.http.PacketIds.DEFAULT_ALPHABET),
+        blankToNull(env.get("HONGBAO_TOKEN_KEYSET")));
   }
 
   private static int intOf(Map<String, String> env, String name, int absent) {

@@ -9,6 +9,7 @@ import hongbao.core.grab.GrabOutcome;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketType;
+import hongbao.core.payout.DeadLetter;
 import hongbao.core.payout.PayoutTask;
 import hongbao.redis.RedisKeys;
 import hongbao.redis.TestRedis;
@@ -182,7 +183,7 @@ class RedisPayoutQueueTest {
 
     assertThat(queue.reclaim("w4", Duration.ZERO, maxDeliveries, 10)).isEmpty();
 
-    List<PayoutTask> dead = queue.deadLetters(10);
+    List<PayoutTask> dead = queue.deadLetters(10).stream().map(DeadLetter::task).toList();
     assertThat(dead)
         .extracting(PayoutTask::packetId, PayoutTask::userId, PayoutTask::amount)
         .containsExactly(org.assertj.core.groups.Tuple.tuple(id, "poison", Amount.fen(11)));
