@@ -298,6 +298,10 @@ public final class Hongbao implements AutoCloseable {
     return parts;
   }
 
+  public Config config() {
+    return config;
+  }
+
   @Override
   public void close() {
     boolean running = parts != null;

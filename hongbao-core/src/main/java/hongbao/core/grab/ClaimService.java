@@ -60,6 +60,10 @@ public final class ClaimService {
     }
     Amount paid = packets.paidGrabs(packetId).get(userId);
     if (paid != null) {
+      // Paid, yet the store may have forgotten it (paid from a batch polled before the loss):
+      // put it back so that its share is not sold again.
+      var record = new GrabRecord(userId, paid, receipt.grabbedAt(), receipt.seq());
+      store.recover(packetId, List.of(record), false);
       return new ClaimOutcome.Paid(paid);
     }
     var grab = new GrabRecord(userId, receipt.amount(), receipt.grabbedAt(), receipt.seq());

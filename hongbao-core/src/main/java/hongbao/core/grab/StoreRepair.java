@@ -28,11 +28,18 @@ public final class StoreRepair {
   private static final System.Logger LOG = System.getLogger(StoreRepair.class.getName());
   private static final int PAGE = 200;
 
+  /**
+   * Passes repeated after a restart was seen: a payout worker may still pay a batch it polled
+   * before the loss (it keeps a batch through an outage), and each such grab must be put back too.
+   */
+  static final int PASSES_AFTER_RESTART = 10;
+
   private final GrabStore store;
   private final PacketStore packets;
   private final Arming arming;
   private final Clock clock;
   private String repairedGeneration;
+  private int passesLeft;
 
   public StoreRepair(GrabStore store, PacketStore packets, Arming arming, Clock clock) {
     this.store = store;
@@ -50,10 +57,15 @@ public final class StoreRepair {
   public synchronized int checkOnce() {
     String generation = store.generation();
     if (generation.equals(repairedGeneration)) {
-      return 0;
+      if (passesLeft == 0) {
+        return 0;
+      }
+      passesLeft--;
+      return repairAll();
     }
     int repaired = repairAll();
     repairedGeneration = generation;
+    passesLeft = PASSES_AFTER_RESTART;
     if (repaired > 0) {
       LOG.log(
           Level.WARNING,
