@@ -410,13 +410,16 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
         try {
           consumers = join(infos.get(i));
         } catch (RuntimeException e) {
-          continue; // NOGROUP: the stream was lost; poll recreates its group
+          if (isNoGroup(e.getCause() == null ? e : e.getCause())) {
+            continue; // the stream was lost; the next poll makes its group again
+          }
+          throw e;
         }
         for (Object each : consumers) {
           Map<String, Object> consumer = fields(each);
           long pending = ((Number) consumer.getOrDefault("pending", 0L)).longValue();
           long idleMillis = ((Number) consumer.getOrDefault("idle", 0L)).longValue();
-          if (pending == 0 && idleMillis > idle.toMillis()) {
+          if (pending == 0 && idleMillis >= idle.toMillis()) {
             removals.add(
                 async.xgroupDelconsumer(
                     streams.get(i), Consumer.from(GROUP, (String) consumer.get("name"))));
@@ -430,9 +433,14 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
     }
   }
 
-  private static Map<String, Object> fields(Object flat) {
+  /** One consumer's XINFO fields: a map under RESP3, a flat key-value list under RESP2. */
+  private static Map<String, Object> fields(Object reply) {
     var map = new LinkedHashMap<String, Object>();
-    List<?> list = (List<?>) flat;
+    if (reply instanceof Map<?, ?> resp3) {
+      resp3.forEach((key, value) -> map.put(String.valueOf(key), value));
+      return map;
+    }
+    List<?> list = (List<?>) reply;
     for (int i = 0; i + 1 < list.size(); i += 2) {
       map.put(String.valueOf(list.get(i)), list.get(i + 1));
     }

@@ -241,4 +241,52 @@ class RedisPayoutQueueTest {
       TestRedis.deleteAll(connection, wide);
     }
   }
+
+  @Test
+  void poll_afterTheStreamsAndGroupsWereLost_makesThemAgain() {
+    grabbed(5, "before");
+    TestRedis.deleteAll(connection, keys);
+    long id = grabbed(7, "after");
+
+    List<PayoutTask> tasks = queue.poll("w1", 10, NO_WAIT);
+
+    assertThat(tasks).extracting(PayoutTask::userId).containsExactly("after");
+    assertThat(tasks.get(0).packetId()).isEqualTo(id);
+    queue.ack(tasks);
+    assertThat(queue.backlog()).isZero();
+  }
+
+  @Test
+  void deadLetter_ofOneTask_movesItAtOnceWithItsReason() {
+    grabbed(5, "refused", "fine");
+    List<PayoutTask> tasks = queue.poll("w1", 10, NO_WAIT);
+    PayoutTask refused =
+        tasks.stream().filter(t -> t.userId().equals("refused")).findFirst().orElseThrow();
+
+    queue.deadLetter(refused, "the books refuse");
+
+    assertThat(queue.deadLetters(10))
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.task().userId()).isEqualTo("refused");
+              assertThat(d.reason()).isEqualTo("the books refuse");
+            });
+    assertThat(queue.backlog()).isEqualTo(1);
+  }
+
+  @Test
+  void removeIdleConsumers_forgetsConsumersHoldingNothing_keepsThoseHoldingTasks() {
+    grabbed(5, "u1", "u2");
+    List<PayoutTask> held = queue.poll("holder", 1, NO_WAIT);
+    assertThat(held).hasSize(1);
+    queue.ack(queue.poll("idle", 1, NO_WAIT));
+
+    int removed = queue.removeIdleConsumers(Duration.ZERO);
+
+    assertThat(removed).isEqualTo(1);
+    var consumers =
+        connection.sync().xinfoConsumers(keys.payoutsOf(held.get(0).packetId()), "payout");
+    assertThat(consumers.toString()).contains("name, holder").doesNotContain("name, idle");
+  }
 }
