@@ -89,7 +89,11 @@ public final class GrabService {
     if (!packet.isExpiredAt(clock.instant())) {
       arming.rearm(packet);
       GrabOutcome again = grab(packetId, userId, password).toCompletableFuture().join();
-      return again instanceof GrabOutcome.NotFound ? GrabOutcome.HELD : again;
+      if (again instanceof GrabOutcome.NotFound) {
+        // Not armed after all: it expired meanwhile, or it is held (another packet's state).
+        return packet.isExpiredAt(clock.instant()) ? GrabOutcome.EXPIRED : GrabOutcome.HELD;
+      }
+      return again;
     }
     Map<String, Amount> paid = packets.paidGrabs(packetId);
     Amount mine = paid.get(userId);

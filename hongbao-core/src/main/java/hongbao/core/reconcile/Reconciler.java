@@ -120,7 +120,7 @@ public final class Reconciler {
                 .formatted(refund.packetId(), refund.escrow(), refund.heldReason()));
       } else {
         stuck.add(
-            "packet %d: expired at %s and not refunded: escrow holds %s (%d failed attempts%s)"
+            "packet %d: expired at %s and not refunded: escrow holds %s (%d attempts%s)"
                 .formatted(
                     refund.packetId(),
                     refund.expiredAt(),

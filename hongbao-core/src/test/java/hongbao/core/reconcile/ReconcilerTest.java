@@ -190,7 +190,7 @@ class ReconcilerTest {
         .containsExactly(
             "packet 7: expired at "
                 + NOW.minusSeconds(600)
-                + " and not refunded: escrow holds 500 fen (3 failed attempts; last: boom)",
+                + " and not refunded: escrow holds 500 fen (3 attempts; last: boom)",
             "packet 8: held, escrow holds 40 fen: reused",
             "packet 9: receipt of dave for 12 fen refused: sold out",
             "payout backlog of 2000000 tasks exceeds 1000000",
