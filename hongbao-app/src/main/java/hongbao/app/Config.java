@@ -15,6 +15,7 @@ import java.util.Optional;
  * @param jdbcUrl null for an embedded PostgreSQL
  * @param jdbcSchema the schema to use; null for the connection's default
  * @param jwtSecret null in dev mode (a random secret is made at start)
+ * @param tokenKeyset the Tink JSON keyset sealing receipts (or {@code @file}); null: a key per run
  * @param http where to listen and how long to wait for clients. Dev mode mints admin tokens for
  *     anyone who asks, so it listens on the loopback address only, unless {@code HONGBAO_BIND}
  *     names another; otherwise every interface.
@@ -39,6 +40,7 @@ public record Config(
     Duration sweepInterval,
     Duration keyGrace,
     String idAlphabet,
+    String tokenKeyset,
     HttpServerSettings http,
     Duration redisTimeout,
     PostgresConfig.Timeouts jdbcTimeouts) {
@@ -73,6 +75,7 @@ public record Config(
         Duration.ofMillis(intOf(env, "HONGBAO_SWEEP_INTERVAL_MILLIS", 1_000)),
         Duration.ofSeconds(intOf(env, "HONGBAO_KEY_GRACE_SECONDS", 7 * 86_400)),
         env.getOrDefault("HONGBAO_ID_ALPHABET", hongbao.http.PacketIds.DEFAULT_ALPHABET),
+        blankToNull(env.get("HONGBAO_TOKEN_KEYSET")),
         http(env, devMode),
         millisOf(env, "HONGBAO_REDIS_TIMEOUT_MILLIS", RedisTimeouts.COMMAND_DEFAULT),
         jdbcTimeouts(env));

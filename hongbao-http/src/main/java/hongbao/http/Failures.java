@@ -1,6 +1,7 @@
 package hongbao.http;
 
 import hongbao.core.RejectedException;
+import hongbao.core.Unavailable;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.vertx.core.http.HttpClosedException;
@@ -54,7 +55,7 @@ final class Failures {
                 : new ApiError(500, "INTERNAL", "internal error");
       };
     }
-    if (isDependencyFault(cause)) {
+    if (cause instanceof Unavailable || isDependencyFault(cause)) {
       LOG.warn("a dependency is unavailable: {}", cause.toString());
       return new ApiError(503, "UNAVAILABLE", "a dependency is unavailable; try again shortly");
     }
