@@ -52,13 +52,16 @@ public final class JsonFields {
   }
 
   /**
-   * Parses a body that must be one JSON object whose fields are among {@code fields}; an empty body
-   * is an empty object.
+   * Parses a body that must be one JSON object whose fields are among {@code field} and {@code
+   * more}; an empty body is an empty object. Naming at least one field is required by the
+   * signature, so that a handler cannot forget the list and refuse every body.
    */
-  public static JsonFields parse(Buffer body, String... fields) {
+  public static JsonFields parse(Buffer body, String field, String... more) {
     JsonObject object =
         body == null || body.length() == 0 ? new JsonObject() : parseObject(utf8(body));
-    List<String> known = List.of(fields);
+    var known = new ArrayList<String>(1 + more.length);
+    known.add(field);
+    known.addAll(List.of(more));
     for (String name : object.fieldNames()) {
       if (!known.contains(name)) {
         throw ApiError.invalid("unknown field " + quoted(name) + "; known fields: " + known);

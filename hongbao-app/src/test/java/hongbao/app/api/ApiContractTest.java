@@ -395,6 +395,12 @@ abstract class ApiContractTest {
                 Map.of(),
                 "{\"pasword\":\"abc\"}"),
             new Call(
+                "POST",
+                "/api/v1/packets/" + packetId + "/claims",
+                api.token(user("bob")),
+                Map.of(),
+                "{\"receipt\":\"x\",\"reciept\":\"x\"}"),
+            new Call(
                 "PUT",
                 "/api/v1/admin/switches/sending",
                 admin,
