@@ -35,6 +35,7 @@ public final class Reconciler {
   private final GrabStore store;
   private final PayoutQueue queue;
   private final Clock clock;
+  private List<Audit> audits = List.of();
 
   public Reconciler(
       LedgerAudit audit, PacketStore packets, GrabStore store, PayoutQueue queue, Clock clock) {
@@ -43,6 +44,18 @@ public final class Reconciler {
     this.store = store;
     this.queue = queue;
     this.clock = clock;
+  }
+
+  /** With further audits, run after the packets and accounts. */
+  public Reconciler(
+      LedgerAudit audit,
+      PacketStore packets,
+      GrabStore store,
+      PayoutQueue queue,
+      Clock clock,
+      List<Audit> audits) {
+    this(audit, packets, store, queue, clock);
+    this.audits = List.copyOf(audits);
   }
 
   public Reconciliation reconcile() {
@@ -63,6 +76,7 @@ public final class Reconciler {
       discrepancies.add(
           "payout %s of %s was dead-lettered".formatted(dead.transferKey(), dead.amount()));
     }
+    audits.forEach(extra -> discrepancies.addAll(extra.discrepancies()));
     return new Reconciliation(checked, discrepancies);
   }
 
