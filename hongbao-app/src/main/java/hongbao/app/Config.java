@@ -12,6 +12,11 @@ import java.util.Optional;
  * @param jdbcUrl null for an embedded PostgreSQL
  * @param jdbcSchema the schema to use; null for the connection's default
  * @param jwtSecret null in dev mode (a random secret is made at start)
+ * @param gatewayUrl the payment gateway; null to run the gateway simulator as a child process
+ * @param gatewaySecret the secret shared with the gateway; null for a random one (simulator only)
+ * @param gatewayNotifyUrl where the gateway calls back; null for this instance on loopback when the
+ *     gateway runs on this machine, and no callbacks otherwise
+ * @param gatewayTimeout how long one gateway call may take
  */
 public record Config(
     int port,
@@ -30,7 +35,11 @@ public record Config(
     int maxDeliveries,
     Duration sweepInterval,
     Duration keyGrace,
-    String idAlphabet) {
+    String idAlphabet,
+    String gatewayUrl,
+    String gatewaySecret,
+    String gatewayNotifyUrl,
+    Duration gatewayTimeout) {
 
   public static final int DEFAULT_PORT = 8080;
 
@@ -61,7 +70,11 @@ public record Config(
         intOf(env, "HONGBAO_MAX_DELIVERIES", 10),
         Duration.ofMillis(intOf(env, "HONGBAO_SWEEP_INTERVAL_MILLIS", 1_000)),
         Duration.ofSeconds(intOf(env, "HONGBAO_KEY_GRACE_SECONDS", 7 * 86_400)),
-        env.getOrDefault("HONGBAO_ID_ALPHABET", hongbao.http.PacketIds.DEFAULT_ALPHABET));
+        env.getOrDefault("HONGBAO_ID_ALPHABET", hongbao.http.PacketIds.DEFAULT_ALPHABET),
+        blankToNull(env.get("HONGBAO_GATEWAY_URL")),
+        blankToNull(env.get("HONGBAO_GATEWAY_SECRET")),
+        blankToNull(env.get("HONGBAO_GATEWAY_NOTIFY_URL")),
+        Duration.ofMillis(intOf(env, "HONGBAO_GATEWAY_TIMEOUT_MILLIS", 5_000)));
   }
 
   private static int intOf(Map<String, String> env, String name, int absent) {

@@ -20,6 +20,7 @@ import hongbao.http.GrabLimiter;
 import hongbao.http.HttpApi;
 import hongbao.http.HttpServices;
 import hongbao.http.PacketIds;
+import hongbao.http.WithdrawalRoutes;
 import hongbao.http.auth.Tokens;
 import hongbao.postgres.PostgresConfig;
 import hongbao.postgres.PostgresDatabase;
@@ -39,6 +40,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Base64;
 import java.util.Deque;
+import java.util.List;
 import java.util.random.RandomGeneratorFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,7 +56,7 @@ public final class Hongbao implements AutoCloseable {
 
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private final Config config;
-  private int port;
+  private volatile int port;
   private String redisUrl;
   private String jdbcUrl;
   private Parts parts;
@@ -138,7 +140,25 @@ public final class Hongbao implements AutoCloseable {
             clock);
     var limits = PacketLimits.DEFAULTS.withMaxCount(config.maxShares());
     var details = new DetailsService(database.packets(), store, clock);
-    var reconciler = new Reconciler(database.audit(), database.packets(), store, queue, clock);
+    // Withdrawals through the payment gateway: the simulator as a child process unless configured.
+    var withdrawals =
+        WithdrawalParts.wire(
+            config,
+            database.withdrawals(),
+            switches,
+            clock,
+            RandomGeneratorFactory.of("L64X128MixRandom").create(seeds.nextLong()),
+            () -> port,
+            WithdrawalRoutes.CALLBACK_PATH,
+            resources);
+    var reconciler =
+        new Reconciler(
+            database.audit(),
+            database.packets(),
+            store,
+            queue,
+            clock,
+            List.of(withdrawals.audit()));
     parts =
         new Parts(
             database,
@@ -148,7 +168,8 @@ public final class Hongbao implements AutoCloseable {
             arming,
             new ExpirySweeper(database.packets(), store, database.ledger(), clock, 100),
             new Rearmer(database.packets(), arming, clock, Duration.ofSeconds(2), 100),
-            reconciler);
+            reconciler,
+            withdrawals);
 
     String secret = config.jwtSecret() != null ? config.jwtSecret() : randomSecret();
     var tokens = new Tokens(secret, clock);
@@ -168,7 +189,9 @@ public final class Hongbao implements AutoCloseable {
             new GrabLimiter(config.grabsPerUserPerSecond()),
             metrics,
             () -> ready(connection, database),
-            config.devMode());
+            config.devMode(),
+            withdrawals.service(),
+            withdrawals.callbacks());
     metrics.gauge("hongbao.payout.backlog", queue, q -> q.backlog());
     startHttp(services);
     if (workers) {

@@ -18,4 +18,5 @@ public record Parts(
     Arming arming,
     ExpirySweeper sweeper,
     Rearmer rearmer,
-    Reconciler reconciler) {}
+    Reconciler reconciler,
+    WithdrawalParts withdrawals) {}

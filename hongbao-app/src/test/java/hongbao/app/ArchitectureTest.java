@@ -37,6 +37,7 @@ class ArchitectureTest {
             "hongbao.redis..",
             "hongbao.postgres..",
             "hongbao.http..",
+            "hongbao.gateway..",
             "hongbao.app..")
         .check(CLASSES);
   }
@@ -48,21 +49,32 @@ class ArchitectureTest {
         .resideInAPackage("hongbao.redis..")
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage("hongbao.postgres..", "hongbao.http..", "hongbao.app..")
+        .resideInAnyPackage(
+            "hongbao.postgres..", "hongbao.http..", "hongbao.gateway..", "hongbao.app..")
         .check(CLASSES);
     noClasses()
         .that()
         .resideInAPackage("hongbao.postgres..")
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage("hongbao.redis..", "hongbao.http..", "hongbao.app..")
+        .resideInAnyPackage(
+            "hongbao.redis..", "hongbao.http..", "hongbao.gateway..", "hongbao.app..")
         .check(CLASSES);
     noClasses()
         .that()
         .resideInAPackage("hongbao.http..")
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage("hongbao.redis..", "hongbao.postgres..", "hongbao.app..")
+        .resideInAnyPackage(
+            "hongbao.redis..", "hongbao.postgres..", "hongbao.gateway..", "hongbao.app..")
+        .check(CLASSES);
+    noClasses()
+        .that()
+        .resideInAPackage("hongbao.gateway..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "hongbao.redis..", "hongbao.postgres..", "hongbao.http..", "hongbao.app..")
         .check(CLASSES);
   }
 }

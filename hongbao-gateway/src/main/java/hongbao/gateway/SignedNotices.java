@@ -18,6 +18,11 @@ public final class SignedNotices implements GatewayNotices {
   }
 
   @Override
+  public String signatureHeader() {
+    return GatewayProtocol.SIGNATURE_HEADER;
+  }
+
+  @Override
   public Optional<GatewayNotice> open(String body, String signatureHex) {
     if (!signature.verify(GatewaySignature.NOTICE, body, signatureHex)) {
       return Optional.empty();

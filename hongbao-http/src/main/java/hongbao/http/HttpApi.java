@@ -90,6 +90,7 @@ public final class HttpApi implements AutoCloseable {
     router.get("/api/v1/packets").handler(this::list);
     router.get("/api/v1/packets/:id").handler(this::details);
     router.post("/api/v1/packets/:id/grab").handler(this::grab);
+    new WithdrawalRoutes(services, blocking).mount(router);
     router
         .get("/*")
         .handler(
@@ -153,7 +154,7 @@ public final class HttpApi implements AutoCloseable {
     ctx.next();
   }
 
-  private static Caller caller(RoutingContext ctx) {
+  static Caller caller(RoutingContext ctx) {
     return ctx.get(CALLER);
   }
 
@@ -347,7 +348,7 @@ public final class HttpApi implements AutoCloseable {
 
   // --- request and response helpers ---------------------------------------------------------
 
-  private IdempotencyKey idempotencyKey(RoutingContext ctx, String endpoint, JsonFields body) {
+  static IdempotencyKey idempotencyKey(RoutingContext ctx, String endpoint, JsonFields body) {
     String key = ctx.request().getHeader("Idempotency-Key");
     if (key == null || key.isEmpty() || key.length() > 128) {
       throw ApiError.invalid("header Idempotency-Key (1 to 128 characters) is required");
@@ -371,7 +372,7 @@ public final class HttpApi implements AutoCloseable {
     return id;
   }
 
-  private static int intParam(RoutingContext ctx, String name, int absent, int min, int max) {
+  static int intParam(RoutingContext ctx, String name, int absent, int min, int max) {
     String text = ctx.request().getParam(name);
     if (text == null || text.isEmpty()) {
       return absent;
@@ -387,7 +388,7 @@ public final class HttpApi implements AutoCloseable {
     throw ApiError.invalid(name + " must be an integer from " + min + " to " + max);
   }
 
-  private static void replay(RoutingContext ctx, io.vertx.core.AsyncResult<StoredAnswer> result) {
+  static void replay(RoutingContext ctx, io.vertx.core.AsyncResult<StoredAnswer> result) {
     if (result.failed()) {
       ctx.fail(result.cause());
       return;
@@ -398,7 +399,7 @@ public final class HttpApi implements AutoCloseable {
         .end(result.result().body());
   }
 
-  private static void answer(RoutingContext ctx, io.vertx.core.AsyncResult<JsonObject> result) {
+  static void answer(RoutingContext ctx, io.vertx.core.AsyncResult<JsonObject> result) {
     if (result.failed()) {
       ctx.fail(result.cause());
       return;
@@ -406,7 +407,7 @@ public final class HttpApi implements AutoCloseable {
     json(ctx, 200, result.result());
   }
 
-  private static void json(RoutingContext ctx, int status, JsonObject body) {
+  static void json(RoutingContext ctx, int status, JsonObject body) {
     ctx.response().setStatusCode(status).putHeader("content-type", JSON).end(body.encode());
   }
 

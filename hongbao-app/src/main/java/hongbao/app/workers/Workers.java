@@ -13,11 +13,13 @@ import java.util.UUID;
 
 /**
  * The background work of one instance: payout workers, the reclaimer of stale payouts, the expiry
- * sweeper and the re-armer. Every step is idempotent, so any number of instances may run them all.
+ * sweeper, the re-armer and the withdrawal janitors. Every step is idempotent, so any number of
+ * instances may run them all.
  */
 public final class Workers implements AutoCloseable {
 
   private static final Duration POLL_WAIT = Duration.ofMillis(200);
+  private static final int WITHDRAWAL_JANITORS = 2;
 
   private final List<Loop> loops = new ArrayList<>();
 
@@ -45,6 +47,14 @@ public final class Workers implements AutoCloseable {
     workers.loops.add(
         Loop.start("expiry-sweeper", parts.sweeper()::sweepOnce, config.sweepInterval()));
     workers.loops.add(Loop.start("rearmer", parts.rearmer()::rearmOnce, Duration.ofSeconds(1)));
+    // Withdrawals whose outcome is unknown: janitors on every instance, each leasing its own.
+    for (int i = 0; i < WITHDRAWAL_JANITORS; i++) {
+      workers.loops.add(
+          Loop.start(
+              "withdrawal-janitor-" + i,
+              parts.withdrawals().janitor()::settleOnce,
+              Duration.ofSeconds(1)));
+    }
     return workers;
   }
 

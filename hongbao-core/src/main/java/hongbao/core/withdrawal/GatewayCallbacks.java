@@ -13,6 +13,11 @@ public final class GatewayCallbacks {
     this.settlement = settlement;
   }
 
+  /** The request header that carries a callback's signature. */
+  public String signatureHeader() {
+    return notices.signatureHeader();
+  }
+
   /**
    * @return false when the signature does not prove the gateway sent {@code body}
    */

@@ -70,6 +70,17 @@ public final class Settlement {
       return;
     }
     Withdrawal withdrawal = found.get();
+    if (withdrawal.status().settled()) {
+      // Callbacks come twice and after the transfer's own answer: most find nothing to do.
+      WithdrawalStatus said =
+          notice.answer() instanceof QueryAnswer.Success
+              ? WithdrawalStatus.SUCCEEDED
+              : WithdrawalStatus.FAILED;
+      if (withdrawal.status() != said) {
+        reportContradiction(withdrawal.id(), said, "notice: " + notice.answer());
+      }
+      return;
+    }
     switch (notice.answer()) {
       case QueryAnswer.Success s ->
           settle(

@@ -364,7 +364,8 @@ public final class GatewaySimulator implements AutoCloseable {
 
   private long latencyMillis() {
     long latency = options.latency().toMillis();
-    return latency == 0 ? 1 : latency / 2 + random.nextLong(latency + 1);
+    // Vert.x timers take at least 1 ms.
+    return Math.max(1, latency / 2 + random.nextLong(latency + 1));
   }
 
   private long holdMillis() {
