@@ -74,7 +74,7 @@ class WithdrawalFaultsTest {
   private static final int USERS = 200;
   private static final int WITHDRAWALS = 2_000;
   private static final long FUNDS = 12_000;
-  private static final int JANITORS = 6;
+  private static final int JANITORS = 12;
 
   private TestService service;
   private Api api;
@@ -131,6 +131,7 @@ class WithdrawalFaultsTest {
     JsonObject before = simulator.stats();
     ExecutorService clients = Executors.newFixedThreadPool(24);
     long started = System.nanoTime();
+    Duration cpuBefore = ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO);
     Map<String, String> tokens = new ConcurrentHashMap<>();
     try {
       List<Future<?>> funding = new ArrayList<>();
@@ -242,7 +243,8 @@ class WithdrawalFaultsTest {
       System.out.printf(
           "withdrawal faults: %d requests for %d keys -> %d withdrawals (%d refused 402),"
               + " %d succeeded, %d failed; %d unknown after the senders; %d janitor rounds;"
-              + " requests %.1f s, senders %.1f s, janitors %.1f s; gateway %s%n",
+              + " requests %.1f s, senders %.1f s, janitors %.1f s; CPU of this JVM %.1f s;"
+              + " gateway %s%n",
           requests.size(),
           WITHDRAWALS,
           mine.size(),
@@ -254,6 +256,13 @@ class WithdrawalFaultsTest {
           (requested - started) / 1e9,
           (sent - requested) / 1e9,
           (janitored - sent) / 1e9,
+          ProcessHandle.current()
+                  .info()
+                  .totalCpuDuration()
+                  .orElse(Duration.ZERO)
+                  .minus(cpuBefore)
+                  .toMillis()
+              / 1e3,
           diff(before, after));
     } finally {
       clients.shutdownNow();
