@@ -29,7 +29,7 @@ public record Backends(
   public static final String GATEWAY_SECRET = "hongbao-test-gateway-secret";
 
   /** The simulator answers within a few milliseconds and holds a timed-out request this long. */
-  public static final int GATEWAY_HOLD_MILLIS = 900;
+  public static final int GATEWAY_HOLD_MILLIS = 600;
 
   /** The service gives up on a gateway call after this long: well below the hold. */
   public static final int GATEWAY_TIMEOUT_MILLIS = 300;
