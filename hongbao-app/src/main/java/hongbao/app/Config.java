@@ -12,6 +12,7 @@ import java.util.Optional;
  * @param jdbcUrl null for an embedded PostgreSQL
  * @param jdbcSchema the schema to use; null for the connection's default
  * @param jwtSecret null in dev mode (a random secret is made at start)
+ * @param tokenKeyset the Tink JSON keyset sealing receipts (or {@code @file}); null: a key per run
  * @param gatewayUrl the payment gateway; null to run the gateway simulator as a child process
  * @param gatewaySecret the secret shared with the gateway; null for a random one (simulator only)
  * @param gatewayNotifyUrl where the gateway calls back; null for this instance on loopback when the
@@ -36,6 +37,7 @@ public record Config(
     Duration sweepInterval,
     Duration keyGrace,
     String idAlphabet,
+    String tokenKeyset,
     String gatewayUrl,
     String gatewaySecret,
     String gatewayNotifyUrl,
@@ -71,6 +73,7 @@ public record Config(
         Duration.ofMillis(intOf(env, "HONGBAO_SWEEP_INTERVAL_MILLIS", 1_000)),
         Duration.ofSeconds(intOf(env, "HONGBAO_KEY_GRACE_SECONDS", 7 * 86_400)),
         env.getOrDefault("HONGBAO_ID_ALPHABET", hongbao.http.PacketIds.DEFAULT_ALPHABET),
+        blankToNull(env.get("HONGBAO_TOKEN_KEYSET")),
         blankToNull(env.get("HONGBAO_GATEWAY_URL")),
         blankToNull(env.get("HONGBAO_GATEWAY_SECRET")),
         blankToNull(env.get("HONGBAO_GATEWAY_NOTIFY_URL")),

@@ -5,10 +5,13 @@ import hongbao.app.embedded.EmbeddedRedis;
 import hongbao.app.workers.Workers;
 import hongbao.core.expiry.ExpirySweeper;
 import hongbao.core.grab.Arming;
+import hongbao.core.grab.ClaimService;
 import hongbao.core.grab.GrabService;
 import hongbao.core.grab.Rearmer;
+import hongbao.core.grab.StoreRepair;
 import hongbao.core.ledger.TopUpService;
 import hongbao.core.ledger.WalletService;
+import hongbao.core.ops.Violations;
 import hongbao.core.packet.Boxes;
 import hongbao.core.packet.DetailsService;
 import hongbao.core.packet.PacketLimits;
@@ -16,6 +19,8 @@ import hongbao.core.packet.SendRules;
 import hongbao.core.packet.SendService;
 import hongbao.core.reconcile.Reconciler;
 import hongbao.core.split.SplitPolicies;
+import hongbao.crypto.SealedReceipts;
+import hongbao.crypto.Sealer;
 import hongbao.http.GrabLimiter;
 import hongbao.http.HttpApi;
 import hongbao.http.HttpServices;
@@ -34,6 +39,9 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,6 +49,8 @@ import java.util.ArrayDeque;
 import java.util.Base64;
 import java.util.Deque;
 import java.util.List;
+import java.util.function.LongSupplier;
+import java.util.random.RandomGenerator;
 import java.util.random.RandomGeneratorFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -140,6 +150,7 @@ public final class Hongbao implements AutoCloseable {
             clock);
     var limits = PacketLimits.DEFAULTS.withMaxCount(config.maxShares());
     var details = new DetailsService(database.packets(), store, clock);
+    var violations = new Violations();
     // Withdrawals through the payment gateway: the simulator as a child process unless configured.
     var withdrawals =
         WithdrawalParts.wire(
@@ -158,7 +169,12 @@ public final class Hongbao implements AutoCloseable {
             store,
             queue,
             clock,
+            Reconciler.Limits.DEFAULTS,
+            violations,
             List.of(withdrawals.audit()));
+    var receipts = new SealedReceipts(sealer());
+    var claims =
+        new ClaimService(receipts, database.packets(), store, arming, database.ledger(), clock);
     parts =
         new Parts(
             database,
@@ -168,6 +184,9 @@ public final class Hongbao implements AutoCloseable {
             arming,
             new ExpirySweeper(database.packets(), store, database.ledger(), clock, 100),
             new Rearmer(database.packets(), arming, clock, Duration.ofSeconds(2), 100),
+            new StoreRepair(store, database.packets(), arming, clock),
+            claims,
+            violations,
             reconciler,
             withdrawals);
 
@@ -177,7 +196,9 @@ public final class Hongbao implements AutoCloseable {
     var services =
         new HttpServices(
             new SendService(new SendRules(limits), database.ledger(), arming, switches, clock),
-            new GrabService(store, database.packets(), arming, switches, clock),
+            new GrabService(
+                store, database.packets(), arming, switches, receipts, grabRandom(seeds), clock),
+            claims,
             details,
             new Boxes(database.packets(), store, details),
             new WalletService(database.ledger(), store, database.packets()),
@@ -224,6 +245,45 @@ public final class Hongbao implements AutoCloseable {
     }
   }
 
+  /**
+   * The keys that seal grab receipts: {@code HONGBAO_TOKEN_KEYSET} (a Tink JSON keyset, or
+   * {@code @path} of a file holding one), else a fresh key for this run only.
+   */
+  private Sealer sealer() {
+    String keyset = config.tokenKeyset();
+    if (keyset == null) {
+      LOG.warn(
+          "HONGBAO_TOKEN_KEYSET is not set: grab receipts are sealed with a key of this run only");
+      return Sealer.generate();
+    }
+    if (keyset.startsWith("@")) {
+      try {
+        keyset = Files.readString(Path.of(keyset.substring(1)));
+      } catch (IOException e) {
+        throw new IllegalArgumentException("HONGBAO_TOKEN_KEYSET: cannot read " + keyset, e);
+      }
+    }
+    return Sealer.fromKeysetJson(keyset);
+  }
+
+  /**
+   * Uniform values in [0, 2^31) for shares cut at grab time, from one seeded root: each thread
+   * draws from its own generator split off the root, so no lock sits on the grab path.
+   */
+  private static LongSupplier grabRandom(SecureRandom seeds) {
+    var root =
+        (RandomGenerator.SplittableGenerator)
+            RandomGeneratorFactory.of("L64X128MixRandom").create(seeds.nextLong());
+    ThreadLocal<RandomGenerator> perThread =
+        ThreadLocal.withInitial(
+            () -> {
+              synchronized (root) {
+                return root.split();
+              }
+            });
+    return () -> perThread.get().nextInt() >>> 1;
+  }
+
   private static boolean ready(
       StatefulRedisConnection<String, String> redis, PostgresDatabase database) {
     try {
@@ -253,6 +313,10 @@ public final class Hongbao implements AutoCloseable {
 
   public Parts parts() {
     return parts;
+  }
+
+  public Config config() {
+    return config;
   }
 
   @Override

@@ -25,6 +25,14 @@ public record Backends(
     String gatewayUrl,
     String gatewaySecret) {
 
+  /**
+   * Backends on a schema of their own without a gateway: the service starts a gateway simulator of
+   * its own (with an empty book), as its statements must match that schema's withdrawals.
+   */
+  public Backends(String name, String redisUrl, String jdbcUrl, String schema) {
+    this(name, redisUrl, jdbcUrl, schema, null, null);
+  }
+
   /** Shared with the simulators of the tests; not a secret of anything real. */
   public static final String GATEWAY_SECRET = "hongbao-test-gateway-secret";
 

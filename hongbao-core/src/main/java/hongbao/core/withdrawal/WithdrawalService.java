@@ -2,6 +2,7 @@ package hongbao.core.withdrawal;
 
 import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
+import hongbao.core.Unavailable;
 import hongbao.core.ledger.Idempotency;
 import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.IdempotencyRaceException;
@@ -97,9 +98,9 @@ public final class WithdrawalService {
   private void sendQuietly(long id) {
     try {
       settlement.send(id);
-    } catch (RuntimeException e) {
-      // The withdrawal is safe in its state; the janitor takes it up from there.
-      LOG.log(Level.WARNING, "withdrawal " + id + ": sending failed; the janitor retries", e);
+    } catch (Unavailable outage) {
+      // The withdrawal is safe in its state; the janitor takes it up once the outage is over.
+      LOG.log(Level.WARNING, "withdrawal " + id + ": not sent; the janitor retries", outage);
     }
   }
 
