@@ -130,9 +130,10 @@ public final class Settlement {
             true));
   }
 
+  /** Asked about after a backoff that grows with every time the janitor took it up. */
   private void unknown(Withdrawal sent, String cause) {
     Instant now = clock.instant();
-    store.move(Move.unknown(sent.id(), cause, now, now.plus(backoff.after(0)), false));
+    store.move(Move.unknown(sent.id(), cause, now, now.plus(backoff.after(sent.checks())), false));
   }
 
   // ------------------------------------------------------------------------------------ ask

@@ -8,7 +8,9 @@ import java.time.Duration;
  * @param sendGrace how long a REQUESTED withdrawal waits for the request thread to send it before
  *     the janitor sends it (the request thread died, or its queue was full)
  * @param answerDeadline how long a SENT withdrawal waits for its transfer answer before the janitor
- *     asks the gateway; longer than any transfer call can take
+ *     asks the gateway; longer than any transfer call can take. A sender stalled beyond it between
+ *     writing SENT and sending (a long pause) may send after a janitor asked and sent again: two
+ *     requests under one out-trade-no, which the gateway pays once
  * @param lease how long a janitor holds a withdrawal it took up before another may take it; longer
  *     than a query and a transfer together
  * @param backoffBase the first wait between two checks of an unsettled withdrawal

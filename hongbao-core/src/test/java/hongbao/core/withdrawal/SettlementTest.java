@@ -284,6 +284,26 @@ class SettlementTest {
     assertThat(w.status(id)).isEqualTo(UNKNOWN);
   }
 
+  @Test
+  void aGatewayThatAlwaysErrs_isAskedLessAndLessOften_upToTheMaximum() {
+    for (int i = 0; i < 12; i++) {
+      w.gateway.then(FakeGateway.OnTransfer.ERROR);
+    }
+    long id = w.withdraw("alice", 400);
+    w.runDispatched();
+    Duration longest = Duration.ZERO;
+    for (int round = 0; round < 10; round++) {
+      w.clock.advance(Duration.ofDays(1));
+      assertThat(w.janitor().settleOnce()).isEqualTo(1);
+      Duration wait = Duration.between(w.clock.instant(), w.store.nextCheckOf(id));
+      assertThat(wait).isLessThanOrEqualTo(Withdrawals.TIMINGS.backoffMax());
+      longest = wait.compareTo(longest) > 0 ? wait : longest;
+    }
+    assertThat(longest).isGreaterThanOrEqualTo(Withdrawals.TIMINGS.backoffMax().dividedBy(2));
+    assertThat(w.gateway.callsOf(no(id))).isEqualTo("T" + "QT".repeat(10));
+    assertThat(w.status(id)).isEqualTo(UNKNOWN);
+  }
+
   /** Stands for the process dying at a crash point. An Error: nothing may catch it and go on. */
   static final class Killed extends Error {
     private static final long serialVersionUID = 1L;

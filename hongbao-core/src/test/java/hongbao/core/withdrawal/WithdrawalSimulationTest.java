@@ -49,10 +49,16 @@ class WithdrawalSimulationTest {
       for (int i = 0; i < WITHDRAWALS; i++) {
         ids.add(w.withdraw("u" + random.nextInt(USERS), 1 + random.nextInt(2_000)));
       }
+      // The senders finish before time jumps: a real sender's call ends long before the answer
+      // deadline, while this test's clock leaps past it in one step.
+      List<Future<?>> sends = new ArrayList<>();
       for (Runnable send : List.copyOf(w.dispatched)) {
-        threads.submit(send);
+        sends.add(threads.submit(send));
       }
       w.dispatched.clear();
+      for (Future<?> send : sends) {
+        send.get(10, TimeUnit.SECONDS);
+      }
       for (int round = 0; round < 60 && unsettled(w, ids) > 0; round++) {
         w.clock.advance(Withdrawals.TIMINGS.backoffMax().plus(Duration.ofSeconds(30)));
         List<Future<?>> janitors = new ArrayList<>();
