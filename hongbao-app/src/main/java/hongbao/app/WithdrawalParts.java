@@ -13,6 +13,7 @@ import hongbao.core.withdrawal.WithdrawalTimings;
 import hongbao.gateway.GatewaySignature;
 import hongbao.gateway.HttpGateway;
 import hongbao.gateway.SignedNotices;
+import hongbao.http.HttpServerSettings;
 import hongbao.postgres.PostgresWithdrawals;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -91,9 +92,14 @@ public record WithdrawalParts(
     var signature = new GatewaySignature(secret);
     String notifyUrl = config.gatewayNotifyUrl();
     boolean callBackHere = notifyUrl == null && (local || isLoopback(url));
+    // Listening on every interface includes loopback; a single address is where we are found.
+    String here =
+        HttpServerSettings.EVERY_INTERFACE.equals(config.http().host())
+            ? HttpServerSettings.LOOPBACK
+            : config.http().host();
     Supplier<String> notify =
         callBackHere
-            ? () -> "http://127.0.0.1:" + servicePort.get() + callbackPath
+            ? () -> "http://" + here + ":" + servicePort.get() + callbackPath
             : () -> notifyUrl;
     var gateway =
         new HttpGateway(vertx, URI.create(url), signature, config.gatewayTimeout(), notify);

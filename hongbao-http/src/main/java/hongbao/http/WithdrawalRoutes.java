@@ -51,7 +51,7 @@ public final class WithdrawalRoutes {
 
   private void request(RoutingContext ctx) {
     Caller caller = HttpApi.caller(ctx);
-    JsonFields body = JsonFields.parse(ctx.body().buffer());
+    JsonFields body = JsonFields.parse(ctx.body().buffer(), "amount", "tokens");
     var request =
         new WithdrawalRequest(
             caller.userId(), body.requiredInteger("amount"), body.optionalStrings("tokens"));
