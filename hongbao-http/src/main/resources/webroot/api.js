@@ -77,6 +77,9 @@ export const api = {
       body: password ? { password } : {},
     }),
   list: (token, box) => call("GET", "/api/v1/packets?box=" + box + "&limit=20", { token }),
+  withdraw: (token, body, key) =>
+    call("POST", "/api/v1/withdrawals", { token, body, headers: { "Idempotency-Key": key } }),
+  withdrawals: (token) => call("GET", "/api/v1/withdrawals?limit=20", { token }),
   switches: (adminToken) => call("GET", "/api/v1/admin/switches", { token: adminToken }),
   setSwitch: (adminToken, name, enabled) =>
     call("PUT", "/api/v1/admin/switches/" + name, { token: adminToken, body: { enabled } }),

@@ -150,10 +150,64 @@ async function walletPage() {
       h("button.btn.gold.small", { type: "submit", "data-testid": "topup-submit", text: t("topUp") })),
     topUpError, h("div.hint", { text: t("topUpHint") }));
 
+  const withdrawals = h("div", { "data-testid": "withdrawals" }, h("p.muted", { text: t("loading") }));
+  const showWithdrawals = async () => {
+    const list = await api.withdrawals(session.token);
+    if (list.status !== 200) {
+      withdrawals.replaceChildren(h("div.form-error", { text: errorText(errorOf(list)) }));
+      return;
+    }
+    const items = list.body.items;
+    withdrawals.replaceChildren(items.length === 0
+      ? h("p.muted", { text: t("noWithdrawals") })
+      : h("ul.entries", {}, items.map((w) =>
+          h("li", { "data-testid": "withdrawal", "data-id": w.id, "data-status": w.status },
+            h("div.entry-icon.WITHDRAW", { text: "提" }),
+            h("div.entry-main", {},
+              h("div.entry-title", {}, h("span.wd-status." + w.status, { text: t("wd" + w.status) })),
+              h("div.muted", { text: time(w.createdAt) + (w.gatewayRef ? " · " + w.gatewayRef : "") })),
+            h("div.amount", { text: "¥" + formatFen(w.amount) })))));
+    // Pending ones settle within seconds: look again until none is left.
+    if (!items.some((w) => w.status === "PENDING")) stopTimers.forEach((stop) => stop());
+  };
+  const withdrawInput = h("input", { inputmode: "decimal", placeholder: "50.00", "data-testid": "withdraw-amount" });
+  const withdrawError = h("div.field-error", { "data-testid": "withdraw-error" });
+  let withdrawKey = newKey();
+  let withdrawBody = null;
+  const withdraw = h("form", {
+    onsubmit: async (e) => {
+      e.preventDefault();
+      withdrawError.textContent = "";
+      const fen = parseYuan(withdrawInput.value);
+      if (fen === null || fen < 1) {
+        withdrawError.textContent = t("yuanFormat");
+        return;
+      }
+      // A retry of the same withdrawal reuses its key, so a lost answer never withdraws twice.
+      const body = { amount: fen };
+      if (withdrawBody !== JSON.stringify(body)) withdrawKey = newKey();
+      withdrawBody = JSON.stringify(body);
+      const done = await api.withdraw(session.token, body, withdrawKey);
+      if (handleAuth(done)) return;
+      if (done.status !== 202) {
+        withdrawError.textContent = errorText(errorOf(done));
+        return;
+      }
+      render();
+    },
+  },
+    h("label", { text: t("withdraw") + " (¥)" }),
+    h("div.row", {}, withdrawInput,
+      h("button.btn.small", { type: "submit", "data-testid": "withdraw-submit", text: t("withdraw") })),
+    withdrawError, h("div.hint", { text: t("withdrawHint") }));
+  showWithdrawals();
+  every(2000, showWithdrawals);
+
   const entries = wallet.entries.length === 0
     ? h("p.muted", { text: t("noEntries") })
     : h("ul.entries", { "data-testid": "entries" }, wallet.entries.map((entry) => {
-        const icon = { TOPUP: "充", SEND: "发", GRAB: "抢", REFUND: "退" }[entry.kind] ?? "·";
+        const icon = { TOPUP: "充", SEND: "发", GRAB: "抢", REFUND: "退", WITHDRAW: "提",
+          WITHDRAW_RETURN: "退" }[entry.kind] ?? "·";
         const title = entry.packetId
           ? h("a", { href: "#/details/" + entry.packetId, text: t(entry.kind) })
           : h("span", { text: t(entry.kind) });
@@ -169,6 +223,9 @@ async function walletPage() {
       h("div.big", { "data-testid": "balance" }, h("small", { text: "¥" }), formatFen(wallet.balance)),
       h("div.sub", {}, t("pending") + " ¥", h("span", { "data-testid": "pending", text: formatFen(wallet.pendingAmount) }))),
     h("section.card", {}, topUp),
+    h("section.card", {}, withdraw),
+    h("h2", { text: t("withdrawals") }),
+    h("section.card", {}, withdrawals),
     h("h2", { text: t("entries") }),
     h("section.card", {}, entries),
   ];
@@ -545,7 +602,8 @@ function adminPage() {
         if (result.status === 200) showSwitches(result.body);
         else error.textContent = errorText(errorOf(result));
       } });
-    return h("div.switch-row", {}, h("div", {}, h("div.entry-title", { text: t(name) }), h("div.muted", { text: name })),
+    const label = name === "withdrawals" ? t("withdrawalsSwitch") : t(name);
+    return h("div.switch-row", {}, h("div", {}, h("div.entry-title", { text: label }), h("div.muted", { text: name })),
       h("label.toggle", {}, input, h("span")));
   }));
   const reconcile = async () => {

@@ -21,6 +21,11 @@ import java.util.Optional;
  *     names another; otherwise every interface.
  * @param redisTimeout how long a Redis command may wait for its reply
  * @param jdbcTimeouts how long anything may wait for PostgreSQL
+ * @param gatewayUrl the payment gateway; null to run the gateway simulator as a child process
+ * @param gatewaySecret the secret shared with the gateway; null for a random one (simulator only)
+ * @param gatewayNotifyUrl where the gateway calls back; null for this instance on loopback when the
+ *     gateway runs on this machine, and no callbacks otherwise
+ * @param gatewayTimeout how long one gateway call may take
  */
 public record Config(
     int port,
@@ -43,7 +48,11 @@ public record Config(
     String tokenKeyset,
     HttpServerSettings http,
     Duration redisTimeout,
-    PostgresConfig.Timeouts jdbcTimeouts) {
+    PostgresConfig.Timeouts jdbcTimeouts,
+    String gatewayUrl,
+    String gatewaySecret,
+    String gatewayNotifyUrl,
+    Duration gatewayTimeout) {
 
   public static final int DEFAULT_PORT = 8080;
 
@@ -78,7 +87,11 @@ public record Config(
         blankToNull(env.get("HONGBAO_TOKEN_KEYSET")),
         http(env, devMode),
         millisOf(env, "HONGBAO_REDIS_TIMEOUT_MILLIS", RedisTimeouts.COMMAND_DEFAULT),
-        jdbcTimeouts(env));
+        jdbcTimeouts(env),
+        blankToNull(env.get("HONGBAO_GATEWAY_URL")),
+        blankToNull(env.get("HONGBAO_GATEWAY_SECRET")),
+        blankToNull(env.get("HONGBAO_GATEWAY_NOTIFY_URL")),
+        millisOf(env, "HONGBAO_GATEWAY_TIMEOUT_MILLIS", Duration.ofSeconds(5)));
   }
 
   private static HttpServerSettings http(Map<String, String> env, boolean devMode) {

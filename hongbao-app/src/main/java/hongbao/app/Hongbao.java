@@ -29,6 +29,7 @@ import hongbao.http.HttpApi;
 import hongbao.http.HttpServerSettings;
 import hongbao.http.HttpServices;
 import hongbao.http.PacketIds;
+import hongbao.http.WithdrawalRoutes;
 import hongbao.http.auth.Tokens;
 import hongbao.pinyin.PinyinPronunciation;
 import hongbao.postgres.PostgresConfig;
@@ -55,6 +56,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Base64;
 import java.util.Deque;
+import java.util.List;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 import java.util.random.RandomGeneratorFactory;
@@ -72,7 +74,7 @@ public final class Hongbao implements AutoCloseable {
 
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private final Config config;
-  private int port;
+  private volatile int port;
   private String redisUrl;
   private String jdbcUrl;
   private Parts parts;
@@ -165,6 +167,17 @@ public final class Hongbao implements AutoCloseable {
     var limits = PacketLimits.DEFAULTS.withMaxCount(config.maxShares());
     var details = new DetailsService(database.packets(), store, clock);
     var violations = new Violations();
+    // Withdrawals through the payment gateway: the simulator as a child process unless configured.
+    var withdrawals =
+        WithdrawalParts.wire(
+            config,
+            database.withdrawals(),
+            switches,
+            clock,
+            RandomGeneratorFactory.of("L64X128MixRandom").create(seeds.nextLong()),
+            () -> port,
+            WithdrawalRoutes.CALLBACK_PATH,
+            resources);
     var reconciler =
         new Reconciler(
             database.audit(),
@@ -173,7 +186,8 @@ public final class Hongbao implements AutoCloseable {
             queue,
             clock,
             Reconciler.Limits.DEFAULTS,
-            violations);
+            violations,
+            List.of(withdrawals.audit()));
     var receipts = new SealedReceipts(sealer());
     var claims =
         new ClaimService(receipts, database.packets(), store, arming, database.ledger(), clock);
@@ -189,7 +203,8 @@ public final class Hongbao implements AutoCloseable {
             new StoreRepair(store, database.packets(), arming, clock),
             claims,
             violations,
-            reconciler);
+            reconciler,
+            withdrawals);
 
     String secret = config.jwtSecret() != null ? config.jwtSecret() : randomSecret();
     var tokens = new Tokens(secret, clock);
@@ -225,7 +240,9 @@ public final class Hongbao implements AutoCloseable {
             metrics,
             () -> ready(connection, database),
             config.devMode(),
-            new ActivityService(database.activities(), activityCounts, clock));
+            new ActivityService(database.activities(), activityCounts, clock),
+            withdrawals.service(),
+            withdrawals.callbacks());
     metrics.gauge("hongbao.payout.backlog", queue, q -> q.backlog());
     startHttp(services);
     if (workers) {

@@ -24,4 +24,5 @@ public record Parts(
     StoreRepair repair,
     ClaimService claims,
     Violations violations,
-    Reconciler reconciler) {}
+    Reconciler reconciler,
+    WithdrawalParts withdrawals) {}

@@ -38,6 +38,7 @@ class ArchitectureTest {
             "hongbao.postgres..",
             "hongbao.http..",
             "hongbao.pinyin..",
+            "hongbao.gateway..",
             "hongbao.app..")
         .check(CLASSES);
   }
@@ -57,21 +58,32 @@ class ArchitectureTest {
         .resideInAPackage("hongbao.redis..")
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage("hongbao.postgres..", "hongbao.http..", "hongbao.app..")
+        .resideInAnyPackage(
+            "hongbao.postgres..", "hongbao.http..", "hongbao.gateway..", "hongbao.app..")
         .check(CLASSES);
     noClasses()
         .that()
         .resideInAPackage("hongbao.postgres..")
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage("hongbao.redis..", "hongbao.http..", "hongbao.app..")
+        .resideInAnyPackage(
+            "hongbao.redis..", "hongbao.http..", "hongbao.gateway..", "hongbao.app..")
         .check(CLASSES);
     noClasses()
         .that()
         .resideInAPackage("hongbao.http..")
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage("hongbao.redis..", "hongbao.postgres..", "hongbao.app..")
+        .resideInAnyPackage(
+            "hongbao.redis..", "hongbao.postgres..", "hongbao.gateway..", "hongbao.app..")
+        .check(CLASSES);
+    noClasses()
+        .that()
+        .resideInAPackage("hongbao.gateway..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "hongbao.redis..", "hongbao.postgres..", "hongbao.http..", "hongbao.app..")
         .check(CLASSES);
   }
 }

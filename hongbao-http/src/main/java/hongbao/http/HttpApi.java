@@ -119,6 +119,7 @@ public final class HttpApi implements AutoCloseable {
     router.post("/api/v1/packets/:id/grab").handler(this::grab);
     router.post("/api/v1/packets/:id/claims").handler(this::claim);
     activities.mount(router);
+    new WithdrawalRoutes(services, blocking).mount(router);
     router
         .get("/*")
         .handler(
@@ -471,7 +472,7 @@ public final class HttpApi implements AutoCloseable {
 
   // --- request and response helpers ---------------------------------------------------------
 
-  private IdempotencyKey idempotencyKey(RoutingContext ctx, String endpoint, JsonFields body) {
+  static IdempotencyKey idempotencyKey(RoutingContext ctx, String endpoint, JsonFields body) {
     String key = ctx.request().getHeader("Idempotency-Key");
     if (key == null || key.isEmpty() || key.length() > 128) {
       throw ApiError.invalid("header Idempotency-Key (1 to 128 characters) is required");
@@ -511,7 +512,7 @@ public final class HttpApi implements AutoCloseable {
     throw ApiError.invalid(name + " must be an integer from " + min + " to " + max);
   }
 
-  private static void replay(RoutingContext ctx, io.vertx.core.AsyncResult<StoredAnswer> result) {
+  static void replay(RoutingContext ctx, io.vertx.core.AsyncResult<StoredAnswer> result) {
     if (result.failed()) {
       ctx.fail(result.cause());
       return;
@@ -522,7 +523,7 @@ public final class HttpApi implements AutoCloseable {
         .end(result.result().body());
   }
 
-  private static void answer(RoutingContext ctx, io.vertx.core.AsyncResult<JsonObject> result) {
+  static void answer(RoutingContext ctx, io.vertx.core.AsyncResult<JsonObject> result) {
     if (result.failed()) {
       ctx.fail(result.cause());
       return;
@@ -530,7 +531,7 @@ public final class HttpApi implements AutoCloseable {
     json(ctx, 200, result.result());
   }
 
-  private static void json(RoutingContext ctx, int status, JsonObject body) {
+  static void json(RoutingContext ctx, int status, JsonObject body) {
     ctx.response().setStatusCode(status).putHeader("content-type", JSON).end(body.encode());
   }
 

@@ -10,6 +10,8 @@ import hongbao.core.packet.Boxes;
 import hongbao.core.packet.DetailsService;
 import hongbao.core.packet.SendService;
 import hongbao.core.reconcile.Reconciler;
+import hongbao.core.withdrawal.GatewayCallbacks;
+import hongbao.core.withdrawal.WithdrawalService;
 import hongbao.http.auth.Tokens;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.function.BooleanSupplier;
@@ -19,6 +21,8 @@ import java.util.function.BooleanSupplier;
  *
  * @param devMode whether dev tokens may be minted
  * @param ready whether every dependency answers; called off the event loop
+ * @param withdrawals withdrawal requests and queries
+ * @param gatewayCallbacks the payment gateway's signed callbacks
  */
 public record HttpServices(
     SendService send,
@@ -36,4 +40,6 @@ public record HttpServices(
     PrometheusMeterRegistry metrics,
     BooleanSupplier ready,
     boolean devMode,
-    ActivityService activities) {}
+    ActivityService activities,
+    WithdrawalService withdrawals,
+    GatewayCallbacks gatewayCallbacks) {}

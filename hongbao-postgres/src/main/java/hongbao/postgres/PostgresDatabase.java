@@ -101,6 +101,10 @@ public final class PostgresDatabase implements AutoCloseable {
     return new PostgresLedgerAudit(transactions);
   }
 
+  public PostgresWithdrawals withdrawals() {
+    return new PostgresWithdrawals(transactions);
+  }
+
   @Override
   public void close() {
     dataSource.close();

@@ -127,7 +127,7 @@ public final class PostgresLedger implements Ledger {
    * Inserts the key's row or, when a concurrent request holds the key, waits for it to finish and
    * throws: the winner's answer is then stored, or the key is free again for a retry.
    */
-  private static void claimKey(Connection connection, IdempotencyKey key, StoredAnswer answer)
+  static void claimKey(Connection connection, IdempotencyKey key, StoredAnswer answer)
       throws SQLException {
     try (PreparedStatement claim =
         connection.prepareStatement(

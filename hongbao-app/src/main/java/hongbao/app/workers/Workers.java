@@ -16,12 +16,14 @@ import java.util.function.BiConsumer;
 
 /**
  * The background work of one instance: payout workers, the reclaimer of stale payouts, the expiry
- * sweeper, the re-armer, the repair of the grab store after it restarted, and the pruning of
- * consumers that left. Every step is idempotent, so any number of instances may run them all.
+ * sweeper, the re-armer, the repair of the grab store after it restarted, the pruning of consumers
+ * that left, and the withdrawal janitors. Every step is idempotent, so any number of instances may
+ * run them all.
  */
 public final class Workers implements AutoCloseable {
 
   private static final Duration POLL_WAIT = Duration.ofMillis(200);
+  private static final int WITHDRAWAL_JANITORS = 2;
 
   /** A consumer name with nothing pending for this long belongs to an instance that left. */
   static final Duration CONSUMER_IDLE_MAX = Duration.ofHours(1);
@@ -80,6 +82,15 @@ public final class Workers implements AutoCloseable {
             },
             Duration.ofMinutes(10),
             onViolation));
+    // Withdrawals whose outcome is unknown: janitors on every instance, each leasing its own.
+    for (int i = 0; i < WITHDRAWAL_JANITORS; i++) {
+      workers.loops.add(
+          Loop.start(
+              "withdrawal-janitor-" + i,
+              parts.withdrawals().janitor()::settleOnce,
+              Duration.ofSeconds(1),
+              onViolation));
+    }
     return workers;
   }
 

@@ -34,6 +34,11 @@ public final class TestService implements AutoCloseable {
     env.put("HONGBAO_RECLAIM_IDLE_MILLIS", "1000");
     env.put("HONGBAO_SWEEP_INTERVAL_MILLIS", "200");
     env.put("HONGBAO_GRABS_PER_USER_PER_SECOND", "1000");
+    if (backends.gatewayUrl() != null) {
+      env.put("HONGBAO_GATEWAY_URL", backends.gatewayUrl());
+      env.put("HONGBAO_GATEWAY_SECRET", backends.gatewaySecret());
+    }
+    env.put("HONGBAO_GATEWAY_TIMEOUT_MILLIS", Integer.toString(Backends.GATEWAY_TIMEOUT_MILLIS));
     if (backends.schema() != null) {
       env.put("HONGBAO_JDBC_SCHEMA", backends.schema());
     }

@@ -348,4 +348,35 @@ class WebUiTest {
     assertThat(grabber.evaluate("window.heardLang")).isEqualTo("zh-CN");
     grabber.context().close();
   }
+
+  @Test
+  @Order(7)
+  void wallet_withdraws_andListsTheWithdrawalUntilItIsPaidOut() {
+    String erin = "erin-" + UUID.randomUUID().toString().substring(0, 6);
+    assertThat(service.api().topUp(erin, 30_000).status()).isEqualTo(200);
+    Page page = phone("zh");
+    signIn(page, erin);
+    assertThat(page.getByTestId("withdrawals")).containsText("还没有提现");
+
+    page.getByTestId("withdraw-amount").fill("abc");
+    page.getByTestId("withdraw-submit").click();
+    assertThat(page.getByTestId("withdraw-error")).isVisible();
+    page.getByTestId("withdraw-amount").fill("1000");
+    page.getByTestId("withdraw-submit").click();
+    assertThat(page.getByTestId("withdraw-error")).containsText("余额不足");
+
+    page.getByTestId("withdraw-amount").fill("120.50");
+    page.getByTestId("withdraw-submit").click();
+    Locator withdrawal = page.getByTestId("withdrawal").first();
+    assertThat(withdrawal).containsText("120.50");
+    assertThat(withdrawal).hasAttribute("data-status", "SUCCEEDED");
+    assertThat(withdrawal).containsText("已到账");
+    assertThat(page.getByTestId("balance")).containsText("179.50");
+    page.reload();
+    assertThat(page.getByTestId("entries")).containsText("提现");
+    page.getByTestId("withdraw-amount").fill("50");
+    page.evaluate("document.querySelector('[data-testid=withdrawals]').scrollIntoView()");
+    screenshot(page, "10-withdraw");
+    page.context().close();
+  }
 }

@@ -5,5 +5,9 @@ public enum EntryKind {
   TOPUP,
   SEND,
   GRAB,
-  REFUND
+  REFUND,
+  /** Money left the wallet for a withdrawal in flight. */
+  WITHDRAW,
+  /** A failed withdrawal's money came back. */
+  WITHDRAW_RETURN
 }

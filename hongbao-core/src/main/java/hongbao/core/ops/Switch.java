@@ -7,7 +7,8 @@ import java.util.Optional;
 public enum Switch {
   SENDING("sending"),
   GRABBING("grabbing"),
-  PAYOUTS("payouts");
+  PAYOUTS("payouts"),
+  WITHDRAWALS("withdrawals");
 
   private final String key;
 

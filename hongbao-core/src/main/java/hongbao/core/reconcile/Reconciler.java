@@ -51,6 +51,7 @@ public final class Reconciler {
   private final Clock clock;
   private final Limits limits;
   private final Violations violations;
+  private List<Audit> audits = List.of();
 
   /** When waiting money counts as stuck. */
   public record Limits(Duration unpaidAfter, Duration refundAfter, long backlogMax) {
@@ -82,6 +83,20 @@ public final class Reconciler {
     this(audit, packets, store, queue, clock, Limits.DEFAULTS, new Violations());
   }
 
+  /** With further audits, run after the packets, the accounts and the stuck money. */
+  public Reconciler(
+      LedgerAudit audit,
+      PacketStore packets,
+      GrabStore store,
+      PayoutQueue queue,
+      Clock clock,
+      Limits limits,
+      Violations violations,
+      List<Audit> audits) {
+    this(audit, packets, store, queue, clock, limits, violations);
+    this.audits = List.copyOf(audits);
+  }
+
   public Reconciliation reconcile() {
     var discrepancies = new ArrayList<String>();
     int checked = 0;
@@ -101,6 +116,7 @@ public final class Reconciler {
     }
     discrepancies.addAll(audit.accountProblems());
     discrepancies.addAll(stuckMoney());
+    audits.forEach(extra -> discrepancies.addAll(extra.discrepancies()));
     return new Reconciliation(checked, discrepancies);
   }
 

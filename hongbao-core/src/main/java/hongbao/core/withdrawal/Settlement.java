@@ -1,0 +1,213 @@
+package hongbao.core.withdrawal;
+
+import hongbao.core.money.Amount;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Drives a withdrawal towards settled, one step at a time, and never pays twice:
+ *
+ * <ul>
+ *   <li>A transfer request is recorded (SENT) before it leaves, so a crash at any point leaves a
+ *       withdrawal that says whether a request may be out there.
+ *   <li>Never re-send before asking: after SYSTEM_ERROR, a timeout or a crash the gateway is
+ *       queried, and only NOT_FOUND allows another request — with the same out-trade-no, so the
+ *       gateway itself refuses to pay it twice even if our NOT_FOUND was stale.
+ *   <li>Only the gateway's final word settles: SUCCESS moves the money to the gateway account, a
+ *       final FAIL (or too many retryable refusals, each a definite "not paid") returns it to the
+ *       wallet. Every move is a compare-and-set, so the request thread, janitors and callbacks
+ *       racing on one withdrawal move it once.
+ * </ul>
+ */
+public final class Settlement {
+
+  private static final System.Logger LOG = System.getLogger(Settlement.class.getName());
+
+  private final WithdrawalStore store;
+  private final Gateway gateway;
+  private final WithdrawalTimings timings;
+  private final Backoff backoff;
+  private final Clock clock;
+
+  public Settlement(
+      WithdrawalStore store,
+      Gateway gateway,
+      WithdrawalTimings timings,
+      Backoff backoff,
+      Clock clock) {
+    this.store = store;
+    this.gateway = gateway;
+    this.timings = timings;
+    this.backoff = backoff;
+    this.clock = clock;
+  }
+
+  /** Sends a REQUESTED withdrawal; nothing when another settler sent it first. */
+  public void send(long id) {
+    Instant now = clock.instant();
+    store
+        .move(Move.firstSend(id, now, now.plus(timings.answerDeadline())))
+        .ifPresent(this::transfer);
+  }
+
+  /** One step for a withdrawal the janitor took up. */
+  public void advance(Withdrawal withdrawal) {
+    switch (withdrawal.status()) {
+      case REQUESTED -> send(withdrawal.id());
+      case SENT -> unanswered(withdrawal).ifPresent(this::ask);
+      case UNKNOWN -> ask(withdrawal);
+      case SUCCEEDED, FAILED -> {}
+    }
+  }
+
+  /** Applies a gateway callback; duplicates and late ones change nothing. */
+  public void notice(GatewayNotice notice) {
+    Optional<Withdrawal> found = store.findByOutTradeNo(notice.outTradeNo());
+    if (found.isEmpty()) {
+      LOG.log(Level.WARNING, "gateway notice for unknown out-trade-no " + notice.outTradeNo());
+      return;
+    }
+    Withdrawal withdrawal = found.get();
+    if (withdrawal.status().settled()) {
+      // Callbacks come twice and after the transfer's own answer: most find nothing to do.
+      WithdrawalStatus said =
+          notice.answer() instanceof QueryAnswer.Success
+              ? WithdrawalStatus.SUCCEEDED
+              : WithdrawalStatus.FAILED;
+      if (withdrawal.status() != said) {
+        reportContradiction(withdrawal.id(), said, "notice: " + notice.answer());
+      }
+      return;
+    }
+    switch (notice.answer()) {
+      case QueryAnswer.Success s ->
+          settle(
+              withdrawal, s.gatewayRef(), "notice: SUCCESS" + amountNote(withdrawal, s.amount()));
+      case QueryAnswer.Fail f -> fail(withdrawal, "notice: FAIL " + f.reason());
+      default -> throw new IllegalArgumentException("a notice that does not settle: " + notice);
+    }
+  }
+
+  // ------------------------------------------------------------------------------- transfer
+
+  private void transfer(Withdrawal sent) {
+    TransferAnswer answer = gateway.transfer(sent.outTradeNo(), sent.userId(), sent.amount());
+    switch (answer) {
+      case TransferAnswer.Success s ->
+          settle(sent, s.gatewayRef(), "transfer: SUCCESS" + amountNote(sent, s.amount()));
+      case TransferAnswer.Fail f -> {
+        if (f.retryable()) {
+          refused(sent, f.reason());
+        } else {
+          fail(sent, "transfer: FAIL " + f.reason());
+        }
+      }
+      case TransferAnswer.SystemError e -> unknown(sent, "transfer: SYSTEM_ERROR " + e.message());
+      case TransferAnswer.NoAnswer n -> unknown(sent, "transfer: no answer (" + n.cause() + ")");
+    }
+  }
+
+  private void refused(Withdrawal sent, String reason) {
+    Instant now = clock.instant();
+    int refusals = sent.refusals() + 1;
+    if (refusals >= timings.refusalsMax()) {
+      store.move(
+          Move.giveUp(
+              sent.id(),
+              "transfer: FAIL (retryable) " + reason + "; gave up after " + refusals + " refusals",
+              now));
+      return;
+    }
+    // Through UNKNOWN, not straight back to SENT: the next request also asks first.
+    store.move(
+        Move.unknown(
+            sent.id(),
+            "transfer: FAIL (retryable) " + reason,
+            now,
+            now.plus(backoff.after(refusals)),
+            true));
+  }
+
+  /** Asked about after a backoff that grows with every time the janitor took it up. */
+  private void unknown(Withdrawal sent, String cause) {
+    Instant now = clock.instant();
+    store.move(Move.unknown(sent.id(), cause, now, now.plus(backoff.after(sent.checks())), false));
+  }
+
+  // ------------------------------------------------------------------------------------ ask
+
+  private Optional<Withdrawal> unanswered(Withdrawal sent) {
+    Instant now = clock.instant();
+    return store.move(
+        Move.unknown(
+            sent.id(),
+            "no transfer answer within " + timings.answerDeadline(),
+            now,
+            now.plus(backoff.after(sent.checks())),
+            false));
+  }
+
+  private void ask(Withdrawal unknown) {
+    QueryAnswer answer = gateway.query(unknown.outTradeNo());
+    switch (answer) {
+      case QueryAnswer.Success s ->
+          settle(unknown, s.gatewayRef(), "query: SUCCESS" + amountNote(unknown, s.amount()));
+      case QueryAnswer.Fail f -> fail(unknown, "query: FAIL " + f.reason());
+      case QueryAnswer.NotFound nf -> {
+        Instant now = clock.instant();
+        store
+            .move(Move.resend(unknown, now, now.plus(timings.answerDeadline())))
+            .ifPresent(this::transfer);
+      }
+      // Still processing, or nothing learned: the janitor's lease already set the next check.
+      case QueryAnswer.Processing p -> {}
+      case QueryAnswer.NoAnswer n -> {}
+    }
+  }
+
+  // --------------------------------------------------------------------------------- settle
+
+  private void settle(Withdrawal withdrawal, String gatewayRef, String cause) {
+    Move move =
+        Move.settle(
+            withdrawal.id(), WithdrawalStatus.SUCCEEDED, cause, clock.instant(), gatewayRef);
+    if (store.move(move).isEmpty()) {
+      reportContradiction(withdrawal.id(), WithdrawalStatus.SUCCEEDED, cause);
+    }
+  }
+
+  private void fail(Withdrawal withdrawal, String cause) {
+    Move move = Move.settle(withdrawal.id(), WithdrawalStatus.FAILED, cause, clock.instant(), null);
+    if (store.move(move).isEmpty()) {
+      reportContradiction(withdrawal.id(), WithdrawalStatus.FAILED, cause);
+    }
+  }
+
+  /**
+   * A settling answer that found the withdrawal settled the other way: the gateway contradicts
+   * itself, or paid after we gave up. Nothing is moved (the money is not ours to guess about);
+   * reconciliation against the gateway's statement names it.
+   */
+  private void reportContradiction(long id, WithdrawalStatus said, String cause) {
+    store
+        .find(id)
+        .filter(current -> current.status().settled() && current.status() != said)
+        .ifPresent(
+            current ->
+                LOG.log(
+                    Level.ERROR,
+                    "withdrawal {0} is {1} but the gateway now says {2}: {3}",
+                    id,
+                    current.status(),
+                    said,
+                    cause));
+  }
+
+  private static String amountNote(Withdrawal withdrawal, Amount paid) {
+    return paid.equals(withdrawal.amount())
+        ? ""
+        : " (the gateway paid " + paid + ", not " + withdrawal.amount() + ")";
+  }
+}

@@ -1,0 +1,189 @@
+package hongbao.core.withdrawal;
+
+import hongbao.core.money.Amount;
+import hongbao.core.reconcile.Audit;
+import hongbao.core.withdrawal.WithdrawalBooks.Booked;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Three-way reconciliation of withdrawals: each withdrawal against the ledger postings that moved
+ * its money, and against the gateway's daily statements. Every mismatch is named:
+ *
+ * <ul>
+ *   <li>ledger: the wallet debit is not the amount; a pending withdrawal's money is not all in
+ *       flight; a settled one's is not all at the gateway (SUCCEEDED) or back in the wallet
+ *       (FAILED); money both paid and returned;
+ *   <li>gateway: SUCCEEDED here but missing at the gateway; paid at the gateway but FAILED here;
+ *       the amount differs; paid twice; paid at the gateway under an out-trade-no unknown here;
+ *   <li>time: still pending long after it was requested.
+ * </ul>
+ *
+ * It looks at withdrawals created since the start of the UTC day {@code lookbackDays} ago, and at
+ * the statements from that day to tomorrow (the gateway's clock may run ahead of ours). A pending
+ * withdrawal already paid at the gateway is not a mismatch: the janitor is about to learn it.
+ */
+public final class WithdrawalAudit implements Audit {
+
+  /**
+   * Beyond this many withdrawals in the window, the audit says so instead of running out of heap.
+   */
+  public static final int WINDOW_MAX = 500_000;
+
+  private final WithdrawalBooks books;
+  private final GatewayStatements statements;
+  private final Clock clock;
+  private final int lookbackDays;
+  private final Duration stuckAfter;
+
+  public WithdrawalAudit(
+      WithdrawalBooks books,
+      GatewayStatements statements,
+      Clock clock,
+      int lookbackDays,
+      Duration stuckAfter) {
+    if (lookbackDays < 0 || lookbackDays > 31) {
+      throw new IllegalArgumentException("lookbackDays " + lookbackDays + " not in 0..31");
+    }
+    this.books = books;
+    this.statements = statements;
+    this.clock = clock;
+    this.lookbackDays = lookbackDays;
+    this.stuckAfter = stuckAfter;
+  }
+
+  @Override
+  public List<String> discrepancies() {
+    Instant now = clock.instant();
+    LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
+    LocalDate first = today.minusDays(lookbackDays);
+    List<String> problems = new ArrayList<>();
+    List<Booked> window = books.since(first.atStartOfDay(ZoneOffset.UTC).toInstant(), WINDOW_MAX);
+    if (window.size() == WINDOW_MAX) {
+      problems.add("withdrawals: more than " + WINDOW_MAX + " since " + first + "; checked those");
+    }
+    for (Booked booked : window) {
+      ledgerProblem(booked).ifPresent(problems::add);
+      stuck(booked, now).ifPresent(problems::add);
+    }
+    Map<String, List<StatementLine>> gateway = new HashMap<>();
+    for (LocalDate day = first; !day.isAfter(today.plusDays(1)); day = day.plusDays(1)) {
+      try {
+        for (StatementLine line : statements.statement(day)) {
+          gateway.computeIfAbsent(line.outTradeNo(), no -> new ArrayList<>()).add(line);
+        }
+      } catch (StatementUnavailableException e) {
+        // Comparing against a partial statement would invent mismatches.
+        problems.add("withdrawals: the gateway statement of " + day + " is unavailable: " + e);
+        return problems;
+      }
+    }
+    Set<String> seen = new HashSet<>();
+    for (Booked booked : window) {
+      Withdrawal withdrawal = booked.withdrawal();
+      seen.add(withdrawal.outTradeNo());
+      gatewayProblem(withdrawal, gateway.getOrDefault(withdrawal.outTradeNo(), List.of()))
+          .ifPresent(problems::add);
+    }
+    for (var entry : gateway.entrySet()) {
+      if (seen.contains(entry.getKey())) {
+        continue;
+      }
+      // Settled at the gateway within the window, requested before it: look it up.
+      var older = books.byOutTradeNo(entry.getKey());
+      if (older.isEmpty()) {
+        if (entry.getValue().stream().anyMatch(StatementLine::paid)) {
+          problems.add(
+              "out-trade-no %s: paid at the gateway but unknown here".formatted(entry.getKey()));
+        }
+        continue;
+      }
+      ledgerProblem(older.get()).ifPresent(problems::add);
+      gatewayProblem(older.get().withdrawal(), entry.getValue()).ifPresent(problems::add);
+    }
+    return problems;
+  }
+
+  private static Optional<String> ledgerProblem(Booked booked) {
+    Withdrawal w = booked.withdrawal();
+    Amount zero = Amount.ZERO;
+    boolean expected =
+        booked.debited().equals(w.amount())
+            && switch (w.status()) {
+              case REQUESTED, SENT, UNKNOWN ->
+                  booked.inFlight().equals(w.amount())
+                      && booked.paid().equals(zero)
+                      && booked.returned().equals(zero);
+              case SUCCEEDED ->
+                  booked.paid().equals(w.amount())
+                      && booked.inFlight().equals(zero)
+                      && booked.returned().equals(zero);
+              case FAILED ->
+                  booked.returned().equals(w.amount())
+                      && booked.inFlight().equals(zero)
+                      && booked.paid().equals(zero);
+            };
+    if (expected) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "%s: amount %s but the ledger debited %s, holds %s in flight, paid %s, returned %s"
+            .formatted(
+                name(w),
+                w.amount(),
+                booked.debited(),
+                booked.inFlight(),
+                booked.paid(),
+                booked.returned()));
+  }
+
+  private Optional<String> stuck(Booked booked, Instant now) {
+    Withdrawal w = booked.withdrawal();
+    if (w.status().settled() || w.createdAt().plus(stuckAfter).isAfter(now)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "%s: still pending since %s (last: %s)".formatted(name(w), w.createdAt(), w.cause()));
+  }
+
+  private static Optional<String> gatewayProblem(Withdrawal w, List<StatementLine> lines) {
+    List<StatementLine> paid = lines.stream().filter(StatementLine::paid).toList();
+    if (paid.size() > 1) {
+      return Optional.of("%s: paid %d times at the gateway".formatted(name(w), paid.size()));
+    }
+    if (paid.isEmpty()) {
+      if (w.status() != WithdrawalStatus.SUCCEEDED) {
+        return Optional.empty();
+      }
+      return Optional.of(
+          lines.isEmpty()
+              ? "%s: SUCCEEDED here but missing at the gateway".formatted(name(w))
+              : "%s: SUCCEEDED here but FAILED at the gateway".formatted(name(w)));
+    }
+    StatementLine line = paid.getFirst();
+    if (w.status() == WithdrawalStatus.FAILED) {
+      return Optional.of(
+          "%s: paid %s at the gateway but FAILED here".formatted(name(w), line.amount()));
+    }
+    if (!line.amount().equals(w.amount())) {
+      return Optional.of(
+          "%s: amount differs: %s here, %s paid at the gateway"
+              .formatted(name(w), w.amount(), line.amount()));
+    }
+    return Optional.empty();
+  }
+
+  private static String name(Withdrawal w) {
+    return "withdrawal %d (%s, %s)".formatted(w.id(), w.outTradeNo(), w.status());
+  }
+}

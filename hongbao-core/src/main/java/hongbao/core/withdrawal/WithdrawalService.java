@@ -1,0 +1,136 @@
+package hongbao.core.withdrawal;
+
+import hongbao.core.RejectedException;
+import hongbao.core.Rejection;
+import hongbao.core.Unavailable;
+import hongbao.core.ledger.Idempotency;
+import hongbao.core.ledger.IdempotencyKey;
+import hongbao.core.ledger.IdempotencyRaceException;
+import hongbao.core.ledger.StoredAnswer;
+import hongbao.core.money.Amount;
+import hongbao.core.ops.Switch;
+import hongbao.core.ops.Switches;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
+
+/**
+ * Takes withdrawal requests: validate, replay or refuse a known idempotency key, credit the
+ * caller's reward tokens (forced credit), then debit the wallet into the withdrawal's in-flight
+ * account in one transaction with the key, and hand the sending to {@code dispatch}. The answer
+ * does not wait for the gateway; a withdrawal the dispatch never sends (a crash, a full queue) is
+ * sent by the janitor once its grace is over.
+ */
+public final class WithdrawalService {
+
+  public static final String ENDPOINT = "withdraw";
+  public static final int PAGE_MAX = 100;
+
+  private static final System.Logger LOG = System.getLogger(WithdrawalService.class.getName());
+
+  private final WithdrawalStore store;
+  private final ForcedCredit forcedCredit;
+  private final Settlement settlement;
+  private final Executor dispatch;
+  private final Switches switches;
+  private final WithdrawalTimings timings;
+  private final Clock clock;
+
+  public WithdrawalService(
+      WithdrawalStore store,
+      ForcedCredit forcedCredit,
+      Settlement settlement,
+      Executor dispatch,
+      Switches switches,
+      WithdrawalTimings timings,
+      Clock clock) {
+    this.store = store;
+    this.forcedCredit = forcedCredit;
+    this.settlement = settlement;
+    this.dispatch = dispatch;
+    this.switches = switches;
+    this.timings = timings;
+    this.clock = clock;
+  }
+
+  /**
+   * Requests a withdrawal and returns the answer to give the client: the stored one for a replay,
+   * or a new one rendered from the withdrawal by {@code render}.
+   */
+  public StoredAnswer request(
+      WithdrawalRequest request, IdempotencyKey key, Function<Withdrawal, StoredAnswer> render) {
+    request.validate();
+    Optional<StoredAnswer> earlier = Idempotency.replay(store::answerFor, key);
+    if (earlier.isPresent()) {
+      return earlier.get();
+    }
+    if (!switches.enabled(Switch.WITHDRAWALS)) {
+      throw new RejectedException(Rejection.DISABLED, "withdrawals are switched off");
+    }
+    forcedCredit.credit(request.userId(), request.tokens());
+    Instant now = clock.instant();
+    Withdrawal withdrawal =
+        Withdrawal.requested(
+            store.nextId(), request.userId(), Amount.fen(request.amountFen()), now);
+    StoredAnswer answer = render.apply(withdrawal);
+    try {
+      store.request(withdrawal, now.plus(timings.sendGrace()), key, answer);
+    } catch (IdempotencyRaceException race) {
+      return Idempotency.replay(store::answerFor, key).orElseThrow(() -> race);
+    }
+    dispatchSend(withdrawal.id());
+    return answer;
+  }
+
+  private void dispatchSend(long id) {
+    try {
+      dispatch.execute(() -> sendQuietly(id));
+    } catch (RejectedExecutionException full) {
+      LOG.log(Level.DEBUG, "withdrawal {0}: senders busy; the janitor sends it", id);
+    }
+  }
+
+  private void sendQuietly(long id) {
+    try {
+      settlement.send(id);
+    } catch (Unavailable outage) {
+      // The withdrawal is safe in its state; the janitor takes it up once the outage is over.
+      LOG.log(Level.WARNING, "withdrawal " + id + ": not sent; the janitor retries", outage);
+    }
+  }
+
+  /** A withdrawal with its transitions, oldest first. */
+  public Optional<Details> details(long id) {
+    return store.find(id).map(w -> new Details(w, store.transitions(id)));
+  }
+
+  /** A page of the user's withdrawals, newest first, and the cursor of the next page. */
+  public Page page(String userId, Long beforeId, int limit) {
+    if (limit < 1 || limit > PAGE_MAX) {
+      throw new IllegalArgumentException("limit " + limit + " not in 1.." + PAGE_MAX);
+    }
+    List<Withdrawal> items = store.page(userId, beforeId, limit + 1);
+    Long next = items.size() > limit ? items.get(limit - 1).id() : null;
+    return new Page(items.subList(0, Math.min(limit, items.size())), next);
+  }
+
+  public record Details(Withdrawal withdrawal, List<Transition> transitions) {
+    public Details {
+      transitions = List.copyOf(transitions);
+    }
+  }
+
+  /**
+   * @param nextCursor the id to page below, or null on the last page
+   */
+  public record Page(List<Withdrawal> items, Long nextCursor) {
+    public Page {
+      items = List.copyOf(items);
+    }
+  }
+}

@@ -1,0 +1,56 @@
+package hongbao.core.withdrawal;
+
+import hongbao.core.ledger.IdempotencyKey;
+import hongbao.core.ledger.StoredAnswer;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Port: withdrawals and their transitions, kept with the ledger so that every move of a withdrawal
+ * and the money it moves commit together.
+ */
+public interface WithdrawalStore {
+
+  /** A fresh withdrawal id; ids are never reused. */
+  long nextId();
+
+  /**
+   * In one transaction: remembers {@code answer} under {@code key}, debits the wallet into the
+   * withdrawal's in-flight account and stores it REQUESTED, to be checked at {@code checkAt}.
+   *
+   * @throws hongbao.core.RejectedException INSUFFICIENT_FUNDS
+   * @throws hongbao.core.ledger.IdempotencyRaceException when a concurrent request stored the key
+   */
+  void request(Withdrawal withdrawal, Instant checkAt, IdempotencyKey key, StoredAnswer answer);
+
+  /** The stored answer for a key (matching user and endpoint), if any. */
+  Optional<StoredAnswer> answerFor(IdempotencyKey key);
+
+  Optional<Withdrawal> find(long id);
+
+  Optional<Withdrawal> findByOutTradeNo(String outTradeNo);
+
+  /** Oldest first. */
+  List<Transition> transitions(long id);
+
+  /** A user's withdrawals with ids below {@code beforeId} (null: from the newest), newest first. */
+  List<Withdrawal> page(String userId, Long beforeId, int limit);
+
+  /**
+   * Applies the move if the withdrawal is in one of its {@code from} statuses, in one transaction
+   * with its transition row and, when settling, the money: SUCCEEDED moves the in-flight amount to
+   * the gateway account, FAILED back to the wallet.
+   *
+   * @return the withdrawal after the move; empty when it was not in a {@code from} status
+   */
+  Optional<Withdrawal> move(Move move);
+
+  /**
+   * Takes up to {@code limit} unsettled withdrawals whose check is due at {@code now}, skipping any
+   * another janitor holds, and pushes each one's next check to {@code nextCheck} (computed from the
+   * withdrawal as found) in the same transaction: a lease, so two janitors do not work on one.
+   */
+  List<Withdrawal> claimDue(Instant now, int limit, Function<Withdrawal, Instant> nextCheck);
+}

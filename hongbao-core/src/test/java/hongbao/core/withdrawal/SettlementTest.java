@@ -1,0 +1,338 @@
+package hongbao.core.withdrawal;
+
+import static hongbao.core.withdrawal.FakeGateway.OnQuery.ERROR;
+import static hongbao.core.withdrawal.FakeGateway.OnTransfer.DROP;
+import static hongbao.core.withdrawal.FakeGateway.OnTransfer.FAIL_FINAL;
+import static hongbao.core.withdrawal.FakeGateway.OnTransfer.FAIL_RETRYABLE;
+import static hongbao.core.withdrawal.FakeGateway.OnTransfer.HOLD;
+import static hongbao.core.withdrawal.FakeGateway.OnTransfer.PAY_SILENTLY;
+import static hongbao.core.withdrawal.FakeGateway.OnTransfer.PAY_THEN_ERROR;
+import static hongbao.core.withdrawal.WithdrawalStatus.FAILED;
+import static hongbao.core.withdrawal.WithdrawalStatus.REQUESTED;
+import static hongbao.core.withdrawal.WithdrawalStatus.SENT;
+import static hongbao.core.withdrawal.WithdrawalStatus.SUCCEEDED;
+import static hongbao.core.withdrawal.WithdrawalStatus.UNKNOWN;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import hongbao.core.money.Amount;
+import java.time.Duration;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The state machine against a gateway that fails in each way a real one does: whatever it answers
+ * and wherever we crash, a withdrawal is paid at most once, settled in the end, never re-sent
+ * without asking first, and its money is either at the gateway or back in the wallet.
+ */
+class SettlementTest {
+
+  private Withdrawals w;
+
+  @BeforeEach
+  void setUp() {
+    w = new Withdrawals();
+    w.store.fund("alice", 1_000);
+  }
+
+  private String no(long id) {
+    return w.get(id).outTradeNo();
+  }
+
+  @Test
+  void request_debitsIntoFlight_andTheSenderPaysIt() {
+    long id = w.withdraw("alice", 400);
+    assertThat(w.status(id)).isEqualTo(REQUESTED);
+    assertThat(w.store.wallet("alice")).isEqualTo(Amount.fen(600));
+    assertThat(w.store.inFlight.get(id)).isEqualTo(Amount.fen(400));
+
+    w.runDispatched();
+
+    assertThat(w.status(id)).isEqualTo(SUCCEEDED);
+    assertThat(w.get(id).gatewayRef()).isEqualTo("G-" + no(id));
+    assertThat(w.store.paid.get(id)).isEqualTo(Amount.fen(400));
+    assertThat(w.store.inFlight.get(id)).isEqualTo(Amount.ZERO);
+    assertThat(w.gateway.callsOf(no(id))).isEqualTo("T");
+    assertThat(w.store.transitions(id))
+        .extracting(Transition::to)
+        .containsExactly(REQUESTED, SENT, SUCCEEDED);
+  }
+
+  @Test
+  void systemError_isAskedAbout_beforeTheSameOutTradeNoIsSentAgain() {
+    w.gateway.then(FakeGateway.OnTransfer.ERROR);
+    long id = w.withdraw("alice", 400);
+    w.runDispatched();
+    assertThat(w.status(id)).isEqualTo(UNKNOWN);
+
+    w.janitorRound();
+
+    assertThat(w.status(id)).isEqualTo(SUCCEEDED);
+    assertThat(w.gateway.callsOf(no(id))).isEqualTo("TQT");
+    assertThat(w.gateway.payments).isEqualTo(1);
+  }
+
+  @Test
+  void payThenSystemError_isFoundPaid_andNeverPaidTwice() {
+    w.gateway.then(PAY_THEN_ERROR);
+    long id = w.withdraw("alice", 400);
+    w.runDispatched();
+    w.janitorRound();
+
+    assertThat(w.status(id)).isEqualTo(SUCCEEDED);
+    assertThat(w.gateway.callsOf(no(id))).isEqualTo("TQ");
+    assertThat(w.gateway.payments).isEqualTo(1);
+    assertThat(w.store.wallet("alice")).isEqualTo(Amount.fen(600));
+  }
+
+  @Test
+  void timeoutThatPaid_andTimeoutThatDidNot_eachEndPaidOnce() {
+    w.gateway.then(PAY_SILENTLY, DROP);
+    long paidSilently = w.withdraw("alice", 100);
+    long dropped = w.withdraw("alice", 200);
+    w.runDispatched();
+    assertThat(w.status(paidSilently)).isEqualTo(UNKNOWN);
+    assertThat(w.status(dropped)).isEqualTo(UNKNOWN);
+
+    w.janitorRound();
+
+    assertThat(w.gateway.callsOf(no(paidSilently))).isEqualTo("TQ");
+    assertThat(w.gateway.callsOf(no(dropped))).isEqualTo("TQT");
+    assertThat(w.status(paidSilently)).isEqualTo(SUCCEEDED);
+    assertThat(w.status(dropped)).isEqualTo(SUCCEEDED);
+    assertThat(w.gateway.payments).isEqualTo(2);
+  }
+
+  @Test
+  void processing_isWaitedFor_withoutSendingAgain() {
+    w.gateway.then(HOLD);
+    long id = w.withdraw("alice", 400);
+    w.runDispatched();
+    w.janitorRound();
+    w.janitorRound();
+    assertThat(w.status(id)).isEqualTo(UNKNOWN);
+    assertThat(w.gateway.callsOf(no(id))).isEqualTo("TQQ");
+
+    w.gateway.finishProcessing(no(id), Amount.fen(400));
+    w.janitorRound();
+
+    assertThat(w.status(id)).isEqualTo(SUCCEEDED);
+    assertThat(w.gateway.callsOf(no(id))).isEqualTo("TQQQ");
+  }
+
+  @Test
+  void failedQuery_learnsNothing_andIsAskedAgainLater() {
+    w.gateway.then(DROP).thenQuery(ERROR, ERROR);
+    long id = w.withdraw("alice", 400);
+    w.runDispatched();
+    w.janitorRound();
+    w.janitorRound();
+    assertThat(w.status(id)).isEqualTo(UNKNOWN);
+
+    w.janitorRound();
+
+    assertThat(w.gateway.callsOf(no(id))).isEqualTo("TQQQT");
+    assertThat(w.status(id)).isEqualTo(SUCCEEDED);
+  }
+
+  @Test
+  void finalFail_returnsTheMoneyToTheWallet_once() {
+    w.gateway.then(FAIL_FINAL);
+    long id = w.withdraw("alice", 400);
+    w.runDispatched();
+
+    assertThat(w.status(id)).isEqualTo(FAILED);
+    assertThat(w.get(id).cause()).contains("PAYEE_ACCOUNT_ABNORMAL");
+    assertThat(w.store.wallet("alice")).isEqualTo(Amount.fen(1_000));
+    assertThat(w.store.returned.get(id)).isEqualTo(Amount.fen(400));
+
+    w.settlement.notice(new GatewayNotice(no(id), new QueryAnswer.Fail("PAYEE_ACCOUNT_ABNORMAL")));
+    assertThat(w.janitorRound()).isZero();
+    assertThat(w.store.wallet("alice")).isEqualTo(Amount.fen(1_000));
+    assertThat(w.store.transitions(id)).hasSize(3);
+  }
+
+  @Test
+  void retryableRefusals_areRetriedAfterAsking_thenGivenUpWithTheMoneyBack() {
+    w.gateway.then(FAIL_RETRYABLE, FAIL_RETRYABLE, FAIL_RETRYABLE);
+    long id = w.withdraw("alice", 400);
+    w.runDispatched();
+    assertThat(w.status(id)).isEqualTo(UNKNOWN);
+
+    w.janitorRound();
+    assertThat(w.status(id)).isEqualTo(UNKNOWN);
+    w.janitorRound();
+
+    assertThat(w.status(id)).isEqualTo(FAILED);
+    assertThat(w.get(id).refusals()).isEqualTo(3);
+    assertThat(w.gateway.callsOf(no(id))).isEqualTo("TQTQT");
+    assertThat(w.store.wallet("alice")).isEqualTo(Amount.fen(1_000));
+    assertThat(w.gateway.payments).isZero();
+  }
+
+  @Test
+  void crashAfterTheDebit_beforeSending_isSentByTheJanitorOnceTheGraceIsOver() {
+    long id = w.withdraw("alice", 400);
+    w.dispatched.clear(); // the process died with the send queued
+
+    w.clock.advance(Duration.ofSeconds(5));
+    assertThat(w.janitor().settleOnce()).isZero();
+    w.clock.advance(Duration.ofSeconds(6));
+    assertThat(w.janitor().settleOnce()).isEqualTo(1);
+
+    assertThat(w.status(id)).isEqualTo(SUCCEEDED);
+    assertThat(w.gateway.callsOf(no(id))).isEqualTo("T");
+  }
+
+  @Test
+  void crashAfterTheRequestLeft_beforeItsAnswer_isAskedAbout_andFoundPaid() {
+    long id = w.withdraw("alice", 400);
+    Settlement dying =
+        new Settlement(
+            w.store, new DiesAfterSending(w.gateway), Withdrawals.TIMINGS, w.backoff, w.clock);
+    assertThatThrownBy(() -> dying.send(id)).isInstanceOf(Killed.class);
+    assertThat(w.status(id)).isEqualTo(SENT);
+    assertThat(w.gateway.payments).isEqualTo(1);
+
+    w.clock.advance(Duration.ofSeconds(29));
+    assertThat(w.janitor().settleOnce()).as("the answer may still come").isZero();
+    w.clock.advance(Duration.ofSeconds(2));
+    assertThat(w.janitor().settleOnce()).isEqualTo(1);
+
+    assertThat(w.status(id)).isEqualTo(SUCCEEDED);
+    assertThat(w.gateway.callsOf(no(id))).isEqualTo("TQ");
+    assertThat(w.gateway.payments).isEqualTo(1);
+  }
+
+  @Test
+  void crashAfterMarkingSent_beforeTheRequestLeft_isAskedAbout_andSent() {
+    long id = w.withdraw("alice", 400);
+    Settlement dying =
+        new Settlement(
+            w.store, new DiesBeforeSending(w.gateway), Withdrawals.TIMINGS, w.backoff, w.clock);
+    assertThatThrownBy(() -> dying.send(id)).isInstanceOf(Killed.class);
+
+    w.janitorRound();
+
+    assertThat(w.status(id)).isEqualTo(SUCCEEDED);
+    assertThat(w.gateway.callsOf(no(id))).isEqualTo("QT");
+  }
+
+  @Test
+  void notices_settleOnce_duplicatesAndLateAnswersChangeNothing() {
+    w.gateway.then(HOLD);
+    long id = w.withdraw("alice", 400);
+    w.runDispatched();
+    w.gateway.finishProcessing(no(id), Amount.fen(400));
+    var notice = new GatewayNotice(no(id), new QueryAnswer.Success("G-" + no(id), Amount.fen(400)));
+
+    w.settlement.notice(notice);
+    w.settlement.notice(notice);
+
+    assertThat(w.status(id)).isEqualTo(SUCCEEDED);
+    assertThat(w.store.transitions(id)).hasSize(4);
+    assertThat(w.janitorRound()).isZero();
+    assertThat(w.store.paid.get(id)).isEqualTo(Amount.fen(400));
+  }
+
+  @Test
+  void aNoticeContradictingASettledWithdrawal_movesNoMoney() {
+    w.gateway.then(FAIL_FINAL);
+    long id = w.withdraw("alice", 400);
+    w.runDispatched();
+
+    w.settlement.notice(new GatewayNotice(no(id), new QueryAnswer.Success("G-x", Amount.fen(400))));
+
+    assertThat(w.status(id)).isEqualTo(FAILED);
+    assertThat(w.store.wallet("alice")).isEqualTo(Amount.fen(1_000));
+    assertThat(w.store.paid).doesNotContainKey(id);
+  }
+
+  @Test
+  void aStaleNotFound_doesNotSendAgain_onceAnotherRequestWasMade() {
+    w.gateway.then(FakeGateway.OnTransfer.ERROR, FakeGateway.OnTransfer.ERROR);
+    long id = w.withdraw("alice", 400);
+    w.runDispatched();
+    Withdrawal seenBeforeTheRace = w.get(id);
+    // Another settler asked, heard NOT_FOUND, sent again and got SYSTEM_ERROR: UNKNOWN again.
+    w.store.move(Move.resend(seenBeforeTheRace, w.clock.instant(), w.clock.instant()));
+    w.store.move(Move.unknown(id, "SYSTEM_ERROR", w.clock.instant(), w.clock.instant(), false));
+
+    assertThat(w.store.move(Move.resend(seenBeforeTheRace, w.clock.instant(), w.clock.instant())))
+        .isEmpty();
+    assertThat(w.get(id).attempts()).isEqualTo(2);
+  }
+
+  @Test
+  void theJanitorsBackoffGrows_andStaysBounded() {
+    w.gateway.then(DROP).thenQuery(ERROR, ERROR, ERROR, ERROR, ERROR, ERROR, ERROR, ERROR);
+    long id = w.withdraw("alice", 400);
+    w.runDispatched();
+    Duration last = Duration.ZERO;
+    for (int round = 0; round < 8; round++) {
+      w.clock.advance(Duration.ofDays(1));
+      assertThat(w.janitor().settleOnce()).isEqualTo(1);
+      Duration wait = Duration.between(w.clock.instant(), w.store.nextCheckOf(id));
+      assertThat(wait)
+          .isGreaterThanOrEqualTo(Withdrawals.TIMINGS.lease())
+          .isLessThanOrEqualTo(Withdrawals.TIMINGS.backoffMax());
+      if (round < 5) {
+        assertThat(wait).isGreaterThanOrEqualTo(last);
+      }
+      last = wait;
+    }
+    assertThat(w.status(id)).isEqualTo(UNKNOWN);
+  }
+
+  @Test
+  void aGatewayThatAlwaysErrs_isAskedLessAndLessOften_upToTheMaximum() {
+    for (int i = 0; i < 12; i++) {
+      w.gateway.then(FakeGateway.OnTransfer.ERROR);
+    }
+    long id = w.withdraw("alice", 400);
+    w.runDispatched();
+    Duration longest = Duration.ZERO;
+    for (int round = 0; round < 10; round++) {
+      w.clock.advance(Duration.ofDays(1));
+      assertThat(w.janitor().settleOnce()).isEqualTo(1);
+      Duration wait = Duration.between(w.clock.instant(), w.store.nextCheckOf(id));
+      assertThat(wait).isLessThanOrEqualTo(Withdrawals.TIMINGS.backoffMax());
+      longest = wait.compareTo(longest) > 0 ? wait : longest;
+    }
+    assertThat(longest).isGreaterThanOrEqualTo(Withdrawals.TIMINGS.backoffMax().dividedBy(2));
+    assertThat(w.gateway.callsOf(no(id))).isEqualTo("T" + "QT".repeat(10));
+    assertThat(w.status(id)).isEqualTo(UNKNOWN);
+  }
+
+  /** Stands for the process dying at a crash point. An Error: nothing may catch it and go on. */
+  static final class Killed extends Error {
+    private static final long serialVersionUID = 1L;
+  }
+
+  /** The request reaches the gateway (which may pay it); the process dies before the answer. */
+  record DiesAfterSending(Gateway gateway) implements Gateway {
+    @Override
+    public TransferAnswer transfer(String outTradeNo, String userId, Amount amount) {
+      gateway.transfer(outTradeNo, userId, amount);
+      throw new Killed();
+    }
+
+    @Override
+    public QueryAnswer query(String outTradeNo) {
+      return gateway.query(outTradeNo);
+    }
+  }
+
+  /** The process dies after SENT was written, before a byte of the request left. */
+  record DiesBeforeSending(Gateway gateway) implements Gateway {
+    @Override
+    public TransferAnswer transfer(String outTradeNo, String userId, Amount amount) {
+      throw new Killed();
+    }
+
+    @Override
+    public QueryAnswer query(String outTradeNo) {
+      return gateway.query(outTradeNo);
+    }
+  }
+}

@@ -1,0 +1,147 @@
+package hongbao.core.withdrawal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import hongbao.core.money.Amount;
+import hongbao.core.withdrawal.WithdrawalBooks.Booked;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The three-way audit against hand-built books: it names each kind of mismatch, or proves none. */
+class WithdrawalAuditTest {
+
+  private static final Instant NOW = Instant.parse("2026-11-21T08:00:00Z");
+  private static final Amount A = Amount.fen(500);
+  private static final Amount ZERO = Amount.ZERO;
+
+  private final List<Booked> booked = new ArrayList<>();
+  private final List<StatementLine> statement = new ArrayList<>();
+  private final List<Booked> older = new ArrayList<>();
+  private boolean statementDown;
+
+  private final WithdrawalBooks books =
+      new WithdrawalBooks() {
+        @Override
+        public List<Booked> since(Instant since, int limit) {
+          return booked.stream().filter(b -> !b.withdrawal().createdAt().isBefore(since)).toList();
+        }
+
+        @Override
+        public Optional<Booked> byOutTradeNo(String outTradeNo) {
+          return older.stream()
+              .filter(b -> b.withdrawal().outTradeNo().equals(outTradeNo))
+              .findFirst();
+        }
+      };
+
+  private final GatewayStatements statements =
+      day -> {
+        if (statementDown) {
+          throw new StatementUnavailableException("down", null);
+        }
+        return statement.stream()
+            .filter(l -> LocalDate.ofInstant(l.at(), ZoneOffset.UTC).equals(day))
+            .toList();
+      };
+
+  private final WithdrawalAudit audit =
+      new WithdrawalAudit(
+          books, statements, java.time.Clock.fixed(NOW, ZoneOffset.UTC), 1, Duration.ofHours(1));
+
+  private static Withdrawal withdrawal(long id, WithdrawalStatus status, Instant created) {
+    return new Withdrawal(
+        id, "alice", A, Withdrawal.outTradeNo(id), status, null, "x", 1, 0, 0, created, created);
+  }
+
+  private Withdrawal add(long id, WithdrawalStatus status) {
+    Withdrawal w = withdrawal(id, status, NOW.minusSeconds(60));
+    Amount paid = status == WithdrawalStatus.SUCCEEDED ? A : ZERO;
+    Amount returned = status == WithdrawalStatus.FAILED ? A : ZERO;
+    Amount inFlight = status.settled() ? ZERO : A;
+    booked.add(new Booked(w, A, paid, returned, inFlight));
+    return w;
+  }
+
+  private void paidAtGateway(Withdrawal w, Amount amount) {
+    statement.add(new StatementLine(w.outTradeNo(), amount, true, NOW.minusSeconds(30)));
+  }
+
+  @Test
+  void consistentBooks_haveNoDiscrepancies() {
+    paidAtGateway(add(1, WithdrawalStatus.SUCCEEDED), A);
+    Withdrawal failed = add(2, WithdrawalStatus.FAILED);
+    statement.add(new StatementLine(failed.outTradeNo(), A, false, NOW));
+    add(3, WithdrawalStatus.FAILED); // gave up after retryable refusals: unknown to the gateway
+    paidAtGateway(add(4, WithdrawalStatus.UNKNOWN), A); // the janitor is about to learn it
+    add(5, WithdrawalStatus.REQUESTED);
+
+    assertThat(audit.discrepancies()).isEmpty();
+  }
+
+  @Test
+  void eachGatewayMismatch_isNamed() {
+    add(1, WithdrawalStatus.SUCCEEDED);
+    paidAtGateway(add(2, WithdrawalStatus.FAILED), A);
+    paidAtGateway(add(3, WithdrawalStatus.SUCCEEDED), Amount.fen(499));
+    Withdrawal twice = add(4, WithdrawalStatus.SUCCEEDED);
+    paidAtGateway(twice, A);
+    paidAtGateway(twice, A);
+    statement.add(new StatementLine("STRANGER", A, true, NOW));
+
+    assertThat(audit.discrepancies())
+        .containsExactlyInAnyOrder(
+            "withdrawal 1 (HBW0000000000000001, SUCCEEDED): SUCCEEDED here but missing at the"
+                + " gateway",
+            "withdrawal 2 (HBW0000000000000002, FAILED): paid 500 fen at the gateway but FAILED"
+                + " here",
+            "withdrawal 3 (HBW0000000000000003, SUCCEEDED): amount differs: 500 fen here, 499 fen"
+                + " paid at the gateway",
+            "withdrawal 4 (HBW0000000000000004, SUCCEEDED): paid 2 times at the gateway",
+            "out-trade-no STRANGER: paid at the gateway but unknown here");
+  }
+
+  @Test
+  void ledgerMismatches_andStuckWithdrawals_areNamed() {
+    Withdrawal w = withdrawal(1, WithdrawalStatus.SUCCEEDED, NOW.minusSeconds(60));
+    booked.add(new Booked(w, A, A, A, ZERO)); // paid and returned
+    paidAtGateway(w, A);
+    Withdrawal stuck = withdrawal(2, WithdrawalStatus.UNKNOWN, NOW.minus(Duration.ofHours(2)));
+    booked.add(new Booked(stuck, A, ZERO, ZERO, A));
+
+    assertThat(audit.discrepancies())
+        .containsExactlyInAnyOrder(
+            "withdrawal 1 (HBW0000000000000001, SUCCEEDED): amount 500 fen but the ledger debited"
+                + " 500 fen, holds 0 fen in flight, paid 500 fen, returned 500 fen",
+            "withdrawal 2 (HBW0000000000000002, UNKNOWN): still pending since"
+                + " 2026-11-21T06:00:00Z (last: x)");
+  }
+
+  @Test
+  void aWithdrawalRequestedBeforeTheWindow_isLookedUpByItsOutTradeNo() {
+    Withdrawal old = withdrawal(9, WithdrawalStatus.FAILED, NOW.minus(Duration.ofDays(5)));
+    older.add(new Booked(old, A, ZERO, A, ZERO));
+    paidAtGateway(old, A);
+
+    assertThat(audit.discrepancies())
+        .containsExactly(
+            "withdrawal 9 (HBW0000000000000009, FAILED): paid 500 fen at the gateway but FAILED"
+                + " here");
+  }
+
+  @Test
+  void anUnavailableStatement_isReported_notGuessedAround() {
+    add(1, WithdrawalStatus.SUCCEEDED);
+    statementDown = true;
+
+    assertThat(audit.discrepancies())
+        .singleElement()
+        .asString()
+        .startsWith("withdrawals: the gateway statement of 2026-11-20 is unavailable");
+  }
+}

@@ -1,0 +1,42 @@
+package hongbao.gateway;
+
+import java.util.regex.Pattern;
+
+/**
+ * The wire protocol of the payment gateway, modelled on the transfer APIs of real providers, in one
+ * place for the adapter and the simulator. JSON in and out, amounts in integer fen, every request
+ * and every callback signed (see {@link GatewaySignature}).
+ *
+ * <pre>
+ * POST /v1/transfers           {"outTradeNo","userId","amount","notifyUrl"?}
+ *   -> {"result":"SUCCESS","gatewayRef","amount"} | {"result":"FAIL","reason","retryable"}
+ *    | {"result":"SYSTEM_ERROR","message"}         | (no answer: a timeout)
+ * GET  /v1/transfers/{no}
+ *   -> {"result":"SUCCESS","gatewayRef","amount","at"} | {"result":"FAIL","reason"}
+ *    | {"result":"PROCESSING"} | {"result":"NOT_FOUND"} | {"result":"SYSTEM_ERROR","message"}
+ * GET  /v1/statements/{yyyy-MM-dd}  -> text/csv: out_trade_no,amount,status,time (UTC day)
+ * POST {notifyUrl}             {"outTradeNo","result":"SUCCESS|FAIL","gatewayRef","amount","reason"}
+ * </pre>
+ *
+ * The out-trade-no is the gateway's idempotency key: a transfer under a number it already settled
+ * answers that settlement again and pays nothing.
+ */
+public final class GatewayProtocol {
+
+  private GatewayProtocol() {}
+
+  public static final String TRANSFERS = "/v1/transfers";
+  public static final String STATEMENTS = "/v1/statements";
+  public static final String SIGNATURE_HEADER = "X-Gateway-Signature";
+
+  public static final String SUCCESS = "SUCCESS";
+  public static final String FAIL = "FAIL";
+  public static final String SYSTEM_ERROR = "SYSTEM_ERROR";
+  public static final String PROCESSING = "PROCESSING";
+  public static final String NOT_FOUND = "NOT_FOUND";
+
+  /** Out-trade-nos as providers accept them: letters and digits, at most 32. */
+  public static final Pattern OUT_TRADE_NO = Pattern.compile("[A-Za-z0-9]{1,32}");
+
+  public static final String STATEMENT_HEADER = "out_trade_no,amount,status,time";
+}

@@ -1,0 +1,218 @@
+package hongbao.gateway;
+
+import hongbao.core.money.Amount;
+import hongbao.core.withdrawal.Gateway;
+import hongbao.core.withdrawal.GatewayStatements;
+import hongbao.core.withdrawal.QueryAnswer;
+import hongbao.core.withdrawal.StatementLine;
+import hongbao.core.withdrawal.StatementUnavailableException;
+import hongbao.core.withdrawal.TransferAnswer;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/**
+ * The payment gateway over HTTP ({@link GatewayProtocol}). Calls block the calling thread (a
+ * virtual thread, a sender or a janitor; never an event loop) for at most {@code timeout}. Every
+ * transport fault becomes an answer that says "unknown": a transfer that timed out may have been
+ * paid, so it is never reported as failed.
+ */
+public final class HttpGateway implements Gateway, GatewayStatements, AutoCloseable {
+
+  /** Statements are read by the reconciler, not on a hot path: it may wait longer for them. */
+  private static final Duration STATEMENT_TIMEOUT = Duration.ofSeconds(30);
+
+  /** Connections to the gateway: as many as requests may be waiting on it at once. */
+  private static final int POOL_SIZE = 64;
+
+  private final WebClient client;
+  private final String base;
+  private final GatewaySignature signature;
+  private final Duration timeout;
+  private final Supplier<String> notifyUrl;
+
+  /**
+   * @param notifyUrl where the gateway should send its callbacks; supplies null for none
+   */
+  public HttpGateway(
+      Vertx vertx,
+      URI base,
+      GatewaySignature signature,
+      Duration timeout,
+      Supplier<String> notifyUrl) {
+    this.client =
+        WebClient.create(
+            vertx,
+            new WebClientOptions().setKeepAlive(true).setConnectTimeout((int) timeout.toMillis()),
+            new PoolOptions().setHttp1MaxSize(POOL_SIZE));
+    this.base = base.toString().replaceAll("/+$", "");
+    this.signature = signature;
+    this.timeout = timeout;
+    this.notifyUrl = notifyUrl;
+  }
+
+  @Override
+  public TransferAnswer transfer(String outTradeNo, String userId, Amount amount) {
+    JsonObject request =
+        new JsonObject()
+            .put("outTradeNo", outTradeNo)
+            .put("userId", userId)
+            .put("amount", amount.fen());
+    String notify = notifyUrl.get();
+    if (notify != null) {
+      request.put("notifyUrl", notify);
+    }
+    HttpResponse<Buffer> response;
+    try {
+      response = call(HttpMethod.POST, GatewayProtocol.TRANSFERS, request.encode(), timeout);
+    } catch (TimeoutException | ExecutionException e) {
+      return new TransferAnswer.NoAnswer(describe(e));
+    }
+    JsonObject answer = json(response);
+    if (answer == null) {
+      return new TransferAnswer.SystemError("HTTP " + response.statusCode());
+    }
+    return switch (answer.getString("result", "")) {
+      case GatewayProtocol.SUCCESS ->
+          new TransferAnswer.Success(
+              answer.getString("gatewayRef"), Amount.fen(answer.getLong("amount", amount.fen())));
+      case GatewayProtocol.FAIL ->
+          new TransferAnswer.Fail(
+              answer.getString("reason", "FAIL"), answer.getBoolean("retryable", false));
+      case GatewayProtocol.SYSTEM_ERROR ->
+          new TransferAnswer.SystemError(answer.getString("message", "SYSTEM_ERROR"));
+      default -> new TransferAnswer.SystemError("unexpected answer " + answer.encode());
+    };
+  }
+
+  @Override
+  public QueryAnswer query(String outTradeNo) {
+    HttpResponse<Buffer> response;
+    try {
+      response = call(HttpMethod.GET, GatewayProtocol.TRANSFERS + "/" + outTradeNo, "", timeout);
+    } catch (TimeoutException | ExecutionException e) {
+      return new QueryAnswer.NoAnswer(describe(e));
+    }
+    JsonObject answer = json(response);
+    if (answer == null) {
+      return new QueryAnswer.NoAnswer("HTTP " + response.statusCode());
+    }
+    return switch (answer.getString("result", "")) {
+      case GatewayProtocol.SUCCESS ->
+          new QueryAnswer.Success(
+              answer.getString("gatewayRef"), Amount.fen(answer.getLong("amount", 0L)));
+      case GatewayProtocol.FAIL -> new QueryAnswer.Fail(answer.getString("reason", "FAIL"));
+      case GatewayProtocol.PROCESSING -> new QueryAnswer.Processing();
+      case GatewayProtocol.NOT_FOUND -> new QueryAnswer.NotFound();
+      default -> new QueryAnswer.NoAnswer("unexpected answer " + answer.encode());
+    };
+  }
+
+  @Override
+  public List<StatementLine> statement(LocalDate day) {
+    HttpResponse<Buffer> response;
+    try {
+      response =
+          call(HttpMethod.GET, GatewayProtocol.STATEMENTS + "/" + day, "", STATEMENT_TIMEOUT);
+    } catch (TimeoutException | ExecutionException e) {
+      throw new StatementUnavailableException("statement of " + day + ": " + describe(e), e);
+    }
+    if (response.statusCode() != 200) {
+      throw new StatementUnavailableException(
+          "statement of " + day + ": HTTP " + response.statusCode(), null);
+    }
+    return parseStatement(response.bodyAsString());
+  }
+
+  /** Parses the CSV of a statement: a header line, then one line per settled out-trade-no. */
+  static List<StatementLine> parseStatement(String csv) {
+    List<StatementLine> lines = new ArrayList<>();
+    String[] rows = csv.split("\n");
+    if (rows.length == 0 || !rows[0].trim().equals(GatewayProtocol.STATEMENT_HEADER)) {
+      throw new StatementUnavailableException("not a statement: " + abbreviate(csv), null);
+    }
+    for (int i = 1; i < rows.length; i++) {
+      String row = rows[i].trim();
+      if (row.isEmpty()) {
+        continue;
+      }
+      String[] cells = row.split(",", -1);
+      try {
+        lines.add(
+            new StatementLine(
+                cells[0],
+                Amount.fen(Long.parseLong(cells[1])),
+                GatewayProtocol.SUCCESS.equals(cells[2]),
+                Instant.parse(cells[3])));
+      } catch (ArrayIndexOutOfBoundsException | NumberFormatException | DateTimeParseException e) {
+        throw new StatementUnavailableException("bad statement line: " + row, e);
+      }
+    }
+    return lines;
+  }
+
+  private HttpResponse<Buffer> call(HttpMethod method, String path, String body, Duration limit)
+      throws TimeoutException, ExecutionException {
+    Future<HttpResponse<Buffer>> sent =
+        client
+            .requestAbs(method, base + path)
+            .timeout(limit.toMillis())
+            .putHeader("content-type", "application/json")
+            .putHeader(
+                GatewayProtocol.SIGNATURE_HEADER,
+                signature.sign(GatewaySignature.request(method.name(), path), body))
+            .sendBuffer(Buffer.buffer(body));
+    try {
+      // The client's own timeout fires first; this one only bounds a wedged client.
+      return sent.toCompletionStage()
+          .toCompletableFuture()
+          .get(limit.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ExecutionException("interrupted while waiting for the gateway", e);
+    }
+  }
+
+  private static JsonObject json(HttpResponse<Buffer> response) {
+    if (response.statusCode() != 200) {
+      return null;
+    }
+    try {
+      return response.bodyAsJsonObject();
+    } catch (DecodeException e) {
+      return null;
+    }
+  }
+
+  private static String describe(Exception e) {
+    Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+    return cause.getClass().getSimpleName() + ": " + cause.getMessage();
+  }
+
+  private static String abbreviate(String text) {
+    return text.length() <= 80 ? text : text.substring(0, 80) + "…";
+  }
+
+  @Override
+  public void close() {
+    client.close();
+  }
+}
