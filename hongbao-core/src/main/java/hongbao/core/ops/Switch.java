@@ -7,7 +7,9 @@ import java.util.Optional;
 public enum Switch {
   SENDING("sending"),
   GRABBING("grabbing"),
-  PAYOUTS("payouts");
+  PAYOUTS("payouts"),
+  /** Issuing rewards: when off, consumers pause and events wait on the queues. */
+  REWARDS("rewards");
 
   private final String key;
 

@@ -35,6 +35,7 @@ public final class Reconciler {
   private final GrabStore store;
   private final PayoutQueue queue;
   private final Clock clock;
+  private final List<Audit> audits = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public Reconciler(
       LedgerAudit audit, PacketStore packets, GrabStore store, PayoutQueue queue, Clock clock) {
@@ -43,6 +44,11 @@ public final class Reconciler {
     this.store = store;
     this.queue = queue;
     this.clock = clock;
+  }
+
+  /** Adds a feature's audit to every reconciliation. */
+  public void add(Audit audit) {
+    audits.add(audit);
   }
 
   public Reconciliation reconcile() {
@@ -63,6 +69,7 @@ public final class Reconciler {
       discrepancies.add(
           "payout %s of %s was dead-lettered".formatted(dead.transferKey(), dead.amount()));
     }
+    audits.forEach(extra -> discrepancies.addAll(extra.discrepancies()));
     return new Reconciliation(checked, discrepancies);
   }
 

@@ -1,0 +1,110 @@
+package hongbao.core.reward;
+
+import hongbao.core.Invariants;
+import java.lang.System.Logger.Level;
+import java.util.Optional;
+
+/**
+ * Credits one reward, exactly once whoever asks (a queued event, its redelivery, a forced credit,
+ * the synchronous API): the reward book holds one row per tradeNo, written in the same transaction
+ * as the money (CASH) or the coupon (built-in book), or right after an idempotent HTTP issuer said
+ * yes. The server's token copy is dropped once the reward is credited.
+ */
+public final class RewardService {
+
+  private static final System.Logger LOG = System.getLogger(RewardService.class.getName());
+
+  private final RewardBook book;
+  private final Issuer issuer;
+  private final TokenStore tokenStore;
+  private final RewardMetrics metrics;
+
+  public RewardService(
+      RewardBook book, Issuer issuer, TokenStore tokenStore, RewardMetrics metrics) {
+    this.book = book;
+    this.issuer = issuer;
+    this.tokenStore = tokenStore;
+    this.metrics = metrics;
+  }
+
+  /**
+   * @throws Issuer.IssuerUnavailable or a database failure: try again later
+   */
+  public CreditOutcome credit(Reward reward, RewardType type) {
+    Invariants.check(
+        type.type().equals(reward.type()), "reward %s is not of type %s", reward, type.type());
+    String digest = reward.digest();
+    CreditOutcome outcome =
+        type.kind() == RewardKind.CASH ? creditCash(reward, digest) : issue(reward, type, digest);
+    if (outcome instanceof CreditOutcome.Credited) {
+      forgetToken(reward);
+    }
+    return outcome;
+  }
+
+  private CreditOutcome creditCash(Reward reward, String digest) {
+    return switch (book.creditCash(reward, digest)) {
+      case DONE -> {
+        metrics.issued(reward.type());
+        yield new CreditOutcome.Credited(true);
+      }
+      case ALREADY -> settledBefore(reward.tradeNo());
+      case CONFLICT -> new CreditOutcome.Conflict();
+    };
+  }
+
+  private CreditOutcome issue(Reward reward, RewardType type, String digest) {
+    Optional<RewardRecord> before = book.find(reward.tradeNo());
+    if (before.isPresent()) {
+      return before.get().digest().equals(digest)
+          ? settled(before.get())
+          : new CreditOutcome.Conflict();
+    }
+    if (type.issuerUrl() == null) {
+      return recorded(reward, book.recordIssued(reward, digest, type.kind(), true));
+    }
+    return switch (issuer.issue(reward, type)) {
+      case Issuer.Issue.Issued issued ->
+          recorded(reward, book.recordIssued(reward, digest, type.kind(), false));
+      case Issuer.Issue.Refused refused -> {
+        book.recordFailed(reward, digest, type.kind(), refused.reason());
+        yield new CreditOutcome.Refused(refused.reason());
+      }
+    };
+  }
+
+  private CreditOutcome recorded(Reward reward, RewardBook.Credit credit) {
+    return switch (credit) {
+      case DONE -> {
+        metrics.issued(reward.type());
+        yield new CreditOutcome.Credited(true);
+      }
+      case ALREADY -> settledBefore(reward.tradeNo());
+      case CONFLICT -> new CreditOutcome.Conflict();
+    };
+  }
+
+  private CreditOutcome settledBefore(String tradeNo) {
+    return book.find(tradeNo)
+        .map(RewardService::settled)
+        .orElseThrow(
+            () ->
+                new Invariants.InvariantViolation(
+                    "reward " + tradeNo + " was settled before but is not in the book"));
+  }
+
+  private static CreditOutcome settled(RewardRecord record) {
+    return record.status() == RewardRecord.Status.CREDITED
+        ? new CreditOutcome.Credited(false)
+        : new CreditOutcome.Refused(record.note());
+  }
+
+  /** Best effort: a copy left behind only makes a credited token look pending to the statement. */
+  private void forgetToken(Reward reward) {
+    try {
+      tokenStore.delete(reward);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "could not drop the token copy of " + reward.tradeNo(), e);
+    }
+  }
+}
