@@ -49,6 +49,13 @@ public final class HttpApi implements AutoCloseable {
   private final Blocking blocking = new Blocking();
   private final Timer grabLatency;
   private final Map<Class<?>, Counter> grabOutcomes = new java.util.HashMap<>();
+  private final java.util.List<Routes> extensions =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** More routes, mounted by {@link #router()} after authentication and before the web UI. */
+  public interface Routes {
+    void mount(Router router);
+  }
 
   public HttpApi(Vertx vertx, HttpServices services) {
     this.vertx = vertx;
@@ -66,6 +73,12 @@ public final class HttpApi implements AutoCloseable {
               .tag("outcome", Outcomes.name(outcome))
               .register(services.metrics()));
     }
+  }
+
+  /** Adds a feature's routes (before the first {@link #router()}). */
+  public HttpApi with(Routes routes) {
+    extensions.add(routes);
+    return this;
   }
 
   public Router router() {
@@ -90,6 +103,7 @@ public final class HttpApi implements AutoCloseable {
     router.get("/api/v1/packets").handler(this::list);
     router.get("/api/v1/packets/:id").handler(this::details);
     router.post("/api/v1/packets/:id/grab").handler(this::grab);
+    extensions.forEach(routes -> routes.mount(router));
     router
         .get("/*")
         .handler(
@@ -153,7 +167,7 @@ public final class HttpApi implements AutoCloseable {
     ctx.next();
   }
 
-  private static Caller caller(RoutingContext ctx) {
+  static Caller caller(RoutingContext ctx) {
     return ctx.get(CALLER);
   }
 

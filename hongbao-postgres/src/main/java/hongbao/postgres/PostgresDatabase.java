@@ -78,6 +78,10 @@ public final class PostgresDatabase implements AutoCloseable {
     return new PostgresPacketStore(transactions);
   }
 
+  public hongbao.core.reward.RewardBook rewards() {
+    return new PostgresRewardBook(transactions);
+  }
+
   public LedgerAudit audit() {
     return new PostgresLedgerAudit(transactions);
   }

@@ -5,5 +5,7 @@ public enum EntryKind {
   TOPUP,
   SEND,
   GRAB,
-  REFUND
+  REFUND,
+  /** A reward paid from a campaign's escrow. */
+  REWARD
 }
