@@ -23,8 +23,10 @@ public final class FailoverQueue {
   private final RewardProducer backup;
   private final int masterPercent;
   private final Clock clock;
-  private volatile long masterSuspectUntil;
-  private volatile long backupSuspectUntil;
+  private final java.util.concurrent.atomic.AtomicLong masterSuspectUntil =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong backupSuspectUntil =
+      new java.util.concurrent.atomic.AtomicLong();
 
   public FailoverQueue(
       VirtualQueue name,
@@ -63,14 +65,30 @@ public final class FailoverQueue {
   public CompletionStage<RewardProducer> send(Reward reward, int attempt) {
     boolean masterFirst = prefersMaster(reward.userId());
     long now = clock.millis();
-    boolean masterSuspect = masterSuspectUntil > now;
-    boolean backupSuspect = backupSuspectUntil > now;
+    boolean masterSuspect = suspect(masterSuspectUntil, now);
+    boolean backupSuspect = suspect(backupSuspectUntil, now);
     if (masterFirst && masterSuspect && !backupSuspect) {
       masterFirst = false;
     } else if (!masterFirst && backupSuspect && !masterSuspect) {
       masterFirst = true;
     }
     return sendTo(masterFirst, reward, attempt, true);
+  }
+
+  /**
+   * Whether a producer is suspect now. When its suspect time has run out, exactly one caller wins
+   * the right to probe it (the mark is pushed forward for the others), so a producer that is still
+   * down costs one timeout per {@link #SUSPECT_FOR}, not one per event.
+   */
+  private boolean suspect(java.util.concurrent.atomic.AtomicLong until, long now) {
+    long mark = until.get();
+    if (mark == 0) {
+      return false;
+    }
+    if (mark > now) {
+      return true;
+    }
+    return !until.compareAndSet(mark, now + SUSPECT_FOR.toMillis());
   }
 
   /** Sends to one producer only, the master or the backup: the alternating retry. */
@@ -99,15 +117,12 @@ public final class FailoverQueue {
     }
     return sent.handle(
             (ok, failure) -> {
+              var mark = isMaster ? masterSuspectUntil : backupSuspectUntil;
               if (failure != null) {
-                long until = clock.millis() + SUSPECT_FOR.toMillis();
-                if (isMaster) {
-                  masterSuspectUntil = until;
-                } else {
-                  backupSuspectUntil = until;
-                }
+                mark.set(clock.millis() + SUSPECT_FOR.toMillis());
                 return CompletableFuture.<RewardProducer>failedFuture(failure);
               }
+              mark.set(0);
               return CompletableFuture.completedFuture(producer);
             })
         .thenCompose(stage -> stage);
