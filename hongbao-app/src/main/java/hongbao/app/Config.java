@@ -30,7 +30,8 @@ public record Config(
     int maxDeliveries,
     Duration sweepInterval,
     Duration keyGrace,
-    String idAlphabet) {
+    String idAlphabet,
+    hongbao.app.reward.RewardConfig rewards) {
 
   public static final int DEFAULT_PORT = 8080;
 
@@ -61,7 +62,8 @@ public record Config(
         intOf(env, "HONGBAO_MAX_DELIVERIES", 10),
         Duration.ofMillis(intOf(env, "HONGBAO_SWEEP_INTERVAL_MILLIS", 1_000)),
         Duration.ofSeconds(intOf(env, "HONGBAO_KEY_GRACE_SECONDS", 7 * 86_400)),
-        env.getOrDefault("HONGBAO_ID_ALPHABET", hongbao.http.PacketIds.DEFAULT_ALPHABET));
+        env.getOrDefault("HONGBAO_ID_ALPHABET", hongbao.http.PacketIds.DEFAULT_ALPHABET),
+        hongbao.app.reward.RewardConfig.from(env));
   }
 
   private static int intOf(Map<String, String> env, String name, int absent) {

@@ -58,6 +58,9 @@ public final class Hongbao implements AutoCloseable {
   private String redisUrl;
   private String jdbcUrl;
   private Parts parts;
+  private String kafkaBootstrap;
+  private hongbao.kafka.embedded.EmbeddedKafka embeddedKafka;
+  private hongbao.app.reward.RewardWiring rewards;
 
   private Hongbao(Config config) {
     this.config = config;
@@ -84,6 +87,7 @@ public final class Hongbao implements AutoCloseable {
     Hongbao service = new Hongbao(config);
     service.redisUrl = redisUrl;
     service.jdbcUrl = jdbcUrl;
+    service.kafkaBootstrap = config.rewards().kafkaBootstrap();
     try {
       service.startServices(workers);
       return service;
@@ -105,6 +109,12 @@ public final class Hongbao implements AutoCloseable {
       EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start();
       resources.push(postgres);
       jdbcUrl = postgres.jdbcUrl();
+    }
+    kafkaBootstrap = config.rewards().kafkaBootstrap();
+    if (kafkaBootstrap == null) {
+      embeddedKafka = hongbao.kafka.embedded.EmbeddedKafka.start();
+      resources.push(embeddedKafka);
+      kafkaBootstrap = embeddedKafka.bootstrap();
     }
   }
 
@@ -139,6 +149,8 @@ public final class Hongbao implements AutoCloseable {
     var limits = PacketLimits.DEFAULTS.withMaxCount(config.maxShares());
     var details = new DetailsService(database.packets(), store, clock);
     var reconciler = new Reconciler(database.audit(), database.packets(), store, queue, clock);
+    var metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    startRewards(redis, database, switches, reconciler, metrics, clock);
     parts =
         new Parts(
             database,
@@ -152,7 +164,6 @@ public final class Hongbao implements AutoCloseable {
 
     String secret = config.jwtSecret() != null ? config.jwtSecret() : randomSecret();
     var tokens = new Tokens(secret, clock);
-    var metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     var services =
         new HttpServices(
             new SendService(new SendRules(limits), database.ledger(), arming, switches, clock),
@@ -173,6 +184,9 @@ public final class Hongbao implements AutoCloseable {
     startHttp(services);
     if (workers) {
       resources.push(Workers.start(config, parts, metrics));
+      if (rewards != null) {
+        rewards.startWorkers(kafkaBootstrap, config.reclaimIdle(), config.maxDeliveries(), metrics);
+      }
     }
     LOG.info(
         "hongbao listening on http://127.0.0.1:{} — redis {}{}, postgres {}{}, dev mode {}",
@@ -191,6 +205,9 @@ public final class Hongbao implements AutoCloseable {
     Vertx vertx = Vertx.vertx();
     resources.push(() -> vertx.close().await());
     var api = new HttpApi(vertx, services);
+    if (rewards != null) {
+      api.with(rewards.routes());
+    }
     resources.push(api);
     port = config.port() == 0 ? hongbao.app.embedded.FreePorts.find() : config.port();
     int instances = Math.max(1, Runtime.getRuntime().availableProcessors());
@@ -199,6 +216,45 @@ public final class Hongbao implements AutoCloseable {
           vertx.createHttpServer().requestHandler(api.router()).listen(port, "0.0.0.0").await();
       resources.push(() -> server.close().await());
     }
+  }
+
+  /**
+   * The reward pipeline, when Kafka is there (embedded by {@code serve}, or configured): without it
+   * the service runs without rewards.
+   */
+  private void startRewards(
+      RedisClient redis,
+      PostgresDatabase database,
+      RedisSwitches switches,
+      Reconciler reconciler,
+      PrometheusMeterRegistry metrics,
+      Clock clock) {
+    if (kafkaBootstrap == null) {
+      LOG.info("rewards are off: no Kafka (set HONGBAO_KAFKA_BOOTSTRAP)");
+      return;
+    }
+    rewards =
+        hongbao.app.reward.RewardWiring.wire(
+            config.rewards(),
+            redis,
+            kafkaBootstrap,
+            database,
+            switches,
+            reconciler,
+            metrics,
+            clock,
+            config.sweepInterval());
+    resources.push(rewards);
+  }
+
+  /** The reward pipeline; null when it is off. */
+  public hongbao.app.reward.RewardWiring rewards() {
+    return rewards;
+  }
+
+  /** The embedded Kafka broker; null when a real cluster is configured or none is used. */
+  public hongbao.kafka.embedded.EmbeddedKafka embeddedKafka() {
+    return embeddedKafka;
   }
 
   private static boolean ready(

@@ -9,7 +9,12 @@ import picocli.CommandLine.Command;
     name = "hongbao",
     mixinStandardHelpOptions = true,
     description = "A red-packet service: serve it, benchmark it, study its splits.",
-    subcommands = {ServeCommand.class, SplitsCommand.class, BenchCommand.class})
+    subcommands = {
+      ServeCommand.class,
+      SplitsCommand.class,
+      BenchCommand.class,
+      IssuerSimCommand.class
+    })
 public final class HongbaoCommand implements Runnable {
 
   @Override

@@ -43,6 +43,7 @@ public final class RewardHandler {
   private final Switches switches;
   private final RewardMetrics metrics;
   private final Sleeper sleeper;
+  private final ConsumeRate consumeRate;
 
   public RewardHandler(
       RewardTypes types,
@@ -53,7 +54,8 @@ public final class RewardHandler {
       RewardQueues queues,
       Switches switches,
       RewardMetrics metrics,
-      Sleeper sleeper) {
+      Sleeper sleeper,
+      ConsumeRate consumeRate) {
     this.types = types;
     this.throttle = throttle;
     this.service = service;
@@ -63,6 +65,7 @@ public final class RewardHandler {
     this.switches = switches;
     this.metrics = metrics;
     this.sleeper = sleeper;
+    this.consumeRate = consumeRate;
   }
 
   /** Waits; injected so tests need not sleep. */
@@ -83,6 +86,7 @@ public final class RewardHandler {
   }
 
   public Handling handle(Reward reward, int attempt) throws InterruptedException {
+    consumeRate.acquire();
     for (int tries = 1; ; tries++) {
       if (!switches.enabled(Switch.REWARDS)) {
         return Handling.PAUSED;
