@@ -71,26 +71,28 @@ public final class IssuerSimulator implements AutoCloseable {
       request.response().putHeader("content-type", "application/json").end(stats().encode());
       return;
     }
-    request.body(
-        body -> {
-          if (body.failed()) {
-            request.response().setStatusCode(400).end();
-            return;
-          }
-          JsonObject json;
-          try {
-            json = body.result().toJsonObject();
-          } catch (RuntimeException e) {
-            request.response().setStatusCode(400).end("not JSON");
-            return;
-          }
-          long latency = settings.latency().toMillis();
-          if (latency > 0) {
-            vertx.setTimer(latency, id -> answer(request, json));
-          } else {
-            answer(request, json);
-          }
-        });
+    request
+        .body()
+        .onComplete(
+            body -> {
+              if (body.failed()) {
+                request.response().setStatusCode(400).end();
+                return;
+              }
+              JsonObject json;
+              try {
+                json = body.result().toJsonObject();
+              } catch (RuntimeException e) {
+                request.response().setStatusCode(400).end("not JSON");
+                return;
+              }
+              long latency = settings.latency().toMillis();
+              if (latency > 0) {
+                vertx.setTimer(latency, id -> answer(request, json));
+              } else {
+                answer(request, json);
+              }
+            });
   }
 
   private synchronized void answer(HttpServerRequest request, JsonObject json) {
