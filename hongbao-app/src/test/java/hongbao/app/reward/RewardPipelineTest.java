@@ -6,13 +6,23 @@ import static org.awaitility.Awaitility.await;
 
 import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
+import hongbao.core.money.Amount;
 import hongbao.core.ops.Switch;
+import hongbao.core.reward.ConsumeRate;
+import hongbao.core.reward.Reward;
 import hongbao.core.reward.RewardBudget;
+import hongbao.core.reward.RewardHandler;
+import hongbao.core.reward.RewardMetrics;
+import hongbao.crypto.SealedRewardTokens;
+import hongbao.crypto.Sealer;
+import hongbao.kafka.KafkaRewardConsumer;
 import hongbao.sdk.Activity;
 import hongbao.sdk.Bonus;
 import hongbao.sdk.BonusReceipt;
 import hongbao.sdk.RewardSdk;
 import hongbao.sdk.User;
+import io.lettuce.core.Consumer;
+import io.lettuce.core.XReadArgs;
 import io.vertx.core.json.JsonObject;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -25,8 +35,10 @@ import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -52,9 +64,12 @@ class RewardPipelineTest {
   private IssuerSimulator issuer;
   private final AtomicInteger ids = new AtomicInteger();
 
+  /** The service's keyset was rotated once: tokens of the old key must still open. */
+  private final Sealer oldKey = Sealer.generate();
+
   @BeforeAll
   void start() {
-    fixture = new RewardFixture(Map.of());
+    fixture = new RewardFixture(Map.of("HONGBAO_REWARD_KEYSET", oldKey.rotate().keysetJson()));
     issuer =
         IssuerSimulator.start(
             new IssuerSimulator.Settings(0, 100_000, 0, Duration.ZERO), Clock.systemUTC(), 7);
@@ -456,5 +471,219 @@ class RewardPipelineTest {
         .isInstanceOf(RejectedException.class)
         .extracting(e -> ((RejectedException) e).rejection())
         .isEqualTo(Rejection.IDEMPOTENCY_CONFLICT);
+  }
+
+  private long producedTo(String topic) {
+    String metrics = fixture.api.get("/metrics", null).raw();
+    double total = 0;
+    for (String line : metrics.split("\n")) {
+      if (line.startsWith("hongbao_rewards_produced_total{")
+          && line.contains("\"" + topic + "\"")) {
+        total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return (long) total;
+  }
+
+  @Test
+  void kafkaKilledMidRun_trafficMovesToTheBackup_andEverythingIsCreditedAfterItReturns()
+      throws Exception {
+    String campaign = unique("c");
+    fixture.openCampaign(campaign, 1_000_000);
+    var rewards = new ArrayList<JsonObject>();
+    for (int i = 0; i < 400; i++) {
+      rewards.add(reward(campaign + "_k_" + i, "k" + i, campaign, "CASH", 10));
+    }
+    Map<String, String> before = sendAll(rewards.subList(0, 100), 8);
+    long backupBefore = producedTo("redis:rewards-massive");
+
+    fixture.kafka.kill();
+    long killedAt = System.nanoTime();
+    Map<String, String> during = sendAll(rewards.subList(100, 400), 16);
+    long sendingMillis = (System.nanoTime() - killedAt) / 1_000_000;
+    long toBackup = producedTo("redis:rewards-massive") - backupBefore;
+    System.out.printf(
+        "broker down: 300 rewards accepted in %d ms, %d of them on the Redis backup, %d held%n",
+        sendingMillis, toBackup, sdk().held());
+    assertThat(before).hasSize(100);
+    assertThat(during).hasSize(300);
+    assertThat(toBackup)
+        .as("traffic moved to the backup")
+        .isGreaterThanOrEqualTo(300 - sdk().held());
+
+    fixture.kafka.restart();
+    fixture.awaitCredited(campaign, 400, Duration.ofSeconds(120));
+    assertThat(fixture.credited(campaign)).isEqualTo(400);
+    assertThat(sdk().held()).isZero();
+  }
+
+  @Test
+  @SuppressWarnings("unchecked") // one stream offset through a generic varargs parameter
+  void consumersKilledMidBatch_onKafkaAndOnRedis_theirEventsAreCreditedByTheOthers()
+      throws Exception {
+    String campaign = unique("c");
+    fixture.openCampaign(campaign, 1_000_000);
+    var parts = sdk().parts();
+    var taken = new CountDownLatch(1);
+    // A member whose workers take their records and hang, as if the process froze mid-batch.
+    var dyingHandler =
+        new RewardHandler(
+            parts.types(),
+            (type, permits) -> {
+              taken.countDown();
+              try {
+                Thread.sleep(Duration.ofMinutes(10));
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              return 0;
+            },
+            fixture.rewards().service(),
+            fixture.rewards().parking(),
+            fixture.rewards().failures(),
+            parts.queues(),
+            fixture.service.hongbao().parts().switches(),
+            RewardMetrics.NONE,
+            RewardHandler.Sleeper.THREAD,
+            new ConsumeRate(1_000, Clock.systemUTC(), RewardHandler.Sleeper.THREAD));
+    var dyingWorkers = Executors.newVirtualThreadPerTaskExecutor();
+    var dying =
+        new KafkaRewardConsumer(
+            fixture.kafka.bootstrap(),
+            "rewards-massive",
+            "dying",
+            dyingHandler,
+            dyingWorkers,
+            new KafkaRewardConsumer.Settings(Duration.ofMillis(100), 64, Duration.ofSeconds(3)));
+    // A Redis consumer that reads a batch and dies before acknowledging any of it.
+    var redis = parts.connection();
+    var rewards = new ArrayList<JsonObject>();
+    for (int i = 0; i < 300; i++) {
+      rewards.add(reward(campaign + "_d_" + i, "d" + i, campaign, "CASH", 10));
+    }
+    try {
+      var polling =
+          Executors.newSingleThreadExecutor()
+              .submit(
+                  () -> {
+                    for (int i = 0; i < 300 && taken.getCount() > 0; i++) {
+                      dying.pollOnce();
+                    }
+                  });
+      var stealing =
+          Executors.newSingleThreadExecutor()
+              .submit(
+                  () -> {
+                    var stolen = new ArrayList<Object>();
+                    long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                    while (stolen.size() < 5 && System.nanoTime() < until) {
+                      stolen.addAll(
+                          redis
+                              .sync()
+                              .xreadgroup(
+                                  Consumer.from("rewards", "dead-redis-consumer"),
+                                  XReadArgs.Builder.count(5).block(Duration.ofMillis(50)),
+                                  XReadArgs.StreamOffset.lastConsumed(
+                                      parts.keys().stream("rewards-massive"))));
+                    }
+                    return stolen.size();
+                  });
+      Map<String, String> accepted = sendAll(rewards, 8);
+      assertThat(accepted).hasSize(300);
+      int stolen = stealing.get(30, TimeUnit.SECONDS);
+      assertThat(stolen).as("the dead Redis consumer took entries").isPositive();
+      System.out.printf(
+          "killed mid-batch: a Kafka member, and a Redis consumer holding %d%n", stolen);
+      polling.get(60, TimeUnit.SECONDS);
+      assertThat(taken.await(1, TimeUnit.SECONDS)).as("the dying member took records").isTrue();
+      System.out.printf(
+          "killed mid-batch: a Kafka member and a Redis consumer holding %d%n", stolen.size());
+    } finally {
+      dying.abort();
+      dyingWorkers.shutdownNow();
+    }
+    fixture.awaitCredited(campaign, 300, Duration.ofSeconds(90));
+    assertThat(
+            fixture.count(
+                "SELECT count(*) FROM transfer WHERE campaign_id = ? AND kind = 'REWARD'",
+                campaign))
+        .isEqualTo(300);
+  }
+
+  private JsonObject verify(String token, String caller) {
+    var response =
+        fixture.api.post(
+            "/api/v1/rewards/tokens/verify",
+            caller,
+            Map.of(),
+            JsonObject.of("token", token).encode());
+    assertThat(response.status()).as("%s", response).isEqualTo(200);
+    return response.json();
+  }
+
+  @Test
+  void tokens_tamperedTruncatedOtherUserOtherKeyAreIllegal_oldKeyLegal_unknownNeverCredited()
+      throws Exception {
+    String campaign = unique("c");
+    fixture.openCampaign(campaign, 100_000);
+    String user = unique("tok");
+    String userToken = fixture.api.token(user);
+    String token = send(reward(campaign + "_t1", user, campaign, "CASH", 120), false);
+    Reward accepted = sdk().parts().tokens().open(token, user).orElseThrow();
+
+    assertThat(verify(token, userToken).getString("validity")).isEqualTo("LEGAL");
+    assertThat(verify(token, fixture.admin).getString("validity")).isEqualTo("LEGAL");
+    String other = fixture.api.token(unique("other"));
+    assertThat(verify(token, other).getString("validity")).isEqualTo("ILLEGAL");
+    int at = token.length() - 10;
+    String tampered =
+        token.substring(0, at) + (token.charAt(at) == 'A' ? 'B' : 'A') + token.substring(at + 1);
+    assertThat(verify(tampered, userToken).getString("validity")).isEqualTo("ILLEGAL");
+    assertThat(verify(token.substring(0, token.length() - 3), userToken).getString("validity"))
+        .isEqualTo("ILLEGAL");
+    String otherKey = new SealedRewardTokens(Sealer.generate()).seal(accepted);
+    assertThat(verify(otherKey, userToken).getString("validity")).isEqualTo("ILLEGAL");
+    String oldKeyToken = new SealedRewardTokens(oldKey).seal(accepted);
+    assertThat(oldKeyToken).isNotEqualTo(token);
+    assertThat(verify(oldKeyToken, userToken).getString("validity")).isEqualTo("LEGAL");
+    JsonObject illegal = verify(tampered, userToken);
+    assertThat(illegal.getString("tradeNo")).isNull();
+    assertThat(illegal.getValue("amount")).isNull();
+
+    // Genuine key, but the server never accepted it: UNKNOWN, and never credited.
+    Reward forged =
+        new Reward(
+            campaign + "_never",
+            user,
+            campaign,
+            "rain",
+            "CASH",
+            Amount.fen(99_999),
+            "",
+            accepted.awardedAt());
+    String unknown = sdk().parts().tokens().seal(forged);
+    assertThat(verify(unknown, userToken).getString("validity")).isEqualTo("UNKNOWN");
+    fixture.awaitAllCredited(List.of(campaign + "_t1"), Duration.ofSeconds(30));
+    var forced =
+        fixture.rewards().forcedCredits().creditNow(user, List.of(unknown, tampered, token));
+    assertThat(forced.credited()).isZero();
+    var statement =
+        fixture.api.post(
+            "/api/v1/rewards/statement",
+            userToken,
+            Map.of(),
+            JsonObject.of(
+                    "tokens",
+                    new io.vertx.core.json.JsonArray(List.of(unknown, tampered, oldKeyToken)))
+                .encode());
+    assertThat(statement.status()).isEqualTo(200);
+    var items = statement.json().getJsonArray("items");
+    assertThat(items).hasSize(1);
+    assertThat(items.getJsonObject(0).getString("status")).isEqualTo("CREDITED");
+    assertThat(statement.json().getLong("creditedAmount")).isEqualTo(120);
+    assertThat(statement.json().getLong("pendingAmount")).isZero();
+    assertThat(verify(token, userToken).getBoolean("credited")).isTrue();
+    assertThat(fixture.api.get("/api/v1/wallet", userToken).json().getLong("balance"))
+        .isEqualTo(120);
   }
 }
