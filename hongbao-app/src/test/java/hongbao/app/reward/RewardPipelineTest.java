@@ -596,8 +596,6 @@ class RewardPipelineTest {
           "killed mid-batch: a Kafka member, and a Redis consumer holding %d%n", stolen);
       polling.get(60, TimeUnit.SECONDS);
       assertThat(taken.await(1, TimeUnit.SECONDS)).as("the dying member took records").isTrue();
-      System.out.printf(
-          "killed mid-batch: a Kafka member and a Redis consumer holding %d%n", stolen.size());
     } finally {
       dying.abort();
       dyingWorkers.shutdownNow();
