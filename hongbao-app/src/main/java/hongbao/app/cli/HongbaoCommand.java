@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
       ServeCommand.class,
       SplitsCommand.class,
       BenchCommand.class,
-      IssuerSimCommand.class
+      IssuerSimCommand.class,
+      RewardBenchCommand.class
     })
 public final class HongbaoCommand implements Runnable {
 

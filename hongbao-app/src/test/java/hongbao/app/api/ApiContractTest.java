@@ -501,7 +501,8 @@ abstract class ApiContractTest {
     Response sent = api.post("/api/v1/packets", alice, headers, lucky(100, 1).encode());
     String packetId = sent.json().getString("id");
     assertThat(api.get("/api/v1/admin/switches", admin).json())
-        .isEqualTo(JsonObject.of("sending", true, "grabbing", true, "payouts", true, "rewards", true));
+        .isEqualTo(
+            JsonObject.of("sending", true, "grabbing", true, "payouts", true, "rewards", true));
     JsonObject off = api.put("/api/v1/admin/switches/sending", admin, "{\"enabled\":false}").json();
     api.put("/api/v1/admin/switches/grabbing", admin, "{\"enabled\":false}");
     try {

@@ -34,7 +34,16 @@ class RedisSwitchesTest {
   void enabled_whenNothingStored_isTrueForEverySwitch() {
     try (var switches = new RedisSwitches(connection, keys, Duration.ofSeconds(1))) {
       assertThat(switches.all())
-          .isEqualTo(Map.of(Switch.SENDING, true, Switch.GRABBING, true, Switch.PAYOUTS, true));
+          .isEqualTo(
+              Map.of(
+                  Switch.SENDING,
+                  true,
+                  Switch.GRABBING,
+                  true,
+                  Switch.PAYOUTS,
+                  true,
+                  Switch.REWARDS,
+                  true));
     }
   }
 
