@@ -230,6 +230,151 @@ final class PostgresRewardBook implements RewardBook {
         });
   }
 
+  /**
+   * A batch of CASH credits in one statement: claim the rows that are new, then move exactly what
+   * was claimed — each escrow debited by its sum (refusing to go below zero), each wallet credited
+   * by its sum. Accounts are locked in id order first, as the ledger's other writers do.
+   */
+  private static final String CREDIT_CASH_BATCH =
+      """
+      WITH input AS (
+          SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
+                               ?::bigint[], ?::text[], ?::bigint[])
+              AS t(trade_no, digest, user_id, campaign_id, scene, type, amount, descr, awarded_micros)
+      ), claimed AS (
+          INSERT INTO reward (trade_no, digest, user_id, campaign_id, scene, type, kind, amount,
+                              descr, awarded_at, status)
+          SELECT trade_no, digest, user_id, campaign_id, scene, type, 'CASH', amount, descr,
+                 timestamptz 'epoch' + awarded_micros * interval '1 microsecond', 'CREDITED'
+          FROM input
+          ON CONFLICT (trade_no) DO NOTHING
+          RETURNING trade_no, user_id, campaign_id, amount
+      ), debited AS (
+          UPDATE account SET balance = account.balance - d.total
+          FROM (SELECT 'campaign:' || campaign_id AS id, sum(amount)::bigint AS total
+                FROM claimed GROUP BY 1) d
+          WHERE account.id = d.id AND account.balance >= d.total
+          RETURNING account.id
+      ), posting AS (
+          INSERT INTO transfer (key, kind, debit_account, credit_account, amount, user_id, campaign_id)
+          SELECT 'reward:' || trade_no, 'REWARD', 'campaign:' || campaign_id, 'wallet:' || user_id,
+                 amount, user_id, campaign_id
+          FROM claimed
+      ), credited AS (
+          INSERT INTO account (id, kind, balance)
+          SELECT 'wallet:' || user_id, 'WALLET', sum(amount)::bigint
+          FROM claimed GROUP BY 1 ORDER BY 1
+          ON CONFLICT (id) DO UPDATE SET balance = account.balance + excluded.balance
+      )
+      SELECT (SELECT array_agg(trade_no) FROM claimed),
+             (SELECT count(DISTINCT campaign_id) FROM claimed),
+             (SELECT count(*) FROM debited)
+      """;
+
+  @Override
+  public List<Credit> creditCash(List<Reward> rewards) {
+    if (rewards.isEmpty()) {
+      return List.of();
+    }
+    Invariants.check(rewards.size() <= CASH_BATCH_MAX, "a batch of %d credits", rewards.size());
+    return transactions.write(
+        "credit " + rewards.size() + " rewards",
+        connection -> {
+          lockAccounts(connection, rewards);
+          java.util.Set<String> claimed = claimCash(connection, rewards);
+          var answers = new ArrayList<Credit>(rewards.size());
+          java.util.Map<String, String> earlier =
+              claimed.size() == rewards.size() ? java.util.Map.of() : digests(connection, rewards);
+          for (Reward reward : rewards) {
+            if (claimed.contains(reward.tradeNo())) {
+              answers.add(Credit.DONE);
+            } else {
+              String digest = earlier.get(reward.tradeNo());
+              Invariants.check(
+                  digest != null, "reward %s neither claimed nor found", reward.tradeNo());
+              answers.add(digest.equals(reward.digest()) ? Credit.ALREADY : Credit.CONFLICT);
+            }
+          }
+          return answers;
+        });
+  }
+
+  private static void lockAccounts(Connection connection, List<Reward> rewards)
+      throws SQLException {
+    var accounts = new java.util.TreeSet<String>();
+    for (Reward reward : rewards) {
+      accounts.add(campaignAccount(reward.campaignId()));
+      accounts.add(Sql.walletAccount(reward.userId()));
+    }
+    try (PreparedStatement lock =
+        connection.prepareStatement(
+            "SELECT count(*) FROM (SELECT id FROM account WHERE id = ANY(?) ORDER BY id FOR UPDATE) l")) {
+      lock.setArray(1, connection.createArrayOf("text", accounts.toArray()));
+      lock.executeQuery().close();
+    }
+  }
+
+  private static java.util.Set<String> claimCash(Connection connection, List<Reward> rewards)
+      throws SQLException {
+    int n = rewards.size();
+    String[][] text = new String[7][n];
+    Long[] amounts = new Long[n];
+    Long[] awarded = new Long[n];
+    for (int i = 0; i < n; i++) {
+      Reward r = rewards.get(i);
+      text[0][i] = r.tradeNo();
+      text[1][i] = r.digest();
+      text[2][i] = r.userId();
+      text[3][i] = r.campaignId();
+      text[4][i] = r.scene();
+      text[5][i] = r.type();
+      text[6][i] = r.desc();
+      amounts[i] = r.amount().fen();
+      awarded[i] = Sql.epochMicros(r.awardedAt());
+    }
+    try (PreparedStatement credit = connection.prepareStatement(CREDIT_CASH_BATCH)) {
+      for (int column = 0; column < 6; column++) {
+        credit.setArray(column + 1, connection.createArrayOf("text", text[column]));
+      }
+      credit.setArray(7, connection.createArrayOf("bigint", amounts));
+      credit.setArray(8, connection.createArrayOf("text", text[6]));
+      credit.setArray(9, connection.createArrayOf("bigint", awarded));
+      try (ResultSet row = credit.executeQuery()) {
+        row.next();
+        java.sql.Array array = row.getArray(1);
+        var claimed = new java.util.HashSet<String>();
+        if (array != null) {
+          for (Object tradeNo : (Object[]) array.getArray()) {
+            claimed.add((String) tradeNo);
+          }
+        }
+        Invariants.check(
+            row.getInt(2) == row.getInt(3),
+            "a campaign escrow cannot pay its rewards in this batch (%d campaigns, %d debited)",
+            row.getInt(2),
+            row.getInt(3));
+        return claimed;
+      }
+    }
+  }
+
+  private static java.util.Map<String, String> digests(Connection connection, List<Reward> rewards)
+      throws SQLException {
+    var found = new java.util.HashMap<String, String>();
+    try (PreparedStatement find =
+        connection.prepareStatement(
+            "SELECT trade_no, digest FROM reward WHERE trade_no = ANY(?)")) {
+      find.setArray(
+          1, connection.createArrayOf("text", rewards.stream().map(Reward::tradeNo).toArray()));
+      try (ResultSet rows = find.executeQuery()) {
+        while (rows.next()) {
+          found.put(rows.getString(1), rows.getString(2));
+        }
+      }
+    }
+    return found;
+  }
+
   @Override
   public Credit recordIssued(Reward reward, String digest, RewardKind kind, boolean couponBook) {
     return transactions.write(

@@ -368,6 +368,11 @@ public final class RewardSdk implements AutoCloseable {
         }
 
         @Override
+        public List<Credit> creditCash(List<Reward> rewards) {
+          throw unsupported();
+        }
+
+        @Override
         public Credit recordIssued(
             Reward reward, String digest, RewardKind kind, boolean couponBook) {
           throw unsupported();

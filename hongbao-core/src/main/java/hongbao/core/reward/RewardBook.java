@@ -30,6 +30,14 @@ public interface RewardBook {
   Credit creditCash(Reward reward, String digest);
 
   /**
+   * Pays many CASH rewards in one transaction, each as {@link #creditCash} would (distinct
+   * tradeNos; at most {@link #CASH_BATCH_MAX}). Returns one answer per reward, in order.
+   */
+  List<Credit> creditCash(List<Reward> rewards);
+
+  int CASH_BATCH_MAX = 1_000;
+
+  /**
    * Records a coupon or item as CREDITED; with {@code couponBook} the coupon itself is written to
    * the service's own coupon book in the same transaction.
    */

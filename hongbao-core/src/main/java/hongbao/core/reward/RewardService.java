@@ -18,6 +18,7 @@ public final class RewardService {
   private final Issuer issuer;
   private final TokenStore tokenStore;
   private final RewardMetrics metrics;
+  private final CashCredits cash;
 
   public RewardService(
       RewardBook book, Issuer issuer, TokenStore tokenStore, RewardMetrics metrics) {
@@ -25,6 +26,7 @@ public final class RewardService {
     this.issuer = issuer;
     this.tokenStore = tokenStore;
     this.metrics = metrics;
+    this.cash = new CashCredits(book, 500);
   }
 
   /**
@@ -43,7 +45,14 @@ public final class RewardService {
   }
 
   private CreditOutcome creditCash(Reward reward, String digest) {
-    return switch (book.creditCash(reward, digest)) {
+    RewardBook.Credit credit;
+    try {
+      credit = cash.credit(reward);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while crediting " + reward.tradeNo(), e);
+    }
+    return switch (credit) {
       case DONE -> {
         metrics.issued(reward.type());
         yield new CreditOutcome.Credited(true);

@@ -92,7 +92,6 @@ public final class KafkaBrokerMain {
         "group.initial.rebalance.delay.ms=0",
         "group.min.session.timeout.ms=1000",
         "log.cleaner.dedupe.buffer.size=2097152",
-        "log.flush.interval.messages=1",
         "");
   }
 }
