@@ -44,21 +44,16 @@ public final class CashCredits {
   public RewardBook.Credit credit(Reward reward) throws InterruptedException {
     var pending = new Pending(reward, new CompletableFuture<>());
     queue.add(pending);
-    while (!pending.answer.isDone()) {
-      if (writing.compareAndSet(false, true)) {
-        try {
+    // Whoever holds the writer's flag drains the queue, and looks again after letting go: an entry
+    // queued meanwhile is either seen then or its caller takes the flag itself. So a caller that
+    // finds the flag taken can block until its answer comes.
+    while (!queue.isEmpty() && writing.compareAndSet(false, true)) {
+      try {
+        while (!queue.isEmpty()) {
           writeBatch();
-        } finally {
-          writing.set(false);
         }
-      } else {
-        try {
-          return pending.answer.get(1, java.util.concurrent.TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.TimeoutException notYet) {
-          // the writer may have finished without our entry: loop and maybe write it ourselves
-        } catch (ExecutionException e) {
-          throw rethrow(e.getCause());
-        }
+      } finally {
+        writing.set(false);
       }
     }
     try {
