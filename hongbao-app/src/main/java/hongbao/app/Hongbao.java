@@ -242,8 +242,7 @@ public final class Hongbao implements AutoCloseable {
             switches,
             reconciler,
             metrics,
-            clock,
-            config.sweepInterval());
+            clock);
     resources.push(rewards);
   }
 

@@ -81,8 +81,7 @@ public final class RewardWiring implements AutoCloseable {
       Switches switches,
       Reconciler reconciler,
       MeterRegistry registry,
-      Clock clock,
-      Duration reconcileIdle) {
+      Clock clock) {
     var wiring = new RewardWiring();
     try {
       wiring.build(config, redis, kafkaBootstrap, database, switches, reconciler, registry, clock);
