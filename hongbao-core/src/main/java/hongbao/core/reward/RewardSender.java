@@ -68,9 +68,6 @@ public final class RewardSender {
                 () ->
                     new RejectedException(
                         Rejection.INVALID_REQUEST, "unknown reward type " + reward.type()));
-    if (sync && !switches.enabled(Switch.REWARDS)) {
-      throw new RejectedException(Rejection.DISABLED, "issuing rewards is switched off");
-    }
     String token = tokens.seal(reward);
     Amount cost = type.kind() == RewardKind.CASH ? reward.amount() : Amount.ZERO;
     switch (budget.reserve(reward, cost, token)) {
@@ -88,6 +85,11 @@ public final class RewardSender {
       case RewardBudget.Reservation.UnknownCampaign unknown ->
           throw new RejectedException(
               Rejection.NOT_FOUND, "no campaign " + reward.campaignId() + " with a budget");
+    }
+    // The contract's order: a replay or a conflict answers before the switch is looked at.
+    if (sync && !switches.enabled(Switch.REWARDS)) {
+      budget.release(reward);
+      throw new RejectedException(Rejection.DISABLED, "issuing rewards is switched off");
     }
     keepCopy(reward, token);
     return sync ? creditNow(reward, type, token) : enqueue(reward, type, token);
