@@ -1,9 +1,10 @@
 --[[
-arm.lua: put a funded, pre-split packet into the store.
+arm.lua: put a funded packet into the store, or rebuild it from the ledger after a loss.
 
 KEYS[1] meta hash     hb:{sNNN}:p:<id>
 KEYS[2] shares list   hb:{sNNN}:p:<id>:shares
 KEYS[3] eligible set  hb:{sNNN}:p:<id>:elig
+KEYS[4] grabs hash    hb:{sNNN}:p:<id>:grabs
 ARGV[1] total (fen)          ARGV[2] count
 ARGV[3] expireAt (ms)        ARGV[4] createdAt (ms)
 ARGV[5] password key or ""   ARGV[6] type: L | F | E
@@ -11,35 +12,68 @@ ARGV[7] ttlAt (ms): when every key of the packet expires (expireAt + grace)
 ARGV[8] now (ms)
 ARGV[9] split mode: P (pre-split: the shares follow) | G (cut each share at grab time)
 ARGV[10] cap per share in fen for mode G (0: none)
-ARGV[11] n = number of shares (0 in mode G), then ARGV[12 .. 11+n] the shares in fen (handed out
-        in this order), then ARGV[12+n ..] the recipients of an EXCLUSIVE packet
+ARGV[11] n = number of shares (0 in mode G)
+ARGV[12] g = number of grabs restored from the ledger (0 for a new packet)
+then ARGV[13 .. 12+n] the untaken shares in fen (handed out in this order),
+then 3 values per restored grab, in grab order: user, amount (fen), grab time (ms),
+then the recipients of an EXCLUSIVE packet to the end.
 
-Replies (integer):
-   1  armed now
-   0  the meta already exists (armed before, or closed/tombstoned): nothing changed
-  -1  now >= expireAt: refused, nothing written
+A rebuilt packet (g > 0) starts with its restored grabs already taken, as grabs 1..g, so each of
+those users is answered ALREADY_GRABBED with the amount the ledger paid, and the shares pushed are
+only what the ledger has not paid (the caller splits that remainder).
+
+Replies:
+  {1}                              armed now
+  {0, total, count, createdAt}     the meta already exists (armed before, closed, tombstoned or
+                                   held): nothing changed; the fields let the caller check that
+                                   the state is this packet's and not an older packet's of the
+                                   same id
+  {-1}                             now >= expireAt: refused, nothing written
 
 Atomic because a script runs alone on the shard: a grab sees either no packet or all of it
-(meta, every share, every recipient); two racing arms write once.
+(meta, every share, every restored grab, every recipient); two racing arms write once.
 --]]
 if redis.call('EXISTS', KEYS[1]) == 1 then
-  return 0
+  local found = redis.call('HMGET', KEYS[1], 'total', 'count', 'createdAt')
+  return {0, found[1] or '', found[2] or '', found[3] or ''}
 end
 if tonumber(ARGV[8]) >= tonumber(ARGV[3]) then
-  return -1
+  return {-1}
 end
 local ttlAt = ARGV[7]
 local n = tonumber(ARGV[11])
+local g = tonumber(ARGV[12])
+local firstShare = 13
+local firstGrab = firstShare + n
+local firstRecipient = firstGrab + 3 * g
+
+local takenAmount = 0
+local emptiedAt = ''
+for i = 0, g - 1 do
+  local user = ARGV[firstGrab + 3 * i]
+  local amount = ARGV[firstGrab + 3 * i + 1]
+  local at = ARGV[firstGrab + 3 * i + 2]
+  redis.call('HSET', KEYS[4], user, amount .. '|' .. at .. '|' .. (i + 1))
+  takenAmount = takenAmount + tonumber(amount)
+  emptiedAt = at
+end
+if g > 0 then
+  redis.call('PEXPIREAT', KEYS[4], ttlAt)
+end
+if g < tonumber(ARGV[2]) then
+  emptiedAt = ''
+end
+
 redis.call('HSET', KEYS[1],
-  'total', ARGV[1], 'count', ARGV[2], 'taken', 0, 'takenAmount', 0, 'status', 'A',
-  'expireAt', ARGV[3], 'createdAt', ARGV[4], 'emptiedAt', '', 'pw', ARGV[5], 'type', ARGV[6],
-  'ttlAt', ttlAt, 'mode', ARGV[9], 'cap', ARGV[10])
+  'total', ARGV[1], 'count', ARGV[2], 'taken', g, 'takenAmount', string.format('%d', takenAmount),
+  'status', 'A', 'expireAt', ARGV[3], 'createdAt', ARGV[4], 'emptiedAt', emptiedAt,
+  'pw', ARGV[5], 'type', ARGV[6], 'ttlAt', ttlAt, 'mode', ARGV[9], 'cap', ARGV[10])
 redis.call('PEXPIREAT', KEYS[1], ttlAt)
 
 -- Lua's unpack is limited to a few thousand values: push in chunks.
 local chunk = 1000
-local first = 12
-local last = 11 + n
+local first = firstShare
+local last = firstGrab - 1
 while first <= last do
   local upto = math.min(first + chunk - 1, last)
   redis.call('RPUSH', KEYS[2], unpack(ARGV, first, upto))
@@ -50,7 +84,7 @@ if n > 0 then
 end
 
 if ARGV[6] == 'E' then
-  first = 12 + n
+  first = firstRecipient
   last = #ARGV
   while first <= last do
     local upto = math.min(first + chunk - 1, last)
@@ -59,4 +93,4 @@ if ARGV[6] == 'E' then
   end
   redis.call('PEXPIREAT', KEYS[3], ttlAt)
 end
-return 1
+return {1}

@@ -1,23 +1,42 @@
 --[[
 close.lua: close an expired packet and take back what nobody grabbed.
 
-KEYS[1] meta hash    hb:{sNNN}:p:<id>
-KEYS[2] shares list  hb:{sNNN}:p:<id>:shares
+KEYS[1] meta hash      hb:{sNNN}:p:<id>
+KEYS[2] shares list    hb:{sNNN}:p:<id>:shares
+KEYS[3] payout stream  hb:{sNNN}:payouts
 ARGV[1] now (ms)   ARGV[2] amountIfMissing (fen)   ARGV[3] ttlAt (ms) for a tombstone
+ARGV[4] packetId   ARGV[5] scan limit: the most stream entries to look through
 
 Replies (integer):
   >= 0  the remainder to refund: total - takenAmount; the same number on every later call
   -1    not expired yet (now < expireAt): nothing changed
+  -2    the packet is held (its state belongs to another packet): the caller refunds from the
+        ledger alone
+  -2    no meta, and the shard's payout stream still holds tasks of this packet (or is longer
+        than the scan limit): its grabs are not all paid yet; nothing changed, try again later
 
-No meta (never armed, or the arm was lost): a tombstone meta is written (status C, count 0,
-total = remainder = amountIfMissing, expiring at ttlAt) so that a late arm is a no-op and the
-whole amount is refunded exactly once.
+No meta (never armed, the arm was lost, or the keys aged out or were lost): a tombstone meta is
+written (status C, count 0, total = remainder = amountIfMissing, expiring at ttlAt) so that a late
+arm is a no-op and the remainder is refunded exactly once. The caller passes what the ledger says
+is left (amount - paid - refunded), never the face amount, and only once no payout task of the
+packet waits in the stream, so the tombstone never claims money owed to a grabber.
 
 Atomic because a script runs alone on the shard: once it has run, no grab can take a share
 (status C, shares deleted), so grabbed + remainder = total whatever raced with it.
 --]]
 local meta = redis.call('HMGET', KEYS[1], 'status', 'expireAt', 'total', 'takenAmount', 'rem')
 if not meta[1] then
+  if redis.call('XLEN', KEYS[3]) > tonumber(ARGV[5]) then
+    return -2
+  end
+  for _, entry in ipairs(redis.call('XRANGE', KEYS[3], '-', '+')) do
+    local fields = entry[2]
+    for i = 1, #fields, 2 do
+      if fields[i] == 'p' and fields[i + 1] == ARGV[4] then
+        return -2
+      end
+    end
+  end
   local amount = ARGV[2]
   redis.call('HSET', KEYS[1], 'total', amount, 'count', 0, 'taken', 0, 'takenAmount', 0,
     'status', 'C', 'expireAt', ARGV[1], 'createdAt', ARGV[1], 'emptiedAt', '', 'pw', '',
@@ -27,6 +46,9 @@ if not meta[1] then
 end
 if meta[1] == 'C' then
   return tonumber(meta[5])
+end
+if meta[1] == 'H' then
+  return -2
 end
 if tonumber(ARGV[1]) < tonumber(meta[2]) then
   return -1

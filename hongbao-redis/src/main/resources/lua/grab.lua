@@ -16,13 +16,15 @@ AtGrabSplit.nextShare (cap = M when there is none):
 Every value stays below 2^53, so Lua's doubles compute the same integers as Java's longs.
 
 Replies (array; the first element names the outcome):
-  {'GRABBED', amount}          took a share now; a payout task {p, u, a, t} was appended
+  {'GRABBED', amount, seq}     took a share now, as the packet's seq-th grab; a payout task
+                               {p, u, a, t} was appended
   {'ALREADY_GRABBED', amount}  took this amount earlier (answered forever, even after expiry)
   {'EXPIRED'}                  closed or past expireAt with shares left, or a close tombstone
   {'NOT_ELIGIBLE'}             EXCLUSIVE packet and the user is no recipient
   {'WRONG_PASSWORD'}           the packet has a password key and ARGV[3] differs
   {'SOLD_OUT'}                 no share left (stays so after expiry once the packet emptied)
-  {'NOT_FOUND'}                no meta: never armed, or its keys expired
+  {'NOT_FOUND'}                no meta: never armed, or its keys expired (or were lost)
+  {'HELD'}                     status H: the state here belongs to another packet (see arm.lua)
 
 Checks run in exactly this order. Atomic because a script runs alone on the shard: the check
 for an earlier grab, the pop of a share, the record of the grab and the payout task happen with
@@ -47,6 +49,9 @@ if earlier then
   return {'ALREADY_GRABBED', tonumber(amount)}
 end
 
+if meta[3] == 'H' then
+  return {'HELD'}
+end
 -- A close tombstone (count 0) stands for a packet that was refunded without ever being armed.
 if count == 0 then
   return {'EXPIRED'}
@@ -105,4 +110,4 @@ if seq == count then
   redis.call('HSET', KEYS[1], 'emptiedAt', now)
 end
 redis.call('XADD', KEYS[5], '*', 'p', ARGV[4], 'u', user, 'a', share, 't', now)
-return {'GRABBED', tonumber(share)}
+return {'GRABBED', tonumber(share), seq}

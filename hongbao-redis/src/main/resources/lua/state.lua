@@ -32,5 +32,8 @@ for i = 1, #meta, 2 do
 end
 if fields['mode'] == 'G' and fields['status'] ~= 'C' then
   available = tonumber(fields['total']) - tonumber(fields['takenAmount'])
+elseif fields['spare'] and fields['status'] ~= 'C' then
+  -- fen a recovered grab left over when it took the last share (see recover.lua)
+  available = available + tonumber(fields['spare'])
 end
 return {meta, grabs, available}

@@ -12,6 +12,7 @@ import java.util.Optional;
  * @param jdbcUrl null for an embedded PostgreSQL
  * @param jdbcSchema the schema to use; null for the connection's default
  * @param jwtSecret null in dev mode (a random secret is made at start)
+ * @param tokenKeyset the Tink JSON keyset sealing receipts (or {@code @file}); null: a key per run
  */
 public record Config(
     int port,
@@ -31,6 +32,7 @@ public record Config(
     Duration sweepInterval,
     Duration keyGrace,
     String idAlphabet,
+    String tokenKeyset,
     hongbao.app.reward.RewardConfig rewards) {
 
   public static final int DEFAULT_PORT = 8080;
@@ -63,6 +65,7 @@ public record Config(
         Duration.ofMillis(intOf(env, "HONGBAO_SWEEP_INTERVAL_MILLIS", 1_000)),
         Duration.ofSeconds(intOf(env, "HONGBAO_KEY_GRACE_SECONDS", 7 * 86_400)),
         env.getOrDefault("HONGBAO_ID_ALPHABET", hongbao.http.PacketIds.DEFAULT_ALPHABET),
+        blankToNull(env.get("HONGBAO_TOKEN_KEYSET")),
         hongbao.app.reward.RewardConfig.from(env));
   }
 

@@ -5,10 +5,13 @@ import hongbao.app.embedded.EmbeddedRedis;
 import hongbao.app.workers.Workers;
 import hongbao.core.expiry.ExpirySweeper;
 import hongbao.core.grab.Arming;
+import hongbao.core.grab.ClaimService;
 import hongbao.core.grab.GrabService;
 import hongbao.core.grab.Rearmer;
+import hongbao.core.grab.StoreRepair;
 import hongbao.core.ledger.TopUpService;
 import hongbao.core.ledger.WalletService;
+import hongbao.core.ops.Violations;
 import hongbao.core.packet.Boxes;
 import hongbao.core.packet.DetailsService;
 import hongbao.core.packet.PacketLimits;
@@ -16,6 +19,8 @@ import hongbao.core.packet.SendRules;
 import hongbao.core.packet.SendService;
 import hongbao.core.reconcile.Reconciler;
 import hongbao.core.split.SplitPolicies;
+import hongbao.crypto.SealedReceipts;
+import hongbao.crypto.Sealer;
 import hongbao.http.GrabLimiter;
 import hongbao.http.HttpApi;
 import hongbao.http.HttpServices;
@@ -33,12 +38,17 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Base64;
 import java.util.Deque;
+import java.util.function.LongSupplier;
+import java.util.random.RandomGenerator;
 import java.util.random.RandomGeneratorFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -148,9 +158,22 @@ public final class Hongbao implements AutoCloseable {
             clock);
     var limits = PacketLimits.DEFAULTS.withMaxCount(config.maxShares());
     var details = new DetailsService(database.packets(), store, clock);
-    var reconciler = new Reconciler(database.audit(), database.packets(), store, queue, clock);
+    var violations = new Violations();
+    var reconciler =
+        new Reconciler(
+            database.audit(),
+            database.packets(),
+            store,
+            queue,
+            clock,
+            Reconciler.Limits.DEFAULTS,
+            violations);
+    Sealer tokenSealer = sealer();
+    var receipts = new SealedReceipts(tokenSealer);
+    var claims =
+        new ClaimService(receipts, database.packets(), store, arming, database.ledger(), clock);
     var metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    startRewards(redis, database, switches, reconciler, metrics, clock);
+    startRewards(redis, database, switches, reconciler, metrics, clock, tokenSealer);
     parts =
         new Parts(
             database,
@@ -160,6 +183,9 @@ public final class Hongbao implements AutoCloseable {
             arming,
             new ExpirySweeper(database.packets(), store, database.ledger(), clock, 100),
             new Rearmer(database.packets(), arming, clock, Duration.ofSeconds(2), 100),
+            new StoreRepair(store, database.packets(), arming, clock),
+            claims,
+            violations,
             reconciler);
 
     String secret = config.jwtSecret() != null ? config.jwtSecret() : randomSecret();
@@ -167,7 +193,9 @@ public final class Hongbao implements AutoCloseable {
     var services =
         new HttpServices(
             new SendService(new SendRules(limits), database.ledger(), arming, switches, clock),
-            new GrabService(store, database.packets(), arming, switches, clock),
+            new GrabService(
+                store, database.packets(), arming, switches, receipts, grabRandom(seeds), clock),
+            claims,
             details,
             new Boxes(database.packets(), store, details),
             new WalletService(database.ledger(), store, database.packets()),
@@ -185,7 +213,15 @@ public final class Hongbao implements AutoCloseable {
     if (workers) {
       resources.push(Workers.start(config, parts, metrics));
       if (rewards != null) {
-        rewards.startWorkers(kafkaBootstrap, config.reclaimIdle(), config.maxDeliveries(), metrics);
+        rewards.startWorkers(
+            kafkaBootstrap,
+            config.reclaimIdle(),
+            config.maxDeliveries(),
+            metrics,
+            (loop, violation) -> {
+              parts.violations().record(loop, violation);
+              parts.switches().set(hongbao.core.ops.Switch.REWARDS, false);
+            });
       }
     }
     LOG.info(
@@ -228,7 +264,8 @@ public final class Hongbao implements AutoCloseable {
       RedisSwitches switches,
       Reconciler reconciler,
       PrometheusMeterRegistry metrics,
-      Clock clock) {
+      Clock clock,
+      Sealer tokenSealer) {
     if (kafkaBootstrap == null) {
       LOG.info("rewards are off: no Kafka (set HONGBAO_KAFKA_BOOTSTRAP)");
       return;
@@ -242,7 +279,8 @@ public final class Hongbao implements AutoCloseable {
             switches,
             reconciler,
             metrics,
-            clock);
+            clock,
+            tokenSealer);
     resources.push(rewards);
   }
 
@@ -254,6 +292,45 @@ public final class Hongbao implements AutoCloseable {
   /** The embedded Kafka broker; null when a real cluster is configured or none is used. */
   public hongbao.kafka.embedded.EmbeddedKafka embeddedKafka() {
     return embeddedKafka;
+  }
+
+  /**
+   * The keys that seal grab receipts: {@code HONGBAO_TOKEN_KEYSET} (a Tink JSON keyset, or
+   * {@code @path} of a file holding one), else a fresh key for this run only.
+   */
+  private Sealer sealer() {
+    String keyset = config.tokenKeyset();
+    if (keyset == null) {
+      LOG.warn(
+          "HONGBAO_TOKEN_KEYSET is not set: grab receipts are sealed with a key of this run only");
+      return Sealer.generate();
+    }
+    if (keyset.startsWith("@")) {
+      try {
+        keyset = Files.readString(Path.of(keyset.substring(1)));
+      } catch (IOException e) {
+        throw new IllegalArgumentException("HONGBAO_TOKEN_KEYSET: cannot read " + keyset, e);
+      }
+    }
+    return Sealer.fromKeysetJson(keyset);
+  }
+
+  /**
+   * Uniform values in [0, 2^31) for shares cut at grab time, from one seeded root: each thread
+   * draws from its own generator split off the root, so no lock sits on the grab path.
+   */
+  private static LongSupplier grabRandom(SecureRandom seeds) {
+    var root =
+        (RandomGenerator.SplittableGenerator)
+            RandomGeneratorFactory.of("L64X128MixRandom").create(seeds.nextLong());
+    ThreadLocal<RandomGenerator> perThread =
+        ThreadLocal.withInitial(
+            () -> {
+              synchronized (root) {
+                return root.split();
+              }
+            });
+    return () -> perThread.get().nextInt() >>> 1;
   }
 
   private static boolean ready(
@@ -285,6 +362,10 @@ public final class Hongbao implements AutoCloseable {
 
   public Parts parts() {
     return parts;
+  }
+
+  public Config config() {
+    return config;
   }
 
   @Override

@@ -14,8 +14,13 @@ public final class Invariants {
     }
   }
 
-  /** Thrown when an invariant does not hold. */
-  public static final class InvariantViolation extends IllegalStateException {
+  /**
+   * Thrown when an invariant does not hold. An {@link Error}, not an exception: the loops and
+   * handlers that retry outages catch {@link RuntimeException} (or only {@link
+   * hongbao.core.Unavailable}), and a bug must not be retried like an outage. It stops the loop
+   * that found it.
+   */
+  public static final class InvariantViolation extends Error {
     private static final long serialVersionUID = 1L;
 
     public InvariantViolation(String message) {

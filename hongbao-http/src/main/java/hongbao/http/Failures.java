@@ -1,6 +1,7 @@
 package hongbao.http;
 
 import hongbao.core.RejectedException;
+import hongbao.core.Unavailable;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -44,7 +45,7 @@ final class Failures {
                 : new ApiError(500, "INTERNAL", "internal error");
       };
     }
-    if (isDependencyFault(cause)) {
+    if (cause instanceof Unavailable || isDependencyFault(cause)) {
       LOG.warn("a dependency is unavailable: {}", cause.toString());
       return new ApiError(503, "UNAVAILABLE", "a dependency is unavailable; try again shortly");
     }

@@ -103,6 +103,7 @@ public final class HttpApi implements AutoCloseable {
     router.get("/api/v1/packets").handler(this::list);
     router.get("/api/v1/packets/:id").handler(this::details);
     router.post("/api/v1/packets/:id/grab").handler(this::grab);
+    router.post("/api/v1/packets/:id/claims").handler(this::claim);
     extensions.forEach(routes -> routes.mount(router));
     router
         .get("/*")
@@ -266,6 +267,18 @@ public final class HttpApi implements AutoCloseable {
               grabLatency.record(
                   System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
             });
+  }
+
+  /** A grab receipt presented again: put back a grab the store lost, or say what became of it. */
+  private void claim(RoutingContext ctx) {
+    Caller caller = caller(ctx);
+    long id = packetId(ctx.pathParam("id"));
+    String receipt = JsonFields.parse(ctx.body().buffer()).requiredString("receipt");
+    blocking
+        .call(
+            ctx.vertx().getOrCreateContext(),
+            () -> services.claims().claim(id, caller.userId(), receipt))
+        .onComplete(result -> answer(ctx, result.map(Outcomes::toJson)));
   }
 
   private void details(RoutingContext ctx) {

@@ -1,5 +1,6 @@
 package hongbao.http;
 
+import hongbao.core.grab.ClaimService;
 import hongbao.core.grab.GrabService;
 import hongbao.core.ledger.TopUpService;
 import hongbao.core.ledger.WalletService;
@@ -21,6 +22,7 @@ import java.util.function.BooleanSupplier;
 public record HttpServices(
     SendService send,
     GrabService grab,
+    ClaimService claims,
     DetailsService details,
     Boxes boxes,
     WalletService wallets,

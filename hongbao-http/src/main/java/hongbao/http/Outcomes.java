@@ -1,5 +1,6 @@
 package hongbao.http;
 
+import hongbao.core.grab.ClaimOutcome;
 import hongbao.core.grab.GrabOutcome;
 import io.vertx.core.json.JsonObject;
 
@@ -11,7 +12,10 @@ final class Outcomes {
   static JsonObject toJson(GrabOutcome outcome) {
     return switch (outcome) {
       case GrabOutcome.Grabbed g ->
-          new JsonObject().put("outcome", "GRABBED").put("amount", g.amount().fen());
+          new JsonObject()
+              .put("outcome", "GRABBED")
+              .put("amount", g.amount().fen())
+              .put("receipt", g.receipt());
       case GrabOutcome.AlreadyGrabbed g ->
           new JsonObject().put("outcome", "ALREADY_GRABBED").put("amount", g.amount().fen());
       case GrabOutcome.SoldOut s -> new JsonObject().put("outcome", "SOLD_OUT");
@@ -19,6 +23,27 @@ final class Outcomes {
       case GrabOutcome.NotEligible n -> new JsonObject().put("outcome", "NOT_ELIGIBLE");
       case GrabOutcome.WrongPassword w -> new JsonObject().put("outcome", "WRONG_PASSWORD");
       case GrabOutcome.NotFound n -> throw ApiError.notFound("no such packet");
+      case GrabOutcome.Held h ->
+          throw new ApiError(
+              503, "UNAVAILABLE", "this packet is held for recovery; an operator has been told");
+    };
+  }
+
+  static JsonObject toJson(ClaimOutcome outcome) {
+    return switch (outcome) {
+      case ClaimOutcome.Paid p ->
+          new JsonObject().put("outcome", "PAID").put("amount", p.amount().fen());
+      case ClaimOutcome.Recorded r ->
+          new JsonObject().put("outcome", "RECORDED").put("amount", r.amount().fen());
+      case ClaimOutcome.Recovered r ->
+          new JsonObject().put("outcome", "RECOVERED").put("amount", r.amount().fen());
+      case ClaimOutcome.Refused r ->
+          new JsonObject()
+              .put("outcome", "REFUSED")
+              .put("amount", r.amount().fen())
+              .put("reason", r.reason());
+      case ClaimOutcome.Invalid i ->
+          throw ApiError.invalid("the receipt is not one of this user's for this packet");
     };
   }
 

@@ -1,6 +1,5 @@
 package hongbao.kafka;
 
-import hongbao.core.Invariants;
 import hongbao.core.reward.AckWindow;
 import hongbao.core.reward.RewardHandler;
 import hongbao.core.reward.RewardHandler.Handling;
@@ -167,7 +166,7 @@ public final class KafkaRewardConsumer implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
-      } catch (Invariants.InvariantViolation | Error bug) {
+      } catch (Error bug) {
         LOG.error("bug while handling reward {}", event.reward().tradeNo(), bug);
         fatal.compareAndSet(null, bug);
         return;

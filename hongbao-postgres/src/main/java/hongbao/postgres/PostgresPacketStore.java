@@ -4,6 +4,8 @@ import hongbao.core.money.Amount;
 import hongbao.core.packet.GrabView;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketStore;
+import hongbao.core.packet.RefusedClaim;
+import hongbao.core.packet.StuckRefund;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Instant;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.IntFunction;
 
 /**
  * Packets and their settled history, read from the ledger's tables. Every list is paged or limited;
@@ -99,7 +102,8 @@ public final class PostgresPacketStore implements PacketStore {
               connection.prepareStatement(
                   "SELECT "
                       + PacketRows.COLUMNS
-                      + " FROM packet WHERE NOT armed AND created_at < ? AND expires_at > ?"
+                      + " FROM packet WHERE NOT armed AND held_reason IS NULL"
+                      + " AND created_at < ? AND expires_at > ?"
                       + " ORDER BY created_at, id LIMIT ?")) {
             find.setObject(1, Sql.timestamp(createdBefore));
             find.setObject(2, Sql.timestamp(now));
@@ -138,10 +142,179 @@ public final class PostgresPacketStore implements PacketStore {
                   "SELECT "
                       + PacketRows.COLUMNS
                       + " FROM packet WHERE closed_at IS NULL AND expires_at <= ?"
+                      + " AND (refund_retry_at IS NULL OR refund_retry_at <= ?)"
                       + " ORDER BY expires_at, id LIMIT ?")) {
             find.setObject(1, Sql.timestamp(now));
+            find.setObject(2, Sql.timestamp(now));
+            find.setInt(3, limit);
+            return PacketRows.readAll(find);
+          }
+        });
+  }
+
+  @Override
+  public void markHeld(long packetId, String reason) {
+    transactions.write(
+        "hold packet " + packetId,
+        connection -> {
+          try (PreparedStatement hold =
+              connection.prepareStatement(
+                  "UPDATE packet SET held_reason = ? WHERE id = ? AND held_reason IS NULL")) {
+            hold.setString(1, reason);
+            hold.setLong(2, packetId);
+            return hold.executeUpdate();
+          }
+        });
+  }
+
+  @Override
+  public Set<Long> heldAmong(Collection<Long> packetIds) {
+    if (packetIds.isEmpty()) {
+      return Set.of();
+    }
+    return transactions.read(
+        "held among " + packetIds.size() + " packets",
+        connection -> {
+          try (PreparedStatement find =
+              connection.prepareStatement(
+                  "SELECT id FROM packet WHERE id = ANY (?) AND held_reason IS NOT NULL")) {
+            find.setArray(1, connection.createArrayOf("bigint", packetIds.toArray()));
+            Set<Long> held = new HashSet<>();
+            try (ResultSet rows = find.executeQuery()) {
+              while (rows.next()) {
+                held.add(rows.getLong(1));
+              }
+            }
+            return held;
+          }
+        });
+  }
+
+  @Override
+  public List<Packet> open(long afterId, int limit) {
+    checkLimit(limit);
+    return transactions.read(
+        "open packets",
+        connection -> {
+          try (PreparedStatement find =
+              connection.prepareStatement(
+                  "SELECT "
+                      + PacketRows.COLUMNS
+                      + " FROM packet WHERE closed_at IS NULL AND id > ? ORDER BY id LIMIT ?")) {
+            find.setLong(1, afterId);
             find.setInt(2, limit);
             return PacketRows.readAll(find);
+          }
+        });
+  }
+
+  @Override
+  public int postponeRefund(long packetId, IntFunction<Instant> retryAt, String reason) {
+    return transactions.write(
+        "postpone refund of packet " + packetId,
+        connection -> {
+          int attempts;
+          try (PreparedStatement count =
+              connection.prepareStatement(
+                  "UPDATE packet SET refund_attempts = refund_attempts + 1,"
+                      + " refund_error = coalesce(?, refund_error)"
+                      + " WHERE id = ? RETURNING refund_attempts")) {
+            count.setString(1, reason);
+            count.setLong(2, packetId);
+            try (ResultSet row = count.executeQuery()) {
+              if (!row.next()) {
+                return 0;
+              }
+              attempts = row.getInt(1);
+            }
+          }
+          try (PreparedStatement retry =
+              connection.prepareStatement("UPDATE packet SET refund_retry_at = ? WHERE id = ?")) {
+            retry.setObject(1, Sql.timestamp(retryAt.apply(attempts)));
+            retry.setLong(2, packetId);
+            retry.executeUpdate();
+          }
+          return attempts;
+        });
+  }
+
+  @Override
+  public List<StuckRefund> stuckRefunds(Instant expiredBefore, int limit) {
+    checkLimit(limit);
+    return transactions.read(
+        "stuck refunds",
+        connection -> {
+          try (PreparedStatement find =
+              connection.prepareStatement(
+                  "SELECT p.id, p.expires_at, coalesce(a.balance, 0), p.refund_attempts,"
+                      + " p.refund_error, p.held_reason"
+                      + " FROM packet p LEFT JOIN account a ON a.id = 'escrow:' || p.id"
+                      + " WHERE p.closed_at IS NULL"
+                      + " AND (p.expires_at < ? OR p.held_reason IS NOT NULL)"
+                      + " ORDER BY p.expires_at, p.id LIMIT ?")) {
+            find.setObject(1, Sql.timestamp(expiredBefore));
+            find.setInt(2, limit);
+            List<StuckRefund> stuck = new ArrayList<>();
+            try (ResultSet rows = find.executeQuery()) {
+              while (rows.next()) {
+                stuck.add(
+                    new StuckRefund(
+                        rows.getLong(1),
+                        rows.getObject(2, OffsetDateTime.class).toInstant(),
+                        Amount.fen(rows.getLong(3)),
+                        rows.getInt(4),
+                        rows.getString(5),
+                        rows.getString(6)));
+              }
+            }
+            return stuck;
+          }
+        });
+  }
+
+  @Override
+  public void recordRefusedClaim(RefusedClaim claim) {
+    transactions.write(
+        "refused claim on packet " + claim.packetId(),
+        connection -> {
+          try (PreparedStatement insert =
+              connection.prepareStatement(
+                  "INSERT INTO refused_claim (packet_id, user_id, amount, reason, at)"
+                      + " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
+            insert.setLong(1, claim.packetId());
+            insert.setString(2, claim.userId());
+            insert.setLong(3, claim.amount().fen());
+            insert.setString(4, claim.reason());
+            insert.setObject(5, Sql.timestamp(claim.at()));
+            return insert.executeUpdate();
+          }
+        });
+  }
+
+  @Override
+  public List<RefusedClaim> refusedClaims(int limit) {
+    checkLimit(limit);
+    return transactions.read(
+        "refused claims",
+        connection -> {
+          try (PreparedStatement find =
+              connection.prepareStatement(
+                  "SELECT packet_id, user_id, amount, reason, at FROM refused_claim"
+                      + " ORDER BY at, packet_id, user_id LIMIT ?")) {
+            find.setInt(1, limit);
+            List<RefusedClaim> claims = new ArrayList<>();
+            try (ResultSet rows = find.executeQuery()) {
+              while (rows.next()) {
+                claims.add(
+                    new RefusedClaim(
+                        rows.getLong(1),
+                        rows.getString(2),
+                        Amount.fen(rows.getLong(3)),
+                        rows.getString(4),
+                        rows.getObject(5, OffsetDateTime.class).toInstant()));
+              }
+            }
+            return claims;
           }
         });
   }

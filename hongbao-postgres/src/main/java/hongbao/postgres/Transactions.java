@@ -1,7 +1,11 @@
 package hongbao.postgres;
 
+import hongbao.core.Unavailable;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
@@ -11,7 +15,8 @@ import javax.sql.DataSource;
  * Runs a unit of work in one transaction on a pooled connection (the pool hands out connections
  * with auto-commit off). Deadlocks and serialization failures are transient: the whole unit is run
  * again, a bounded number of times, after a jittered exponential backoff so that the colliding
- * transactions do not collide again in lockstep. Every other {@link SQLException} becomes a {@link
+ * transactions do not collide again in lockstep. An unreachable or overloaded database is {@link
+ * Unavailable} (retried by the caller's loop); every other {@link SQLException} becomes a {@link
  * DatabaseException}; runtime exceptions thrown by the work (domain rejections) roll back and pass
  * through unchanged.
  */
@@ -50,6 +55,9 @@ final class Transactions {
       try {
         return once(work, snapshot);
       } catch (SQLException e) {
+        if (isOutage(e)) {
+          throw new Unavailable("postgres", what + ": " + e.getMessage(), e);
+        }
         if (!isTransient(e) || attempt >= ATTEMPTS_MAX) {
           throw new DatabaseException(what + " failed after " + attempt + " attempt(s)", e);
         }
@@ -83,6 +91,33 @@ final class Transactions {
       // The connection is probably broken; the pool discards it. The first failure is the story.
       cause.addSuppressed(rollbackFailure);
     }
+  }
+
+  /**
+   * The database is unreachable, shutting down, out of resources, or did not answer within the
+   * statement timeout: SQLState classes 08 and 53, 57P01–57P03 and 57014, and the driver's and the
+   * pool's transient-connection exceptions.
+   */
+  static boolean isOutage(SQLException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLTransientConnectionException
+          || t instanceof SQLNonTransientConnectionException
+          || t instanceof SQLRecoverableException
+          || t instanceof java.net.SocketException
+          || t instanceof java.net.SocketTimeoutException) {
+        return true;
+      }
+      if (t instanceof SQLException sql && sql.getSQLState() != null) {
+        String state = sql.getSQLState();
+        if (state.startsWith("08")
+            || state.startsWith("53")
+            || state.equals("57014")
+            || state.startsWith("57P0")) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   static boolean isTransient(SQLException e) {

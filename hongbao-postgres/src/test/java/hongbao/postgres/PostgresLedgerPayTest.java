@@ -5,9 +5,9 @@ import static hongbao.postgres.TestSchema.user;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import hongbao.core.Invariants;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
+import hongbao.core.payout.PayoutRefused;
 import hongbao.core.payout.PayoutTask;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -134,8 +134,8 @@ class PostgresLedgerPayTest extends LedgerTestBase {
     Packet packet = db.send(alice, 100, 2);
 
     assertThatThrownBy(() -> db.ledger.pay(List.of(task(packet, bob, 60), task(packet, carol, 60))))
-        .isInstanceOf(Invariants.InvariantViolation.class)
-        .hasMessageContaining("overdraw");
+        .isInstanceOf(PayoutRefused.class)
+        .hasMessageContaining("the books refuse");
 
     assertThat(db.audit.escrowBalance(packet.id())).isEqualTo(Amount.fen(100));
     assertThat(db.balance(bob)).isEqualTo(Amount.ZERO);
@@ -148,9 +148,27 @@ class PostgresLedgerPayTest extends LedgerTestBase {
     PayoutTask ghost = new PayoutTask(Long.MAX_VALUE / 2, bob, Amount.fen(5), null, "tag");
 
     assertThatThrownBy(() -> db.ledger.pay(List.of(ghost)))
-        .isInstanceOf(Invariants.InvariantViolation.class);
+        .isInstanceOf(PayoutRefused.class)
+        .hasMessageContaining("no escrow");
 
     assertThat(db.balance(bob)).isEqualTo(Amount.ZERO);
+  }
+
+  @Test
+  void pay_moreGrabsThanShares_isRefusedByTheLedgerItself() {
+    String alice = user("alice");
+    db.topUp(alice, 1_000);
+    Packet packet = db.send(alice, 100, 2);
+    db.ledger.pay(List.of(task(packet, user("bob"), 10), task(packet, user("carol"), 10)));
+    String dave = user("dave");
+
+    // 80 fen are still in escrow, but both shares are paid: a third grab is a share sold twice.
+    assertThatThrownBy(() -> db.ledger.pay(List.of(task(packet, dave, 10))))
+        .isInstanceOf(PayoutRefused.class);
+
+    assertThat(db.audit.escrowBalance(packet.id())).isEqualTo(Amount.fen(80));
+    assertThat(db.balance(dave)).isEqualTo(Amount.ZERO);
+    assertThat(db.packets.paidGrabs(packet.id())).hasSize(2);
   }
 
   @Test

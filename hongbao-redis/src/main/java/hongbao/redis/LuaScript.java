@@ -60,17 +60,25 @@ public final class LuaScript {
     Invariants.check(sha.equals(loaded), "script %s loaded as %s, expected %s", name, loaded, sha);
   }
 
-  /** Runs the script synchronously, loading it first if Redis does not know it. */
+  /**
+   * Runs the script synchronously, loading it first if Redis does not know it.
+   *
+   * @throws hongbao.core.Unavailable when Redis is down or does not answer in time
+   */
   public <T> T run(
       StatefulRedisConnection<String, String> connection,
       ScriptOutputType type,
       String[] keys,
       String... args) {
     try {
-      return connection.sync().evalsha(sha, type, keys, args);
-    } catch (RedisNoScriptException e) {
-      load(connection);
-      return connection.sync().evalsha(sha, type, keys, args);
+      try {
+        return connection.sync().evalsha(sha, type, keys, args);
+      } catch (RedisNoScriptException e) {
+        load(connection);
+        return connection.sync().evalsha(sha, type, keys, args);
+      }
+    } catch (RuntimeException e) {
+      throw RedisFaults.translate(e);
     }
   }
 

@@ -1,6 +1,7 @@
 package hongbao.app.reward;
 
 import hongbao.app.workers.Loop;
+import hongbao.core.Invariants;
 import hongbao.core.ops.Switches;
 import hongbao.core.reconcile.Reconciler;
 import hongbao.core.reward.ConsumeRate;
@@ -41,6 +42,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,6 +71,7 @@ public final class RewardWiring implements AutoCloseable {
   private RewardBook book;
   private RewardConfig config;
   private String instance;
+  private BiConsumer<String, Invariants.InvariantViolation> onViolation;
 
   private RewardWiring() {}
 
@@ -81,10 +84,20 @@ public final class RewardWiring implements AutoCloseable {
       Switches switches,
       Reconciler reconciler,
       MeterRegistry registry,
-      Clock clock) {
+      Clock clock,
+      Sealer serviceSealer) {
     var wiring = new RewardWiring();
     try {
-      wiring.build(config, redis, kafkaBootstrap, database, switches, reconciler, registry, clock);
+      wiring.build(
+          config,
+          redis,
+          kafkaBootstrap,
+          database,
+          switches,
+          reconciler,
+          registry,
+          clock,
+          serviceSealer);
       return wiring;
     } catch (RuntimeException e) {
       wiring.close();
@@ -100,17 +113,15 @@ public final class RewardWiring implements AutoCloseable {
       Switches switches,
       Reconciler reconciler,
       MeterRegistry registry,
-      Clock clock) {
+      Clock clock,
+      Sealer serviceSealer) {
     this.config = config;
     this.instance = UUID.randomUUID().toString().substring(0, 8);
     var metrics = new MicrometerRewardMetrics(registry);
-    Sealer sealer;
-    if (config.keysetJson() != null) {
-      sealer = Sealer.fromKeysetJson(config.keysetJson());
-    } else {
-      LOG.warn("no HONGBAO_REWARD_KEYSET: reward tokens of this run use a fresh key");
-      sealer = Sealer.generate();
-    }
+    // Reward tokens and grab receipts may share the service's keyset: the purpose bound into
+    // each token keeps one kind from opening as the other.
+    Sealer sealer =
+        config.keysetJson() != null ? Sealer.fromKeysetJson(config.keysetJson()) : serviceSealer;
     List<String> kafkaTopics = config.topology().topicsOf(QueueTopology.Kind.KAFKA);
     if (!kafkaTopics.isEmpty()) {
       KafkaTopics.ensure(kafkaBootstrap, kafkaTopics, config.kafkaPartitions(), (short) 1);
@@ -171,7 +182,12 @@ public final class RewardWiring implements AutoCloseable {
 
   /** Starts this instance's consumers and background steps. */
   public void startWorkers(
-      String kafkaBootstrap, Duration redisReclaimIdle, int maxDeliveries, MeterRegistry registry) {
+      String kafkaBootstrap,
+      Duration redisReclaimIdle,
+      int maxDeliveries,
+      MeterRegistry registry,
+      BiConsumer<String, Invariants.InvariantViolation> onViolation) {
+    this.onViolation = onViolation;
     ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
     resources.push(workers::shutdownNow);
     var parts = sdk.parts();
@@ -201,18 +217,21 @@ public final class RewardWiring implements AutoCloseable {
           Loop.start(
               "reward-redis-" + topic,
               () -> consumed.addAndGet(uninterrupted(consumer::consumeOnce)) >= 0 ? 1 : 0,
-              Duration.ofMillis(10)));
+              Duration.ofMillis(10),
+              onViolation));
       resources.push(
           Loop.start(
               "reward-reclaim-" + topic,
               () -> uninterrupted(consumer::reclaimOnce),
-              redisReclaimIdle.dividedBy(2)));
+              redisReclaimIdle.dividedBy(2),
+              onViolation));
     }
     for (String topic : config.topology().topicsOf(QueueTopology.Kind.KAFKA)) {
       startKafkaConsumer(kafkaBootstrap, topic, workers, registry);
     }
     var unparker = new Unparker(parts.types(), parking, parts.queues());
-    resources.push(Loop.start("reward-unparker", unparker::unparkOnce, Duration.ofSeconds(1)));
+    resources.push(
+        Loop.start("reward-unparker", unparker::unparkOnce, Duration.ofSeconds(1), onViolation));
     Map<String, AtomicLong> left = new ConcurrentHashMap<>();
     resources.push(
         Loop.start(
@@ -235,7 +254,8 @@ public final class RewardWiring implements AutoCloseable {
               }
               return 0;
             },
-            Duration.ofSeconds(5)));
+            Duration.ofSeconds(5),
+            onViolation));
   }
 
   private void startKafkaConsumer(
@@ -258,7 +278,9 @@ public final class RewardWiring implements AutoCloseable {
         .register(registry);
     // The loop is closed before the consumer: the poll thread must be gone when it closes.
     resources.push(consumer);
-    resources.push(Loop.start("reward-kafka-" + topic, consumer::pollOnce, Duration.ofMillis(10)));
+    resources.push(
+        Loop.start(
+            "reward-kafka-" + topic, consumer::pollOnce, Duration.ofMillis(10), onViolation));
   }
 
   /** A step that may be interrupted by a shutdown: interruption ends the step quietly. */

@@ -1,7 +1,9 @@
 package hongbao.app.workers;
 
+import hongbao.core.Invariants;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BiConsumer;
 import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,6 +12,9 @@ import org.slf4j.LoggerFactory;
  * Runs one background step over and over on its own thread: at once again while it finds work,
  * after {@code idle} when it finds none, and after a jittered, bounded, growing backoff when it
  * fails (a dependency is down), so a Redis or PostgreSQL outage is waited out without spinning.
+ *
+ * <p>An invariant violation is a bug, not an outage: the loop stops, logs it as an error and hands
+ * it to {@code onViolation} (which records it for the reconciler and switches payouts off).
  */
 public final class Loop implements AutoCloseable {
 
@@ -20,21 +25,35 @@ public final class Loop implements AutoCloseable {
   private final String name;
   private final IntSupplier step;
   private final Duration idle;
+  private final BiConsumer<String, Invariants.InvariantViolation> onViolation;
   private final Thread thread;
   private volatile boolean running = true;
 
-  private Loop(String name, IntSupplier step, Duration idle) {
+  private Loop(
+      String name,
+      IntSupplier step,
+      Duration idle,
+      BiConsumer<String, Invariants.InvariantViolation> onViolation) {
     this.name = name;
     this.step = step;
     this.idle = idle;
+    this.onViolation = onViolation;
     this.thread = Thread.ofPlatform().name(name).daemon().unstarted(this::run);
   }
 
   /** Starts a loop; {@code step} returns how much work it did (0 when idle). */
-  public static Loop start(String name, IntSupplier step, Duration idle) {
-    Loop loop = new Loop(name, step, idle);
+  public static Loop start(
+      String name,
+      IntSupplier step,
+      Duration idle,
+      BiConsumer<String, Invariants.InvariantViolation> onViolation) {
+    Loop loop = new Loop(name, step, idle, onViolation);
     loop.thread.start();
     return loop;
+  }
+
+  public boolean running() {
+    return running && thread.isAlive();
   }
 
   private void run() {
@@ -46,6 +65,11 @@ public final class Loop implements AutoCloseable {
         if (done == 0) {
           pause(idle.toMillis());
         }
+      } catch (Invariants.InvariantViolation violation) {
+        running = false;
+        LOG.error("{} stopped by an invariant violation", name, violation);
+        onViolation.accept(name, violation);
+        return;
       } catch (RuntimeException e) {
         if (!running) {
           return;

@@ -2,6 +2,8 @@ package hongbao.app.workers;
 
 import hongbao.app.Config;
 import hongbao.app.Parts;
+import hongbao.core.Invariants;
+import hongbao.core.ops.Switch;
 import hongbao.core.payout.PayoutWorker;
 import hongbao.core.payout.PayoutWorker.PayoutSettings;
 import io.micrometer.core.instrument.Counter;
@@ -10,14 +12,19 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.BiConsumer;
 
 /**
  * The background work of one instance: payout workers, the reclaimer of stale payouts, the expiry
- * sweeper and the re-armer. Every step is idempotent, so any number of instances may run them all.
+ * sweeper, the re-armer, the repair of the grab store after it restarted, and the pruning of
+ * consumers that left. Every step is idempotent, so any number of instances may run them all.
  */
 public final class Workers implements AutoCloseable {
 
   private static final Duration POLL_WAIT = Duration.ofMillis(200);
+
+  /** A consumer name with nothing pending for this long belongs to an instance that left. */
+  static final Duration CONSUMER_IDLE_MAX = Duration.ofHours(1);
 
   private final List<Loop> loops = new ArrayList<>();
 
@@ -27,6 +34,16 @@ public final class Workers implements AutoCloseable {
     var workers = new Workers();
     String instance = UUID.randomUUID().toString().substring(0, 8);
     Counter paid = Counter.builder("hongbao.payouts").register(metrics);
+    Counter violations =
+        Counter.builder("hongbao.invariant.violations")
+            .description("bugs that stopped a background loop")
+            .register(metrics);
+    BiConsumer<String, Invariants.InvariantViolation> onViolation =
+        (loop, violation) -> {
+          violations.increment();
+          parts.violations().record(loop, violation);
+          parts.switches().set(Switch.PAYOUTS, false);
+        };
     for (int i = 0; i < config.payoutWorkers(); i++) {
       PayoutWorker worker = payoutWorker(config, parts, instance + "-" + i);
       workers.loops.add(
@@ -37,14 +54,32 @@ public final class Workers implements AutoCloseable {
                 paid.increment(settled);
                 return settled;
               },
-              Duration.ofMillis(50)));
+              Duration.ofMillis(50),
+              onViolation));
     }
     PayoutWorker reclaimer = payoutWorker(config, parts, instance + "-reclaim");
     workers.loops.add(
-        Loop.start("payout-reclaim", reclaimer::reclaimOnce, config.reclaimIdle().dividedBy(2)));
+        Loop.start(
+            "payout-reclaim",
+            reclaimer::reclaimOnce,
+            config.reclaimIdle().dividedBy(2),
+            onViolation));
     workers.loops.add(
-        Loop.start("expiry-sweeper", parts.sweeper()::sweepOnce, config.sweepInterval()));
-    workers.loops.add(Loop.start("rearmer", parts.rearmer()::rearmOnce, Duration.ofSeconds(1)));
+        Loop.start(
+            "expiry-sweeper", parts.sweeper()::sweepOnce, config.sweepInterval(), onViolation));
+    workers.loops.add(
+        Loop.start("rearmer", parts.rearmer()::rearmOnce, Duration.ofSeconds(1), onViolation));
+    workers.loops.add(
+        Loop.start("store-repair", parts.repair()::checkOnce, Duration.ofSeconds(1), onViolation));
+    workers.loops.add(
+        Loop.start(
+            "consumer-pruner",
+            () -> {
+              parts.queue().removeIdleConsumers(CONSUMER_IDLE_MAX);
+              return 0;
+            },
+            Duration.ofMinutes(10),
+            onViolation));
     return workers;
   }
 

@@ -112,8 +112,11 @@ class PayoutCrashTest {
         consumer, 20, Duration.ofMillis(200), config.reclaimIdle(), config.maxDeliveries());
   }
 
-  /** Stands for a process killed between the ledger's commit and the queue's acknowledgement. */
-  private static final class Killed extends RuntimeException {
+  /**
+   * Stands for a process killed between the ledger's commit and the queue's acknowledgement: an
+   * {@link Error}, so nothing in the worker catches it, as nothing runs after a kill.
+   */
+  private static final class Killed extends Error {
     private static final long serialVersionUID = 1L;
 
     Killed() {

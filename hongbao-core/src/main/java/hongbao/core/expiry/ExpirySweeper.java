@@ -1,22 +1,37 @@
 package hongbao.core.expiry;
 
+import hongbao.core.Unavailable;
+import hongbao.core.grab.Closing;
 import hongbao.core.grab.GrabStore;
 import hongbao.core.ledger.Ledger;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketStore;
+import java.lang.System.Logger.Level;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
+import java.util.Set;
 
 /**
  * Returns what nobody grabbed to the sender. Closing in the grab store is atomic and idempotent and
- * reports the same remainder every time; the refund carries a unique key per packet. So any number
- * of sweepers on any number of instances refund each packet exactly once, and a grab racing the
- * close either gets its share (not refunded) or is told the packet expired.
+ * reports the same remainder every time; the refund carries a unique key per packet and never takes
+ * more than the escrow holds. So any number of sweepers on any number of instances refund each
+ * packet exactly once, and a grab racing the close either gets its share (not refunded) or is told
+ * the packet expired.
+ *
+ * <p>The ledger is the truth: a packet the store no longer has (its keys aged out or were lost) is
+ * closed with what the ledger says is left, once its queued payouts are paid; a held packet is
+ * refunded from the ledger alone. A packet whose refund fails for any reason but an outage is put
+ * off with a growing backoff and its reason kept for the reconciler, so it never blocks the packets
+ * behind it; an outage stops the round (the caller backs off).
  */
 public final class ExpirySweeper {
+
+  private static final System.Logger LOG = System.getLogger(ExpirySweeper.class.getName());
+  static final Duration RETRY_MIN = Duration.ofSeconds(1);
+  static final Duration RETRY_MAX = Duration.ofMinutes(10);
 
   private final PacketStore packets;
   private final GrabStore store;
@@ -37,13 +52,58 @@ public final class ExpirySweeper {
   public int sweepOnce() {
     Instant now = clock.instant();
     List<Packet> expired = packets.expiredUnrefunded(now, batchSize);
+    if (expired.isEmpty()) {
+      return 0;
+    }
+    Set<Long> held = packets.heldAmong(expired.stream().map(Packet::id).toList());
     int refunded = 0;
     for (Packet packet : expired) {
-      Optional<Amount> remainder = store.close(packet.id(), packet.amount(), now);
-      if (remainder.isPresent() && ledger.refund(packet.id(), remainder.get(), now)) {
-        refunded++;
+      try {
+        if (sweep(packet, held.contains(packet.id()), now)) {
+          refunded++;
+        }
+      } catch (Unavailable outage) {
+        throw outage;
+      } catch (RuntimeException failure) {
+        postpone(packet, now, failure.toString());
       }
     }
     return refunded;
+  }
+
+  private boolean sweep(Packet packet, boolean held, Instant now) {
+    if (held) {
+      return ledger.refund(packet.id(), leftInLedger(packet), now);
+    }
+    return switch (store.close(packet.id(), leftInLedger(packet), now)) {
+      case Closing.Closed closed -> ledger.refund(packet.id(), closed.remainder(), now);
+      case Closing.Busy busy -> {
+        postpone(packet, now, null);
+        yield false;
+      }
+      case Closing.NotYet notYet -> false;
+    };
+  }
+
+  /** What the ledger says the escrow still owes nobody: the amount less what it paid. */
+  private Amount leftInLedger(Packet packet) {
+    Amount paid =
+        packets.paidGrabs(packet.id()).values().stream().reduce(Amount.ZERO, Amount::plus);
+    return packet.amount().minus(paid);
+  }
+
+  private void postpone(Packet packet, Instant now, String reason) {
+    int attempts = packets.postponeRefund(packet.id(), n -> now.plus(backoff(n)), reason);
+    if (reason != null) {
+      LOG.log(
+          Level.WARNING,
+          "refund of packet " + packet.id() + " failed (attempt " + attempts + "): " + reason);
+    }
+  }
+
+  static Duration backoff(int attempts) {
+    int doublings = Math.min(Math.max(attempts - 1, 0), 20);
+    Duration wait = RETRY_MIN.multipliedBy(1L << doublings);
+    return wait.compareTo(RETRY_MAX) > 0 ? RETRY_MAX : wait;
   }
 }

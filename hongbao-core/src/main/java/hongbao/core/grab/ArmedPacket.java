@@ -10,12 +10,40 @@ import java.util.List;
  * out, or no shares and the instruction to cut each share at grab time from what is left (WeChat's
  * way; see {@link hongbao.core.split.AtGrabSplit} for the formula the store mirrors).
  *
+ * <p>A packet rebuilt after the store lost it carries the grabs the ledger has paid as {@code
+ * restored}: they are recorded as taken, and the shares are a split of only what is left.
+ *
  * @param capFen with {@code splitAtGrab}, the largest share in fen; 0 for none
+ * @param restored grabs already paid, in grab order; empty for a new packet
  */
-public record ArmedPacket(Packet packet, List<Amount> shares, boolean splitAtGrab, long capFen) {
+public record ArmedPacket(
+    Packet packet,
+    List<Amount> shares,
+    boolean splitAtGrab,
+    long capFen,
+    List<GrabRecord> restored) {
 
   public ArmedPacket {
     shares = List.copyOf(shares);
+    restored = List.copyOf(restored);
+    Amount sum = restored.stream().map(GrabRecord::amount).reduce(Amount.ZERO, Amount::plus);
+    for (Amount share : shares) {
+      sum = sum.plus(share);
+    }
+    Invariants.check(
+        restored.size() <= packet.count(),
+        "packet %s: %s restored grabs for count %s",
+        packet.id(),
+        restored.size(),
+        packet.count());
+    Invariants.check(
+        splitAtGrab
+            ? sum.fen() <= packet.amount().fen()
+            : sum.equals(packet.amount()) && shares.size() + restored.size() == packet.count(),
+        "packet %s: shares and restored grabs do not make up %s in %s shares",
+        packet.id(),
+        packet.amount(),
+        packet.count());
     Invariants.check(
         !splitAtGrab || shares.isEmpty(), "packet %s: split at grab with shares", packet.id());
     Invariants.check(capFen >= 0, "packet %s: negative cap", packet.id());
@@ -23,11 +51,11 @@ public record ArmedPacket(Packet packet, List<Amount> shares, boolean splitAtGra
 
   /** A pre-split packet. */
   public ArmedPacket(Packet packet, List<Amount> shares) {
-    this(packet, shares, false, 0);
+    this(packet, shares, false, 0, List.of());
   }
 
   /** A packet whose shares are cut at grab time. */
   public static ArmedPacket splitAtGrab(Packet packet, long capFen) {
-    return new ArmedPacket(packet, List.of(), true, capFen);
+    return new ArmedPacket(packet, List.of(), true, capFen, List.of());
   }
 }

@@ -1,6 +1,8 @@
 package hongbao.core.grab;
 
+import hongbao.core.Unavailable;
 import hongbao.core.money.Amount;
+import hongbao.core.packet.GrabView;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketStore;
 import hongbao.core.packet.PacketType;
@@ -9,6 +11,7 @@ import hongbao.core.split.SplitOptions;
 import hongbao.core.split.SplitPolicy;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
@@ -17,6 +20,15 @@ import java.util.random.RandomGenerator;
 /**
  * Splits a funded packet and puts it into the grab store. Arming is idempotent in the store, so it
  * is safe to retry from any instance at any time.
+ *
+ * <p>The ledger is the truth and the store is rebuilt from it: {@link #rearm} (used whenever the
+ * store may have lost the packet) reads the grabs the ledger has paid, records them as taken, and
+ * splits only what is left over the shares left. So a lost packet never sells a paid share again,
+ * and its paid grabbers keep their answer.
+ *
+ * <p>Arming that finds another packet's state under the id (the ledger was restored from a backup
+ * and handed the id out again) holds both: the stale state answers HELD and the packet is marked
+ * held in the ledger, refunded whole at expiry, and reported.
  */
 public final class Arming {
 
@@ -44,28 +56,79 @@ public final class Arming {
     this.clock = clock;
   }
 
-  /** Arms the packet and records that it is armed. Store faults propagate. */
+  /** Arms a packet just sent (nothing can have been paid yet). Store faults propagate. */
   public void arm(Packet packet) {
-    store.arm(armed(packet), clock.instant());
-    packets.markArmed(packet.id());
+    armWith(packet, List.of());
   }
 
-  private ArmedPacket armed(Packet packet) {
+  /**
+   * Arms a packet the store may have lost, rebuilding it from the ledger's paid grabs. Store and
+   * ledger faults propagate.
+   */
+  public void rearm(Packet packet) {
+    List<GrabRecord> paid = new ArrayList<>();
+    for (GrabView grab : packets.paidGrabViews(packet.id())) {
+      paid.add(new GrabRecord(grab.userId(), grab.amount(), grab.at(), paid.size() + 1));
+    }
+    armWith(packet, paid);
+  }
+
+  private void armWith(Packet packet, List<GrabRecord> paid) {
+    ArmResult result = store.arm(armed(packet, paid), clock.instant());
+    switch (result) {
+      case ArmResult.Armed armed -> packets.markArmed(packet.id());
+      case ArmResult.TooLate tooLate -> {}
+      case ArmResult.Existing existing -> {
+        if (existing.count() == 0 || isThisPacket(existing, packet)) {
+          packets.markArmed(packet.id());
+        } else {
+          hold(packet, existing);
+        }
+      }
+    }
+  }
+
+  private static boolean isThisPacket(ArmResult.Existing existing, Packet packet) {
+    return existing.total().equals(packet.amount())
+        && existing.count() == packet.count()
+        && existing.createdAt().toEpochMilli() == packet.createdAt().toEpochMilli();
+  }
+
+  private void hold(Packet packet, ArmResult.Existing existing) {
+    String reason =
+        "the grab store holds another packet's state under id %d (%s in %d shares, created %s)"
+            .formatted(packet.id(), existing.total(), existing.count(), existing.createdAt());
+    LOG.log(Level.ERROR, "holding packet " + packet.id() + ": " + reason);
+    store.hold(packet.id(), existing.createdAt());
+    packets.markHeld(packet.id(), reason);
+  }
+
+  private ArmedPacket armed(Packet packet, List<GrabRecord> paid) {
     SplitPolicy policy = packet.type() == PacketType.FIXED ? fixed : lucky;
     if (policy instanceof AtGrabSplit atGrab) {
       long cap = atGrab.capFen() == SplitOptions.NO_CAP ? 0 : atGrab.capFen();
-      return ArmedPacket.splitAtGrab(packet, cap);
+      return new ArmedPacket(packet, List.of(), true, cap, paid);
     }
-    long[] shares = policy.split(packet.amount().fen(), packet.count(), randomness.get());
-    List<Amount> amounts = Arrays.stream(shares).mapToObj(Amount::fen).toList();
-    return new ArmedPacket(packet, amounts);
+    Amount paidSum = paid.stream().map(GrabRecord::amount).reduce(Amount.ZERO, Amount::plus);
+    long left = packet.amount().minus(paidSum).fen();
+    int sharesLeft = packet.count() - paid.size();
+    List<Amount> shares =
+        sharesLeft == 0
+            ? List.of()
+            : Arrays.stream(policy.split(left, sharesLeft, randomness.get()))
+                .mapToObj(Amount::fen)
+                .toList();
+    return new ArmedPacket(packet, shares, false, 0, paid);
   }
 
-  /** Arms the packet, leaving a failure to the re-armer: the money is already safe in escrow. */
+  /**
+   * Arms the packet, leaving an outage to the re-armer: the money is already safe in escrow. A bug
+   * still propagates.
+   */
   public void armQuietly(Packet packet) {
     try {
       arm(packet);
-    } catch (RuntimeException e) {
+    } catch (Unavailable e) {
       LOG.log(
           Level.WARNING, "arming packet " + packet.id() + " failed; the re-armer will retry", e);
     }

@@ -8,8 +8,18 @@ import hongbao.core.money.Amount;
  */
 public sealed interface GrabOutcome {
 
-  /** The user took a share now. */
-  record Grabbed(Amount amount) implements GrabOutcome {}
+  /**
+   * The user took a share now, as the packet's {@code seq}-th grab.
+   *
+   * @param receipt the sealed {@link GrabReceipt} the user keeps ("" until the grab service seals
+   *     it)
+   */
+  record Grabbed(Amount amount, int seq, String receipt) implements GrabOutcome {
+
+    public Grabbed withReceipt(String sealed) {
+      return new Grabbed(amount, seq, sealed);
+    }
+  }
 
   /** The user took a share earlier; it names the same amount forever. */
   record AlreadyGrabbed(Amount amount) implements GrabOutcome {}
@@ -29,9 +39,16 @@ public sealed interface GrabOutcome {
   /** No such packet in the fast store. */
   record NotFound() implements GrabOutcome {}
 
+  /**
+   * The fast store's state under this id belongs to another packet (the id was handed out again
+   * after the ledger was restored from a backup): nothing is sold from it until an operator acts.
+   */
+  record Held() implements GrabOutcome {}
+
   GrabOutcome SOLD_OUT = new SoldOut();
   GrabOutcome EXPIRED = new Expired();
   GrabOutcome NOT_ELIGIBLE = new NotEligible();
   GrabOutcome WRONG_PASSWORD = new WrongPassword();
   GrabOutcome NOT_FOUND = new NotFound();
+  GrabOutcome HELD = new Held();
 }

@@ -9,15 +9,20 @@ import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketStore;
 import hongbao.core.password.PasswordKey;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongSupplier;
 
 /**
  * Grabs a share. The fast path is one atomic call to the grab store and never touches the ledger.
  * Only when the store has no such packet does the slow path ask the ledger, which tells a packet
- * that never existed from one whose keys have aged out of the store or that is not armed yet.
+ * that never existed from one whose keys have aged out of the store, were lost, or were never
+ * armed; a packet still open is rebuilt from the ledger (see {@link Arming#rearm}).
+ *
+ * <p>Every GRABBED answer carries a sealed receipt of the grab, the user's proof should the store
+ * lose it.
  */
 public final class GrabService {
 
@@ -25,14 +30,27 @@ public final class GrabService {
   private final PacketStore packets;
   private final Arming arming;
   private final Switches switches;
+  private final Receipts receipts;
+  private final LongSupplier random;
   private final Clock clock;
 
+  /**
+   * @param random uniform values in [0, 2^31) for packets split at grab time; seeded by the root
+   */
   public GrabService(
-      GrabStore store, PacketStore packets, Arming arming, Switches switches, Clock clock) {
+      GrabStore store,
+      PacketStore packets,
+      Arming arming,
+      Switches switches,
+      Receipts receipts,
+      LongSupplier random,
+      Clock clock) {
     this.store = store;
     this.packets = packets;
     this.arming = arming;
     this.switches = switches;
+    this.receipts = receipts;
+    this.random = random;
     this.clock = clock;
   }
 
@@ -44,14 +62,23 @@ public final class GrabService {
       throw new RejectedException(Rejection.DISABLED, "grabbing is switched off");
     }
     String key = password == null ? null : PasswordKey.of(password);
-    // Only split-at-grab packets use the random value; drawing it is cheaper than asking.
-    long random = ThreadLocalRandom.current().nextInt() >>> 1;
-    return store.grab(new GrabAttempt(packetId, userId, key, clock.instant(), random));
+    Instant now = clock.instant();
+    return store
+        .grab(new GrabAttempt(packetId, userId, key, now, random.getAsLong()))
+        .thenApply(outcome -> withReceipt(outcome, packetId, userId, now));
+  }
+
+  private GrabOutcome withReceipt(GrabOutcome outcome, long packetId, String userId, Instant at) {
+    if (outcome instanceof GrabOutcome.Grabbed grabbed) {
+      var receipt = new GrabReceipt(packetId, userId, grabbed.amount(), grabbed.seq(), at);
+      return grabbed.withReceipt(receipts.seal(receipt));
+    }
+    return outcome;
   }
 
   /**
-   * The slow path for a packet the store does not have; blocking. Arms a funded packet that missed
-   * its arming and grabs again, or answers from the ledger's history for a packet long gone.
+   * The slow path for a packet the store does not have; blocking. Rebuilds an open packet from the
+   * ledger and grabs again, or answers from the ledger's history for a packet long gone.
    */
   public GrabOutcome settle(long packetId, String userId, String password) {
     Optional<Packet> found = packets.find(packetId);
@@ -60,8 +87,13 @@ public final class GrabService {
     }
     Packet packet = found.get();
     if (!packet.isExpiredAt(clock.instant())) {
-      arming.arm(packet);
-      return grab(packetId, userId, password).toCompletableFuture().join();
+      arming.rearm(packet);
+      GrabOutcome again = grab(packetId, userId, password).toCompletableFuture().join();
+      if (again instanceof GrabOutcome.NotFound) {
+        // Not armed after all: it expired meanwhile, or it is held (another packet's state).
+        return packet.isExpiredAt(clock.instant()) ? GrabOutcome.EXPIRED : GrabOutcome.HELD;
+      }
+      return again;
     }
     Map<String, Amount> paid = packets.paidGrabs(packetId);
     Amount mine = paid.get(userId);

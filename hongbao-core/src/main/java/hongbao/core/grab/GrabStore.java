@@ -2,6 +2,7 @@ package hongbao.core.grab;
 
 import hongbao.core.money.Amount;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -19,19 +20,39 @@ public interface GrabStore {
   CompletionStage<GrabOutcome> grab(GrabAttempt attempt);
 
   /**
-   * Puts a packet into the store. Idempotent: arming an armed (or closed) packet changes nothing
-   * and returns false; arming an expired packet is refused (false).
+   * Puts a packet into the store, with its restored grabs if it is rebuilt. Idempotent: arming an
+   * armed (or closed) packet changes nothing and describes what is there; arming an expired packet
+   * is refused.
    */
-  boolean arm(ArmedPacket packet, Instant now);
+  ArmResult arm(ArmedPacket packet, Instant now);
 
   /**
    * Closes an expired packet and returns the amount nobody took. Idempotent: a second close returns
-   * the same remainder. A packet that was never armed is closed with all of {@code amountIfMissing}
-   * as remainder, and can no longer be armed.
-   *
-   * @return empty while the packet has not expired yet
+   * the same remainder. A packet the store has no state of is closed with {@code amountIfMissing}
+   * (what the ledger says is left) as remainder, and can no longer be armed — but only once no
+   * payout task of it waits, else {@link Closing.Busy}.
    */
-  Optional<Amount> close(long packetId, Amount amountIfMissing, Instant now);
+  Closing close(long packetId, Amount amountIfMissing, Instant now);
+
+  /**
+   * Puts grabs the store lost back, each taking its amount out of what is left; with {@code
+   * claimed} a payout task is appended for each (a receipt was presented), without it none (the
+   * ledger has paid them). One result per grab, in order.
+   */
+  List<Recovered> recover(long packetId, List<GrabRecord> grabs, boolean claimed);
+
+  /**
+   * Holds the state under this id if it was created at {@code createdAt}: grabs then answer HELD.
+   *
+   * @return false when the state there is another one
+   */
+  boolean hold(long packetId, Instant createdAt);
+
+  /**
+   * Names the store's current lifetime: it changes when the store restarts (and so may have lost
+   * acknowledged writes), which calls for a repair from the ledger.
+   */
+  String generation();
 
   /** A consistent snapshot, or empty when the store has nothing of this packet. */
   Optional<PacketState> state(long packetId);

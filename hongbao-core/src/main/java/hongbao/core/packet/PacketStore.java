@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.IntFunction;
 
 /** Port: packets as the ledger recorded them, and their settled history. */
 public interface PacketStore {
@@ -24,8 +25,37 @@ public interface PacketStore {
 
   void markArmed(long packetId);
 
-  /** Expired packets whose remainder has not been refunded yet, oldest expiry first. */
+  /** Marks a packet held: its grab-store state cannot be trusted (see {@code Arming}). */
+  void markHeld(long packetId, String reason);
+
+  /** Which of these packets are held. */
+  Set<Long> heldAmong(Collection<Long> packetIds);
+
+  /**
+   * Packets not closed yet (armed or not, expired or not), ascending by id above {@code afterId}.
+   */
+  List<Packet> open(long afterId, int limit);
+
+  /**
+   * Expired packets whose remainder has not been refunded yet and that are not waiting for a retry
+   * after a failed refund, oldest expiry first.
+   */
   List<Packet> expiredUnrefunded(Instant now, int limit);
+
+  /**
+   * Puts off a packet's refund after a failed attempt, counting attempts and keeping the reason
+   * (null: keep the last one), so that one failing packet never blocks the others.
+   *
+   * @param retryAt when to try again, given the attempts so far, this one included
+   * @return the attempts so far, this one included
+   */
+  int postponeRefund(long packetId, IntFunction<Instant> retryAt, String reason);
+
+  /**
+   * Packets expired before {@code expiredBefore} and still not refunded, and held packets, with
+   * why, oldest expiry first.
+   */
+  List<StuckRefund> stuckRefunds(Instant expiredBefore, int limit);
 
   /** The grabs of a packet that the ledger has paid: user id to amount. */
   Map<String, Amount> paidGrabs(long packetId);
@@ -35,6 +65,12 @@ public interface PacketStore {
 
   /** Which of these packets have paid the user a share. */
   Set<Long> paidAmong(String userId, Collection<Long> packetIds);
+
+  /** Records a refused claim once per (packet, user); a repeat changes nothing. */
+  void recordRefusedClaim(RefusedClaim claim);
+
+  /** Refused claims, oldest first. */
+  List<RefusedClaim> refusedClaims(int limit);
 
   /** What went back to the sender (zero before the refund). */
   Amount refunded(long packetId);

@@ -23,8 +23,22 @@ public interface PayoutQueue {
    */
   List<PayoutTask> reclaim(String consumer, Duration minIdle, int maxDeliveries, int max);
 
+  /**
+   * Gives up on one task at once: it moves to the dead-letter queue with the reason and is never
+   * delivered again. For a task the ledger refused, which no retry can change.
+   */
+  void deadLetter(PayoutTask task, String reason);
+
   /** Tasks that were given up on, for the reconciler to report. */
-  List<PayoutTask> deadLetters(int max);
+  List<DeadLetter> deadLetters(int max);
+
+  /**
+   * Forgets consumers that have held nothing for longer than {@code idle} (each restart of an
+   * instance leaves its old consumer names behind).
+   *
+   * @return how many were removed
+   */
+  int removeIdleConsumers(Duration idle);
 
   /** Tasks not yet acknowledged, pending or not yet delivered. */
   long backlog();

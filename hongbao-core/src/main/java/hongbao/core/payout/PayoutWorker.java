@@ -1,5 +1,6 @@
 package hongbao.core.payout;
 
+import hongbao.core.Unavailable;
 import hongbao.core.ledger.Ledger;
 import hongbao.core.ops.Switch;
 import hongbao.core.ops.Switches;
@@ -13,10 +14,18 @@ import java.util.List;
  * transaction, acknowledge. A crash between paying and acknowledging only causes a redelivery,
  * which the ledger's unique transfer keys turn into a no-op, so every grab is paid exactly once.
  *
- * <p>A batch the ledger refuses is paid task by task so one poisoned task cannot block the rest. If
- * every task fails, the ledger itself is presumed down: the batch is kept and retried (the caller
- * backs off) rather than counted against the tasks. A task that keeps failing on its own stays
- * unacknowledged until the queue dead-letters it after too many deliveries.
+ * <p>What goes wrong is sorted by kind, and only an outage holds work back:
+ *
+ * <ul>
+ *   <li>the ledger is {@link Unavailable}: the batch is kept in memory and retried as a whole next
+ *       round (the caller backs off); nothing is counted against its tasks;
+ *   <li>the ledger refuses a task ({@link PayoutRefused}: the books do not allow it): the task is
+ *       dead-lettered at once with the reason;
+ *   <li>any other failure of one task: the task stays unacknowledged and the batch is released; the
+ *       queue redelivers the task after the reclaim idle time, counting deliveries, and
+ *       dead-letters it after too many, so one poisoned task can neither block nor be retried
+ *       forever.
+ * </ul>
  */
 public final class PayoutWorker {
 
@@ -26,7 +35,7 @@ public final class PayoutWorker {
   private final Ledger ledger;
   private final Switches switches;
   private final PayoutSettings settings;
-  private List<PayoutTask> unsettled = List.of();
+  private List<PayoutTask> heldForOutage = List.of();
 
   public PayoutWorker(
       PayoutQueue queue, Ledger ledger, Switches switches, PayoutSettings settings) {
@@ -41,68 +50,82 @@ public final class PayoutWorker {
   }
 
   /**
-   * One round: finish a batch left over from a ledger outage, or poll a new one and pay it.
+   * One round: finish a batch held through a ledger outage, or poll a new one and pay it.
    *
-   * @return how many tasks were settled; 0 when paused or idle
-   * @throws RuntimeException when the ledger is unavailable (the batch is kept for the next round)
+   * @return how many tasks were settled (paid or dead-lettered); 0 when paused or idle
+   * @throws Unavailable when the ledger or the queue is down (a batch is kept for the next round)
    */
   public int payOnce() {
     if (!switches.enabled(Switch.PAYOUTS)) {
       return 0;
     }
-    if (unsettled.isEmpty()) {
-      unsettled = queue.poll(settings.consumer(), settings.batchSize(), settings.pollWait());
+    List<PayoutTask> batch = heldForOutage;
+    if (batch.isEmpty()) {
+      batch = queue.poll(settings.consumer(), settings.batchSize(), settings.pollWait());
     }
     // The switch may have turned while the poll waited: hold the batch until payouts resume.
-    return switches.enabled(Switch.PAYOUTS) ? settleUnsettled() : 0;
+    if (!switches.enabled(Switch.PAYOUTS)) {
+      heldForOutage = batch;
+      return 0;
+    }
+    return settle(batch);
   }
 
   /** Takes over tasks another consumer left pending too long, and pays them. */
   public int reclaimOnce() {
-    if (!switches.enabled(Switch.PAYOUTS) || !unsettled.isEmpty()) {
+    if (!switches.enabled(Switch.PAYOUTS)) {
       return 0;
     }
-    unsettled =
+    int settled = heldForOutage.isEmpty() ? 0 : settle(heldForOutage);
+    List<PayoutTask> stale =
         queue.reclaim(
             settings.consumer(),
             settings.reclaimIdle(),
             settings.maxDeliveries(),
             settings.batchSize());
-    return settleUnsettled();
+    return settled + settle(stale);
   }
 
-  private int settleUnsettled() {
-    List<PayoutTask> batch = unsettled;
+  private int settle(List<PayoutTask> batch) {
+    heldForOutage = List.of();
     if (batch.isEmpty()) {
       return 0;
     }
     try {
       ledger.pay(batch);
       queue.ack(batch);
-      unsettled = List.of();
       return batch.size();
+    } catch (Unavailable outage) {
+      heldForOutage = batch;
+      throw outage;
     } catch (RuntimeException batchFailure) {
-      List<PayoutTask> paid = payOneByOne(batch);
-      if (paid.isEmpty()) {
-        throw batchFailure;
-      }
-      queue.ack(paid);
-      unsettled = List.of();
-      return paid.size();
+      return settleOneByOne(batch);
     }
   }
 
-  private List<PayoutTask> payOneByOne(List<PayoutTask> batch) {
+  private int settleOneByOne(List<PayoutTask> batch) {
     var paid = new ArrayList<PayoutTask>();
+    int settled = 0;
     for (PayoutTask task : batch) {
       try {
         ledger.pay(List.of(task));
         paid.add(task);
-      } catch (RuntimeException e) {
-        LOG.log(Level.WARNING, "payout of " + task.transferKey() + " failed", e);
+      } catch (Unavailable outage) {
+        queue.ack(paid);
+        heldForOutage = batch.subList(batch.indexOf(task), batch.size());
+        throw outage;
+      } catch (PayoutRefused refused) {
+        LOG.log(Level.ERROR, "payout " + task.transferKey() + " refused: " + refused.getMessage());
+        queue.deadLetter(task, refused.getMessage());
+        settled++;
+      } catch (RuntimeException failure) {
+        // Left unacknowledged: redelivered after the reclaim idle time, dead-lettered after too
+        // many deliveries.
+        LOG.log(Level.WARNING, "payout of " + task.transferKey() + " failed", failure);
       }
     }
-    return paid;
+    queue.ack(paid);
+    return settled + paid.size();
   }
 
   /** How a worker polls, batches and reclaims. */

@@ -4,22 +4,35 @@ import hongbao.core.grab.GrabRecord;
 import hongbao.core.grab.GrabStore;
 import hongbao.core.grab.PacketState;
 import hongbao.core.money.Amount;
+import hongbao.core.ops.Violations;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketStore;
+import hongbao.core.packet.RefusedClaim;
+import hongbao.core.packet.StuckRefund;
+import hongbao.core.payout.DeadLetter;
 import hongbao.core.payout.PayoutQueue;
 import hongbao.core.payout.PayoutTask;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Proves that every fen is where it should be. For every packet: amount = paid grabs + unpaid grabs
  * + refunded + still available, the escrow holds exactly what is not yet paid or refunded, and
  * every share the ledger paid is a grab the store recorded with the same amount. For every account:
- * balance = sum of its transfers, never negative. Dead-lettered payouts are reported.
+ * balance = sum of its transfers, never negative.
+ *
+ * <p>It also names stuck money, with the packet and the amount: grabs unpaid for longer than {@link
+ * Limits#unpaidAfter}, expired packets not refunded {@link Limits#refundAfter} after expiry (with
+ * the last refund failure), held packets, a close that claimed more than the escrow held,
+ * dead-lettered payouts with their reason, refused receipt claims, a payout backlog above {@link
+ * Limits#backlogMax}, and invariant violations that stopped a background loop.
  *
  * <p>The ledger and the store are read one after the other, not in one snapshot; while traffic
  * flows a packet can look off for an instant. A packet is reported only if it still looks off on a
@@ -29,21 +42,46 @@ public final class Reconciler {
 
   private static final int PAGE = 500;
   private static final int READINGS = 3;
+  private static final int REPORTED_MAX = 100;
 
   private final LedgerAudit audit;
   private final PacketStore packets;
   private final GrabStore store;
   private final PayoutQueue queue;
   private final Clock clock;
+  private final Limits limits;
+  private final Violations violations;
+
+  /** When waiting money counts as stuck. */
+  public record Limits(Duration unpaidAfter, Duration refundAfter, long backlogMax) {
+
+    /** Far beyond "paid within a second or two" and "refunded within 10 s of expiry". */
+    public static final Limits DEFAULTS =
+        new Limits(Duration.ofMinutes(5), Duration.ofMinutes(1), 1_000_000);
+  }
+
   private final List<Audit> audits = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public Reconciler(
-      LedgerAudit audit, PacketStore packets, GrabStore store, PayoutQueue queue, Clock clock) {
+      LedgerAudit audit,
+      PacketStore packets,
+      GrabStore store,
+      PayoutQueue queue,
+      Clock clock,
+      Limits limits,
+      Violations violations) {
     this.audit = audit;
     this.packets = packets;
     this.store = store;
     this.queue = queue;
     this.clock = clock;
+    this.limits = limits;
+    this.violations = violations;
+  }
+
+  public Reconciler(
+      LedgerAudit audit, PacketStore packets, GrabStore store, PayoutQueue queue, Clock clock) {
+    this(audit, packets, store, queue, clock, Limits.DEFAULTS, new Violations());
   }
 
   /** Adds a feature's audit to every reconciliation. */
@@ -58,19 +96,60 @@ public final class Reconciler {
     for (List<Packet> page = audit.packets(after, PAGE);
         !page.isEmpty();
         page = audit.packets(after, PAGE)) {
+      Set<Long> held = packets.heldAmong(page.stream().map(Packet::id).toList());
       for (Packet packet : page) {
-        discrepancies.addAll(checkRepeatedly(packet));
+        // A held packet's store state is another packet's: its books are checked against the
+        // ledger alone, and it is reported as held below.
+        discrepancies.addAll(
+            held.contains(packet.id()) ? checkEscrow(packet) : checkRepeatedly(packet));
         checked++;
         after = packet.id();
       }
     }
     discrepancies.addAll(audit.accountProblems());
-    for (PayoutTask dead : queue.deadLetters(100)) {
-      discrepancies.add(
-          "payout %s of %s was dead-lettered".formatted(dead.transferKey(), dead.amount()));
-    }
+    discrepancies.addAll(stuckMoney());
     audits.forEach(extra -> discrepancies.addAll(extra.discrepancies()));
     return new Reconciliation(checked, discrepancies);
+  }
+
+  private List<String> stuckMoney() {
+    var stuck = new ArrayList<String>();
+    Instant now = clock.instant();
+    for (DeadLetter dead : queue.deadLetters(REPORTED_MAX)) {
+      PayoutTask task = dead.task();
+      stuck.add(
+          "packet %d: payout of %s to %s was dead-lettered: %s"
+              .formatted(task.packetId(), task.amount(), task.userId(), dead.reason()));
+    }
+    for (StuckRefund refund : packets.stuckRefunds(now.minus(limits.refundAfter()), REPORTED_MAX)) {
+      if (refund.heldReason() != null) {
+        stuck.add(
+            "packet %d: held, escrow holds %s: %s"
+                .formatted(refund.packetId(), refund.escrow(), refund.heldReason()));
+      } else {
+        stuck.add(
+            "packet %d: expired at %s and not refunded: escrow holds %s (%d attempts%s)"
+                .formatted(
+                    refund.packetId(),
+                    refund.expiredAt(),
+                    refund.escrow(),
+                    refund.attempts(),
+                    refund.lastError() == null ? "" : "; last: " + refund.lastError()));
+      }
+    }
+    for (RefusedClaim claim : packets.refusedClaims(REPORTED_MAX)) {
+      stuck.add(
+          "packet %d: receipt of %s for %s refused: %s"
+              .formatted(claim.packetId(), claim.userId(), claim.amount(), claim.reason()));
+    }
+    long backlog = queue.backlog();
+    if (backlog > limits.backlogMax()) {
+      stuck.add("payout backlog of %d tasks exceeds %d".formatted(backlog, limits.backlogMax()));
+    }
+    for (String violation : violations.all()) {
+      stuck.add("invariant violation stopped " + violation);
+    }
+    return stuck;
   }
 
   private List<String> checkRepeatedly(Packet packet) {
@@ -79,6 +158,16 @@ public final class Reconciler {
       found = check(packet);
     }
     return found;
+  }
+
+  private List<String> checkEscrow(Packet packet) {
+    long id = packet.id();
+    Amount paidSum = packets.paidGrabs(id).values().stream().reduce(Amount.ZERO, Amount::plus);
+    Amount expected = packet.amount().minus(paidSum).minus(packets.refunded(id));
+    Amount escrow = audit.escrowBalance(id);
+    return escrow.equals(expected)
+        ? List.of()
+        : List.of("packet %d: escrow holds %s, expected %s".formatted(id, escrow, expected));
   }
 
   /** The problems of one packet; ledger first, so every grab it paid is already in the store. */
@@ -114,11 +203,17 @@ public final class Reconciler {
     long id = packet.id();
     Amount grabbed = Amount.ZERO;
     Amount unpaid = Amount.ZERO;
+    Instant unpaidSince = clock.instant().minus(limits.unpaidAfter());
     for (GrabRecord grab : state.grabs()) {
       grabbed = grabbed.plus(grab.amount());
       Amount paidAmount = paid.get(grab.userId());
       if (paidAmount == null) {
         unpaid = unpaid.plus(grab.amount());
+        if (grab.at().isBefore(unpaidSince)) {
+          problems.add(
+              "packet %d: %s grabbed %s at %s and is still unpaid"
+                  .formatted(id, grab.userId(), grab.amount(), grab.at()));
+        }
       } else if (!paidAmount.equals(grab.amount())) {
         problems.add(
             "packet %d: %s grabbed %s but was paid %s"
@@ -180,14 +275,17 @@ public final class Reconciler {
           "packet %d: expired, not refunded, and its grab records are gone".formatted(packet.id()));
       return;
     }
+    if (tombstone.isPresent()
+        && refunded.isPositive()
+        && refunded.fen() < tombstone.get().closedRemainder().fen()) {
+      problems.add(
+          "packet %d: the close claimed %s but the escrow had only %s to refund"
+              .formatted(packet.id(), tombstone.get().closedRemainder(), refunded));
+    }
     if (refunded.isPositive() && !paidSum.plus(refunded).equals(packet.amount())) {
       problems.add(
           "packet %d: grab records are gone but paid %s + refunded %s != amount %s"
               .formatted(packet.id(), paidSum, refunded, packet.amount()));
     }
-  }
-
-  private static long id(Packet packet) {
-    return packet.id();
   }
 }

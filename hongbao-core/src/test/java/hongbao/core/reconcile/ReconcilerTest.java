@@ -2,17 +2,25 @@ package hongbao.core.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import hongbao.core.Invariants;
+import hongbao.core.grab.ArmResult;
 import hongbao.core.grab.ArmedPacket;
+import hongbao.core.grab.Closing;
 import hongbao.core.grab.GrabAttempt;
 import hongbao.core.grab.GrabOutcome;
 import hongbao.core.grab.GrabRecord;
 import hongbao.core.grab.GrabStore;
 import hongbao.core.grab.PacketState;
+import hongbao.core.grab.Recovered;
 import hongbao.core.money.Amount;
+import hongbao.core.ops.Violations;
 import hongbao.core.packet.GrabView;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketStore;
 import hongbao.core.packet.PacketType;
+import hongbao.core.packet.RefusedClaim;
+import hongbao.core.packet.StuckRefund;
+import hongbao.core.payout.DeadLetter;
 import hongbao.core.payout.PayoutQueue;
 import hongbao.core.payout.PayoutTask;
 import java.time.Clock;
@@ -27,6 +35,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -134,12 +143,93 @@ class ReconcilerTest {
   @Test
   void deadLetters_andAccountProblems_areReported() {
     consistentBooks();
-    books.dead.add(new PayoutTask(1, "carol", Amount.fen(200), NOW, "tag"));
+    books.dead.add(
+        new DeadLetter(new PayoutTask(1, "carol", Amount.fen(200), NOW, "tag"), "refused"));
     books.accountProblems.add("wallet:bob balance 5 != transfers 0");
     assertThat(reconciler.reconcile().discrepancies())
         .containsExactly(
             "wallet:bob balance 5 != transfers 0",
-            "payout grab:1:carol of 200 fen was dead-lettered");
+            "packet 1: payout of 200 fen to carol was dead-lettered: refused");
+  }
+
+  @Test
+  void aGrabUnpaidForTooLong_isReported() {
+    consistentBooks();
+    Reconciler later =
+        new Reconciler(
+            books,
+            books,
+            books,
+            books,
+            Clock.fixed(NOW.plus(Duration.ofMinutes(6)), ZoneOffset.UTC),
+            Reconciler.Limits.DEFAULTS,
+            new Violations());
+    assertThat(later.reconcile().discrepancies())
+        .containsExactly("packet 1: carol grabbed 200 fen at " + NOW + " and is still unpaid");
+  }
+
+  @Test
+  void stuckRefunds_heldPackets_refusedClaims_backlog_andViolations_areReported() {
+    consistentBooks();
+    books.stuck.add(new StuckRefund(7, NOW.minusSeconds(600), Amount.fen(500), 3, "boom", null));
+    books.stuck.add(new StuckRefund(8, NOW.minusSeconds(600), Amount.fen(40), 0, null, "reused"));
+    books.refused.add(new RefusedClaim(9, "dave", Amount.fen(12), "sold out", NOW));
+    books.backlog = 2_000_000;
+    var violations = new Violations();
+    violations.record("payout-0", new Invariants.InvariantViolation("escrow negative"));
+    var strict =
+        new Reconciler(
+            books,
+            books,
+            books,
+            books,
+            Clock.fixed(NOW, ZoneOffset.UTC),
+            Reconciler.Limits.DEFAULTS,
+            violations);
+    assertThat(strict.reconcile().discrepancies())
+        .containsExactly(
+            "packet 7: expired at "
+                + NOW.minusSeconds(600)
+                + " and not refunded: escrow holds 500 fen (3 attempts; last: boom)",
+            "packet 8: held, escrow holds 40 fen: reused",
+            "packet 9: receipt of dave for 12 fen refused: sold out",
+            "payout backlog of 2000000 tasks exceeds 1000000",
+            "invariant violation stopped payout-0: escrow negative");
+  }
+
+  @Test
+  void aTombstoneThatClaimedMoreThanTheEscrowHeld_isReported() {
+    Packet expired =
+        new Packet(
+            2,
+            "alice",
+            PacketType.LUCKY,
+            Amount.fen(1000),
+            3,
+            null,
+            null,
+            List.of(),
+            NOW.minusSeconds(120),
+            NOW.minusSeconds(60));
+    books.packets.add(expired);
+    books.paid.put(2L, Map.of("bob", Amount.fen(300)));
+    books.refundedAmounts.put(2L, Amount.fen(700));
+    books.states.put(
+        2L,
+        new PacketState(
+            2,
+            Amount.fen(1000),
+            0,
+            0,
+            Amount.ZERO,
+            Amount.ZERO,
+            true,
+            Amount.fen(1000),
+            null,
+            List.of()));
+    assertThat(reconciler.reconcile().discrepancies())
+        .containsExactly(
+            "packet 2: the close claimed 1000 fen but the escrow had only 700 fen to refund");
   }
 
   /** Hand-built books behind every port the reconciler reads. */
@@ -148,8 +238,12 @@ class ReconcilerTest {
     final Map<Long, Amount> escrow = new HashMap<>();
     final Map<Long, Map<String, Amount>> paid = new HashMap<>();
     final Map<Long, PacketState> states = new HashMap<>();
-    final List<PayoutTask> dead = new ArrayList<>();
+    final List<DeadLetter> dead = new ArrayList<>();
     final List<String> accountProblems = new ArrayList<>();
+    final List<StuckRefund> stuck = new ArrayList<>();
+    final List<RefusedClaim> refused = new ArrayList<>();
+    final Map<Long, Amount> refundedAmounts = new HashMap<>();
+    long backlog;
 
     @Override
     public List<Packet> packets(long afterId, int limit) {
@@ -173,7 +267,22 @@ class ReconcilerTest {
 
     @Override
     public Amount refunded(long packetId) {
-      return Amount.ZERO;
+      return refundedAmounts.getOrDefault(packetId, Amount.ZERO);
+    }
+
+    @Override
+    public List<StuckRefund> stuckRefunds(Instant expiredBefore, int limit) {
+      return stuck;
+    }
+
+    @Override
+    public List<RefusedClaim> refusedClaims(int limit) {
+      return refused;
+    }
+
+    @Override
+    public long backlog() {
+      return backlog;
     }
 
     @Override
@@ -182,7 +291,7 @@ class ReconcilerTest {
     }
 
     @Override
-    public List<PayoutTask> deadLetters(int max) {
+    public List<DeadLetter> deadLetters(int max) {
       return dead;
     }
 
@@ -234,12 +343,62 @@ class ReconcilerTest {
     }
 
     @Override
-    public boolean arm(ArmedPacket packet, Instant now) {
+    public ArmResult arm(ArmedPacket packet, Instant now) {
       throw new UnsupportedOperationException();
     }
 
     @Override
-    public Optional<Amount> close(long packetId, Amount amountIfMissing, Instant now) {
+    public Closing close(long packetId, Amount amountIfMissing, Instant now) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public List<Recovered> recover(long packetId, List<GrabRecord> grabs, boolean claimed) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public boolean hold(long packetId, Instant createdAt) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public String generation() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void markHeld(long packetId, String reason) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Set<Long> heldAmong(Collection<Long> packetIds) {
+      return Set.of();
+    }
+
+    @Override
+    public List<Packet> open(long afterId, int limit) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public int postponeRefund(long packetId, IntFunction<Instant> retryAt, String reason) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void recordRefusedClaim(RefusedClaim claim) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void deadLetter(PayoutTask task, String reason) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public int removeIdleConsumers(Duration idle) {
       throw new UnsupportedOperationException();
     }
 
@@ -260,11 +419,6 @@ class ReconcilerTest {
 
     @Override
     public List<PayoutTask> reclaim(String consumer, Duration minIdle, int maxDeliveries, int max) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public long backlog() {
       throw new UnsupportedOperationException();
     }
   }

@@ -1,15 +1,19 @@
 package hongbao.redis.grab;
 
 import hongbao.core.Invariants;
+import hongbao.core.grab.ArmResult;
 import hongbao.core.grab.ArmedPacket;
+import hongbao.core.grab.Closing;
 import hongbao.core.grab.GrabAttempt;
 import hongbao.core.grab.GrabOutcome;
 import hongbao.core.grab.GrabRecord;
 import hongbao.core.grab.GrabStore;
 import hongbao.core.grab.PacketState;
+import hongbao.core.grab.Recovered;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
 import hongbao.redis.LuaScript;
+import hongbao.redis.RedisFaults;
 import hongbao.redis.RedisKeys;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -48,6 +52,14 @@ public final class RedisGrabStore implements GrabStore {
   private static final LuaScript GRAB = LuaScript.fromResource("grab.lua");
   private static final LuaScript CLOSE = LuaScript.fromResource("close.lua");
   private static final LuaScript STATE = LuaScript.fromResource("state.lua");
+  private static final LuaScript RECOVER = LuaScript.fromResource("recover.lua");
+  private static final LuaScript HOLD = LuaScript.fromResource("hold.lua");
+
+  /**
+   * How far a close looks through a shard's payout stream for tasks of a packet the store has no
+   * state of; a longer stream makes it try again later.
+   */
+  static final int CLOSE_SCAN_MAX = 50_000;
 
   private final StatefulRedisConnection<String, String> connection;
   private final RedisKeys keys;
@@ -61,7 +73,7 @@ public final class RedisGrabStore implements GrabStore {
     this.connection = connection;
     this.keys = keys;
     this.keyGrace = keyGrace;
-    for (LuaScript script : List.of(ARM, GRAB, CLOSE, STATE)) {
+    for (LuaScript script : List.of(ARM, GRAB, CLOSE, STATE, RECOVER, HOLD)) {
       script.load(connection);
     }
   }
@@ -95,7 +107,7 @@ public final class RedisGrabStore implements GrabStore {
       case "GRABBED" -> {
         Amount amount = Amount.fen((Long) reply.get(1));
         recordPending(attempt, amount);
-        yield new GrabOutcome.Grabbed(amount);
+        yield new GrabOutcome.Grabbed(amount, Math.toIntExact((Long) reply.get(2)), "");
       }
       case "ALREADY_GRABBED" -> new GrabOutcome.AlreadyGrabbed(Amount.fen((Long) reply.get(1)));
       case "EXPIRED" -> GrabOutcome.EXPIRED;
@@ -103,6 +115,7 @@ public final class RedisGrabStore implements GrabStore {
       case "WRONG_PASSWORD" -> GrabOutcome.WRONG_PASSWORD;
       case "SOLD_OUT" -> GrabOutcome.SOLD_OUT;
       case "NOT_FOUND" -> GrabOutcome.NOT_FOUND;
+      case "HELD" -> GrabOutcome.HELD;
       default -> throw new Invariants.InvariantViolation("unknown grab reply " + reply);
     };
   }
@@ -127,27 +140,17 @@ public final class RedisGrabStore implements GrabStore {
   }
 
   @Override
-  public boolean arm(ArmedPacket armed, Instant now) {
+  public ArmResult arm(ArmedPacket armed, Instant now) {
     Packet packet = armed.packet();
     List<Amount> shares = armed.shares();
-    Invariants.check(
-        armed.splitAtGrab() || shares.size() == packet.count(),
-        "packet %s: %s shares for count %s",
-        packet.id(),
-        shares.size(),
-        packet.count());
+    List<GrabRecord> restored = armed.restored();
     Invariants.check(
         shares.size() <= MAX_SHARES, "packet %s: too many shares %s", packet.id(), shares.size());
-    Amount sum = shares.stream().reduce(Amount.ZERO, Amount::plus);
-    Invariants.check(
-        armed.splitAtGrab() || sum.equals(packet.amount()),
-        "packet %s: shares sum to %s not %s",
-        packet.id(),
-        sum,
-        packet);
     long id = packet.id();
     long expireAtMillis = packet.expiresAt().toEpochMilli();
-    var args = new ArrayList<String>(11 + shares.size() + packet.recipients().size());
+    var args =
+        new ArrayList<String>(
+            12 + shares.size() + 3 * restored.size() + packet.recipients().size());
     args.add(Long.toString(packet.amount().fen()));
     args.add(Integer.toString(packet.count()));
     args.add(Long.toString(expireAtMillis));
@@ -159,12 +162,33 @@ public final class RedisGrabStore implements GrabStore {
     args.add(armed.splitAtGrab() ? "G" : "P");
     args.add(Long.toString(armed.capFen()));
     args.add(Integer.toString(shares.size()));
+    args.add(Integer.toString(restored.size()));
     shares.forEach(share -> args.add(Long.toString(share.fen())));
+    for (GrabRecord grab : restored) {
+      args.add(grab.userId());
+      args.add(Long.toString(grab.amount().fen()));
+      args.add(Long.toString(grab.at().toEpochMilli()));
+    }
     args.addAll(packet.recipients());
-    String[] scriptKeys = {keys.meta(id), keys.shares(id), keys.eligible(id)};
-    Long reply =
-        ARM.run(connection, ScriptOutputType.INTEGER, scriptKeys, args.toArray(String[]::new));
-    return reply == 1L;
+    String[] scriptKeys = {keys.meta(id), keys.shares(id), keys.eligible(id), keys.grabs(id)};
+    List<Object> reply =
+        ARM.run(connection, ScriptOutputType.MULTI, scriptKeys, args.toArray(String[]::new));
+    long code = (Long) reply.get(0);
+    if (code == 1L) {
+      return ArmResult.ARMED;
+    }
+    if (code == -1L) {
+      return ArmResult.TOO_LATE;
+    }
+    Invariants.check(code == 0L && reply.size() == 4, "packet %s: arm replied %s", id, reply);
+    return new ArmResult.Existing(
+        Amount.fen(parseLongOr((String) reply.get(1), 0)),
+        (int) parseLongOr((String) reply.get(2), 0),
+        Instant.ofEpochMilli(parseLongOr((String) reply.get(3), 0)));
+  }
+
+  private static long parseLongOr(String text, long absent) {
+    return text == null || text.isEmpty() ? absent : Long.parseLong(text);
   }
 
   private static String typeCode(Packet packet) {
@@ -176,8 +200,8 @@ public final class RedisGrabStore implements GrabStore {
   }
 
   @Override
-  public Optional<Amount> close(long packetId, Amount amountIfMissing, Instant now) {
-    String[] scriptKeys = {keys.meta(packetId), keys.shares(packetId)};
+  public Closing close(long packetId, Amount amountIfMissing, Instant now) {
+    String[] scriptKeys = {keys.meta(packetId), keys.shares(packetId), keys.payoutsOf(packetId)};
     long nowMillis = now.toEpochMilli();
     Long reply =
         CLOSE.run(
@@ -186,12 +210,82 @@ public final class RedisGrabStore implements GrabStore {
             scriptKeys,
             Long.toString(nowMillis),
             Long.toString(amountIfMissing.fen()),
-            Long.toString(nowMillis + keyGrace.toMillis()));
+            Long.toString(nowMillis + keyGrace.toMillis()),
+            Long.toString(packetId),
+            Integer.toString(CLOSE_SCAN_MAX));
     if (reply == -1L) {
-      return Optional.empty();
+      return Closing.NOT_YET;
+    }
+    if (reply == -2L) {
+      return Closing.BUSY;
     }
     Invariants.check(reply >= 0, "packet %s: close replied %s", packetId, reply);
-    return Optional.of(Amount.fen(reply));
+    return new Closing.Closed(Amount.fen(reply));
+  }
+
+  @Override
+  public List<Recovered> recover(long packetId, List<GrabRecord> grabs, boolean claimed) {
+    if (grabs.isEmpty()) {
+      return List.of();
+    }
+    String[] scriptKeys = {
+      keys.meta(packetId), keys.shares(packetId), keys.grabs(packetId), keys.payoutsOf(packetId)
+    };
+    var args = new ArrayList<String>(2 + 3 * grabs.size());
+    args.add(claimed ? "CLAIM" : "RESTORE");
+    args.add(Long.toString(packetId));
+    for (GrabRecord grab : grabs) {
+      args.add(grab.userId());
+      args.add(Long.toString(grab.amount().fen()));
+      args.add(Long.toString(grab.at().toEpochMilli()));
+    }
+    List<Object> replies =
+        RECOVER.run(connection, ScriptOutputType.MULTI, scriptKeys, args.toArray(String[]::new));
+    Invariants.check(
+        replies.size() == grabs.size(), "packet %s: recover replied %s", packetId, replies);
+    var results = new ArrayList<Recovered>(replies.size());
+    for (Object each : replies) {
+      List<?> reply = (List<?>) each;
+      results.add(
+          switch ((String) reply.get(0)) {
+            case "RECOVERED" ->
+                new Recovered.Done(
+                    Amount.fen((Long) reply.get(1)), Math.toIntExact((Long) reply.get(2)));
+            case "ALREADY_GRABBED" -> new Recovered.AlreadyThere(Amount.fen((Long) reply.get(1)));
+            case "EXHAUSTED" -> Recovered.EXHAUSTED;
+            case "CLOSED" -> Recovered.CLOSED;
+            case "NOT_FOUND" -> Recovered.MISSING;
+            default -> throw new Invariants.InvariantViolation("unknown recover reply " + reply);
+          });
+    }
+    return results;
+  }
+
+  @Override
+  public boolean hold(long packetId, Instant createdAt) {
+    Long reply =
+        HOLD.run(
+            connection,
+            ScriptOutputType.INTEGER,
+            new String[] {keys.meta(packetId)},
+            Long.toString(createdAt.toEpochMilli()));
+    return reply == 1L;
+  }
+
+  /** Redis's run id: a new one at every start of the server. */
+  @Override
+  public String generation() {
+    try {
+      String info = connection.sync().info("server");
+      for (String line : info.split("\r?\n")) {
+        if (line.startsWith("run_id:")) {
+          return line.substring("run_id:".length()).trim();
+        }
+      }
+      throw new Invariants.InvariantViolation("INFO server without run_id");
+    } catch (RuntimeException e) {
+      throw RedisFaults.translate(e);
+    }
   }
 
   @Override
@@ -257,7 +351,12 @@ public final class RedisGrabStore implements GrabStore {
 
   @Override
   public Map<Long, Amount> pendingOf(String userId) {
-    Map<String, String> raw = connection.sync().hgetall(keys.pending(userId));
+    Map<String, String> raw;
+    try {
+      raw = connection.sync().hgetall(keys.pending(userId));
+    } catch (RuntimeException e) {
+      throw RedisFaults.translate(e);
+    }
     var pending = new HashMap<Long, Amount>(raw.size());
     raw.forEach(
         (packet, fen) -> pending.put(Long.parseLong(packet), Amount.fen(Long.parseLong(fen))));

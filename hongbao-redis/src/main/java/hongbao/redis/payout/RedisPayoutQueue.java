@@ -1,10 +1,13 @@
 package hongbao.redis.payout;
 
 import hongbao.core.Invariants;
+import hongbao.core.Unavailable;
 import hongbao.core.money.Amount;
+import hongbao.core.payout.DeadLetter;
 import hongbao.core.payout.PayoutQueue;
 import hongbao.core.payout.PayoutTask;
 import hongbao.redis.LuaScript;
+import hongbao.redis.RedisFaults;
 import hongbao.redis.RedisKeys;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.LettuceFutures;
@@ -106,13 +109,13 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
       } catch (ExecutionException e) {
         if (!(e.getCause() instanceof RedisCommandExecutionException redis
             && String.valueOf(redis.getMessage()).startsWith("BUSYGROUP"))) {
-          throw new IllegalStateException("creating payout consumer groups", e.getCause());
+          throw RedisFaults.translate(e.getCause());
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted creating payout consumer groups", e);
       } catch (TimeoutException e) {
-        throw new IllegalStateException("timed out creating payout consumer groups", e);
+        throw new Unavailable("redis", "timed out creating payout consumer groups", e);
       }
     }
   }
@@ -134,7 +137,20 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
         return tasks;
       }
     }
-    List<StreamMessage<String, String>> read = read(consumer, max, wait);
+    List<StreamMessage<String, String>> read;
+    try {
+      read = read(consumer, max, wait);
+    } catch (RedisCommandExecutionException e) {
+      if (!isNoGroup(e)) {
+        throw e;
+      }
+      // The streams and their groups were lost (Redis restarted empty or rolled back): make them
+      // again and read once more. Tasks lost with them are the receipts' to claim.
+      createGroups(keys.allPayoutStreams());
+      read = read(consumer, max, wait);
+    } catch (RuntimeException e) {
+      throw RedisFaults.translate(e);
+    }
     for (StreamMessage<String, String> message : read) {
       PayoutTask task = toTask(message.getStream(), message);
       if (tasks.size() < max) {
@@ -183,6 +199,10 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
     }
   }
 
+  private static boolean isNoGroup(Throwable e) {
+    return String.valueOf(e.getMessage()).startsWith("NOGROUP");
+  }
+
   @SuppressWarnings("unchecked") // generic arrays cannot be created otherwise
   private static StreamOffset<String>[] lastConsumed(List<String> streams) {
     StreamOffset<String>[] offsets = (StreamOffset<String>[]) new StreamOffset<?>[streams.size()];
@@ -226,6 +246,15 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
 
   @Override
   public List<PayoutTask> reclaim(String consumer, Duration minIdle, int maxDeliveries, int max) {
+    try {
+      return reclaimStale(consumer, minIdle, maxDeliveries, max);
+    } catch (RuntimeException e) {
+      throw RedisFaults.translate(e);
+    }
+  }
+
+  private List<PayoutTask> reclaimStale(
+      String consumer, Duration minIdle, int maxDeliveries, int max) {
     checkBatch(max);
     Invariants.check(maxDeliveries >= 1, "maxDeliveries must be positive: %s", maxDeliveries);
     var tasks = new ArrayList<PayoutTask>();
@@ -248,12 +277,23 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
     for (String stream : streams) {
       summaries.add(async.xpending(stream, GROUP));
     }
-    await(summaries);
+    LettuceFutures.awaitAll(SYNC_TIMEOUT, summaries.toArray(Future[]::new));
     var pending = new ArrayList<String>();
+    boolean groupsLost = false;
     for (int i = 0; i < streams.size(); i++) {
-      if (join(summaries.get(i)).getCount() > 0) {
-        pending.add(streams.get(i));
+      try {
+        if (join(summaries.get(i)).getCount() > 0) {
+          pending.add(streams.get(i));
+        }
+      } catch (RuntimeException e) {
+        if (!isNoGroup(e.getCause() == null ? e : e.getCause())) {
+          throw RedisFaults.translate(e);
+        }
+        groupsLost = true;
       }
+    }
+    if (groupsLost) {
+      createGroups(streams);
     }
     return pending;
   }
@@ -276,7 +316,11 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
     var claim = new ArrayList<String>();
     for (PendingMessage message : stale) {
       if (message.getRedeliveryCount() > maxDeliveries) {
-        deadLetter(stream, message.getId(), minIdle);
+        deadLetter(
+            stream,
+            message.getId(),
+            minIdle,
+            "delivered " + message.getRedeliveryCount() + " times without being paid");
       } else {
         claim.add(message.getId());
       }
@@ -299,7 +343,7 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
     return tasks;
   }
 
-  private void deadLetter(String stream, String id, Duration minIdle) {
+  private void deadLetter(String stream, String id, Duration minIdle, String reason) {
     String[] scriptKeys = {stream, RedisKeys.deadLettersOf(stream)};
     DEAD_LETTER.<Long>run(
         commands,
@@ -307,11 +351,24 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
         scriptKeys,
         GROUP,
         id,
-        Long.toString(minIdle.toMillis()));
+        Long.toString(minIdle.toMillis()),
+        reason);
   }
 
   @Override
-  public List<PayoutTask> deadLetters(int max) {
+  public void deadLetter(PayoutTask task, String reason) {
+    String[] tag = task.deliveryTag().split(" ", 2);
+    Invariants.check(tag.length == 2, "malformed delivery tag %s", task.deliveryTag());
+    deadLetter(tag[0], tag[1], Duration.ZERO, reason);
+    try {
+      commands.sync().hdel(keys.pending(task.userId()), Long.toString(task.packetId()));
+    } catch (RuntimeException e) {
+      throw RedisFaults.translate(e);
+    }
+  }
+
+  @Override
+  public List<DeadLetter> deadLetters(int max) {
     checkBatch(max);
     var async = commands.async();
     List<String> streams = keys.allDeadLetterStreams();
@@ -320,16 +377,74 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
       pages.add(async.xrange(stream, Range.unbounded(), Limit.from(max)));
     }
     await(pages);
-    var tasks = new ArrayList<PayoutTask>();
-    for (int i = 0; i < streams.size() && tasks.size() < max; i++) {
+    var dead = new ArrayList<DeadLetter>();
+    for (int i = 0; i < streams.size() && dead.size() < max; i++) {
       for (StreamMessage<String, String> message : join(pages.get(i))) {
-        if (tasks.size() == max) {
+        if (dead.size() == max) {
           break;
         }
-        tasks.add(toTask(streams.get(i), message));
+        String reason = message.getBody().getOrDefault("r", "delivered too often");
+        dead.add(new DeadLetter(toTask(streams.get(i), message), reason));
       }
     }
-    return tasks;
+    return dead;
+  }
+
+  /**
+   * XINFO CONSUMERS on every stream, pipelined; a consumer with nothing pending and idle longer
+   * than {@code idle} is deleted (XGROUP DELCONSUMER drops only its name: it holds no entries).
+   */
+  @Override
+  public int removeIdleConsumers(Duration idle) {
+    List<String> streams = keys.allPayoutStreams();
+    try {
+      var async = commands.async();
+      var infos = new ArrayList<RedisFuture<List<Object>>>(streams.size());
+      for (String stream : streams) {
+        infos.add(async.xinfoConsumers(stream, GROUP));
+      }
+      LettuceFutures.awaitAll(SYNC_TIMEOUT, infos.toArray(Future[]::new));
+      var removals = new ArrayList<RedisFuture<Long>>();
+      for (int i = 0; i < streams.size(); i++) {
+        List<Object> consumers;
+        try {
+          consumers = join(infos.get(i));
+        } catch (RuntimeException e) {
+          if (isNoGroup(e.getCause() == null ? e : e.getCause())) {
+            continue; // the stream was lost; the next poll makes its group again
+          }
+          throw e;
+        }
+        for (Object each : consumers) {
+          Map<String, Object> consumer = fields(each);
+          long pending = ((Number) consumer.getOrDefault("pending", 0L)).longValue();
+          long idleMillis = ((Number) consumer.getOrDefault("idle", 0L)).longValue();
+          if (pending == 0 && idleMillis >= idle.toMillis()) {
+            removals.add(
+                async.xgroupDelconsumer(
+                    streams.get(i), Consumer.from(GROUP, (String) consumer.get("name"))));
+          }
+        }
+      }
+      await(removals);
+      return removals.size();
+    } catch (RuntimeException e) {
+      throw RedisFaults.translate(e);
+    }
+  }
+
+  /** One consumer's XINFO fields: a map under RESP3, a flat key-value list under RESP2. */
+  private static Map<String, Object> fields(Object reply) {
+    var map = new LinkedHashMap<String, Object>();
+    if (reply instanceof Map<?, ?> resp3) {
+      resp3.forEach((key, value) -> map.put(String.valueOf(key), value));
+      return map;
+    }
+    List<?> list = (List<?>) reply;
+    for (int i = 0; i + 1 < list.size(); i += 2) {
+      map.put(String.valueOf(list.get(i)), list.get(i + 1));
+    }
+    return map;
   }
 
   @Override
@@ -374,13 +489,23 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
   }
 
   private static void await(List<? extends Future<?>> futures) {
-    if (!LettuceFutures.awaitAll(SYNC_TIMEOUT, futures.toArray(Future[]::new))) {
-      throw new IllegalStateException("Redis did not answer within " + SYNC_TIMEOUT);
+    boolean answered;
+    try {
+      answered = LettuceFutures.awaitAll(SYNC_TIMEOUT, futures.toArray(Future[]::new));
+    } catch (RuntimeException e) {
+      throw RedisFaults.translate(e);
+    }
+    if (!answered) {
+      throw new Unavailable("redis", "no answer within " + SYNC_TIMEOUT, null);
     }
   }
 
   private static <T> T join(RedisFuture<T> future) {
-    return future.toCompletableFuture().join();
+    try {
+      return future.toCompletableFuture().join();
+    } catch (RuntimeException e) {
+      throw RedisFaults.translate(e);
+    }
   }
 
   @Override

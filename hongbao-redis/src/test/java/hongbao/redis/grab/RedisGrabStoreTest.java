@@ -3,7 +3,9 @@ package hongbao.redis.grab;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import hongbao.core.grab.ArmResult;
 import hongbao.core.grab.ArmedPacket;
+import hongbao.core.grab.Closing;
 import hongbao.core.grab.GrabAttempt;
 import hongbao.core.grab.GrabOutcome;
 import hongbao.core.grab.GrabRecord;
@@ -74,7 +76,7 @@ class RedisGrabStoreTest {
     long id = TestRedis.newPacketId();
     long total = LongStream.of(shares).sum();
     assertThat(store.arm(armed(packet(id, PacketType.LUCKY, total, shares.length), shares), T0))
-        .isTrue();
+        .isEqualTo(ArmResult.ARMED);
     return id;
   }
 
@@ -90,10 +92,10 @@ class RedisGrabStoreTest {
   void arm_whenArmedTwice_changesNothingTheSecondTime() {
     long id = TestRedis.newPacketId();
     Packet packet = packet(id, PacketType.LUCKY, 300, 2);
-    assertThat(store.arm(armed(packet, 100, 200), T0)).isTrue();
+    assertThat(store.arm(armed(packet, 100, 200), T0)).isEqualTo(ArmResult.ARMED);
     grab(id, "u1", during());
 
-    assertThat(store.arm(armed(packet, 150, 150), T0)).isFalse();
+    assertThat(store.arm(armed(packet, 150, 150), T0)).isNotEqualTo(ArmResult.ARMED);
 
     PacketState state = store.state(id).orElseThrow();
     assertThat(state.taken()).isEqualTo(1);
@@ -103,7 +105,8 @@ class RedisGrabStoreTest {
   @Test
   void arm_whenPacketAlreadyExpired_isRefusedAndWritesNothing() {
     long id = TestRedis.newPacketId();
-    assertThat(store.arm(armed(packet(id, PacketType.LUCKY, 300, 2), 100, 200), EXPIRES)).isFalse();
+    assertThat(store.arm(armed(packet(id, PacketType.LUCKY, 300, 2), 100, 200), EXPIRES))
+        .isNotEqualTo(ArmResult.ARMED);
     assertThat(store.state(id)).isEmpty();
     assertThat(grab(id, "u1", during())).isEqualTo(GrabOutcome.NOT_FOUND);
   }
@@ -131,7 +134,9 @@ class RedisGrabStoreTest {
     store.arm(armed(packet(id, PacketType.LUCKY, total, shares.length), shares), T0);
 
     assertThat(store.state(id).orElseThrow().available()).isEqualTo(Amount.fen(total));
-    assertThat(grab(id, "first", during())).isEqualTo(new GrabOutcome.Grabbed(Amount.fen(1)));
+    assertThat(grab(id, "first", during()))
+        .isInstanceOfSatisfying(
+            GrabOutcome.Grabbed.class, g -> assertThat(g.amount()).isEqualTo(Amount.fen(1)));
   }
 
   @Test
@@ -141,18 +146,26 @@ class RedisGrabStoreTest {
     List<String> recipients = IntStream.range(0, count).mapToObj(i -> "r" + i).toList();
     long[] shares = LongStream.generate(() -> 2).limit(count).toArray();
     var packet = packet(id, PacketType.EXCLUSIVE, 2L * count, count, null, recipients);
-    assertThat(store.arm(armed(packet, shares), T0)).isTrue();
+    assertThat(store.arm(armed(packet, shares), T0)).isEqualTo(ArmResult.ARMED);
 
-    assertThat(grab(id, "r2499", during())).isEqualTo(new GrabOutcome.Grabbed(Amount.fen(2)));
-    assertThat(grab(id, "r0", during())).isEqualTo(new GrabOutcome.Grabbed(Amount.fen(2)));
+    assertThat(grab(id, "r2499", during()))
+        .isInstanceOfSatisfying(
+            GrabOutcome.Grabbed.class, g -> assertThat(g.amount()).isEqualTo(Amount.fen(2)));
+    assertThat(grab(id, "r0", during()))
+        .isInstanceOfSatisfying(
+            GrabOutcome.Grabbed.class, g -> assertThat(g.amount()).isEqualTo(Amount.fen(2)));
     assertThat(grab(id, "r2500", during())).isEqualTo(GrabOutcome.NOT_ELIGIBLE);
   }
 
   @Test
   void grab_whenShareLeft_returnsGrabbedWithTheNextShare() {
     long id = armLucky(120, 80);
-    assertThat(grab(id, "u1", during())).isEqualTo(new GrabOutcome.Grabbed(Amount.fen(120)));
-    assertThat(grab(id, "u2", during())).isEqualTo(new GrabOutcome.Grabbed(Amount.fen(80)));
+    assertThat(grab(id, "u1", during()))
+        .isInstanceOfSatisfying(
+            GrabOutcome.Grabbed.class, g -> assertThat(g.amount()).isEqualTo(Amount.fen(120)));
+    assertThat(grab(id, "u2", during()))
+        .isInstanceOfSatisfying(
+            GrabOutcome.Grabbed.class, g -> assertThat(g.amount()).isEqualTo(Amount.fen(80)));
   }
 
   @Test
@@ -213,7 +226,9 @@ class RedisGrabStoreTest {
         armed(packet(id, PacketType.EXCLUSIVE, 300, 2, null, List.of("alice", "bob")), 100, 200),
         T0);
     assertThat(grab(id, "mallory", during())).isEqualTo(GrabOutcome.NOT_ELIGIBLE);
-    assertThat(grab(id, "bob", during())).isEqualTo(new GrabOutcome.Grabbed(Amount.fen(100)));
+    assertThat(grab(id, "bob", during()))
+        .isInstanceOfSatisfying(
+            GrabOutcome.Grabbed.class, g -> assertThat(g.amount()).isEqualTo(Amount.fen(100)));
   }
 
   @Test
@@ -223,7 +238,8 @@ class RedisGrabStoreTest {
     assertThat(grab(id, "u1", "facai", during())).isEqualTo(GrabOutcome.WRONG_PASSWORD);
     assertThat(grab(id, "u1", null, during())).isEqualTo(GrabOutcome.WRONG_PASSWORD);
     assertThat(grab(id, "u1", "gongxi", during()))
-        .isEqualTo(new GrabOutcome.Grabbed(Amount.fen(100)));
+        .isInstanceOfSatisfying(
+            GrabOutcome.Grabbed.class, g -> assertThat(g.amount()).isEqualTo(Amount.fen(100)));
   }
 
   @Test
@@ -317,7 +333,7 @@ class RedisGrabStoreTest {
   @Test
   void close_whenNotExpired_returnsEmptyAndChangesNothing() {
     long id = armLucky(100, 100);
-    assertThat(store.close(id, Amount.fen(200), during())).isEmpty();
+    assertThat(store.close(id, Amount.fen(200), during())).isEqualTo(Closing.NOT_YET);
     assertThat(grab(id, "u1", during())).isInstanceOf(GrabOutcome.Grabbed.class);
   }
 
@@ -326,8 +342,10 @@ class RedisGrabStoreTest {
     long id = armLucky(120, 80, 50);
     grab(id, "u1", during());
 
-    assertThat(store.close(id, Amount.fen(250), after())).contains(Amount.fen(130));
-    assertThat(store.close(id, Amount.fen(250), after().plusSeconds(60))).contains(Amount.fen(130));
+    assertThat(store.close(id, Amount.fen(250), after()))
+        .isEqualTo(new Closing.Closed(Amount.fen(130)));
+    assertThat(store.close(id, Amount.fen(250), after().plusSeconds(60)))
+        .isEqualTo(new Closing.Closed(Amount.fen(130)));
     PacketState state = store.state(id).orElseThrow();
     assertThat(state.closed()).isTrue();
     assertThat(state.closedRemainder()).isEqualTo(Amount.fen(130));
@@ -337,10 +355,13 @@ class RedisGrabStoreTest {
   @Test
   void close_whenNeverArmed_writesATombstoneThatRefusesALateArm() {
     long id = TestRedis.newPacketId();
-    assertThat(store.close(id, Amount.fen(500), during())).contains(Amount.fen(500));
-    assertThat(store.close(id, Amount.fen(999), during())).contains(Amount.fen(500));
+    assertThat(store.close(id, Amount.fen(500), during()))
+        .isEqualTo(new Closing.Closed(Amount.fen(500)));
+    assertThat(store.close(id, Amount.fen(999), during()))
+        .isEqualTo(new Closing.Closed(Amount.fen(500)));
 
-    assertThat(store.arm(armed(packet(id, PacketType.LUCKY, 500, 2), 250, 250), T0)).isFalse();
+    assertThat(store.arm(armed(packet(id, PacketType.LUCKY, 500, 2), 250, 250), T0))
+        .isNotEqualTo(ArmResult.ARMED);
     assertThat(grab(id, "u1", during())).isEqualTo(GrabOutcome.EXPIRED);
     PacketState state = store.state(id).orElseThrow();
     assertThat(state.closed()).isTrue();
@@ -366,7 +387,10 @@ class RedisGrabStoreTest {
     Thread closer =
         Thread.ofPlatform()
             .start(
-                () -> closing.complete(store.close(id, Amount.fen(total), after()).orElseThrow()));
+                () ->
+                    closing.complete(
+                        ((Closing.Closed) store.close(id, Amount.fen(total), after()))
+                            .remainder()));
     List<RaceResult> results = RaceResult.runConcurrently(store, attempts, 16);
     closer.join();
 
@@ -418,7 +442,9 @@ class RedisGrabStoreTest {
     assumeTrue(TestRedis.isPrivateServer(), "SCRIPT FLUSH would disturb a shared server");
     long id = armLucky(10);
     connection.sync().scriptFlush();
-    assertThat(grab(id, "u1", during())).isEqualTo(new GrabOutcome.Grabbed(Amount.fen(10)));
+    assertThat(grab(id, "u1", during()))
+        .isInstanceOfSatisfying(
+            GrabOutcome.Grabbed.class, g -> assertThat(g.amount()).isEqualTo(Amount.fen(10)));
     connection.sync().scriptFlush();
     assertThat(store.state(id).orElseThrow().taken()).isEqualTo(1);
   }

@@ -2,6 +2,7 @@ package hongbao.redis.grab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import hongbao.core.grab.ArmResult;
 import hongbao.core.grab.ArmedPacket;
 import hongbao.core.grab.GrabAttempt;
 import hongbao.core.grab.GrabOutcome;
@@ -62,7 +63,7 @@ class SplitAtGrabTest {
             List.of(),
             T0,
             T0.plusSeconds(3600));
-    assertThat(store.arm(ArmedPacket.splitAtGrab(packet, capFen), T0)).isTrue();
+    assertThat(store.arm(ArmedPacket.splitAtGrab(packet, capFen), T0)).isEqualTo(ArmResult.ARMED);
     return id;
   }
 
@@ -77,7 +78,9 @@ class SplitAtGrabTest {
           store.grab(new GrabAttempt(id, "u" + i, null, T0, r)).toCompletableFuture().join();
       assertThat(outcome)
           .as("share %d of %d fen / %d (seed %d)", i + 1, amount, count, seed)
-          .isEqualTo(new GrabOutcome.Grabbed(Amount.fen(expected)));
+          .isInstanceOfSatisfying(
+              GrabOutcome.Grabbed.class,
+              g -> assertThat(g.amount()).isEqualTo(Amount.fen(expected)));
       left -= expected;
     }
     assertThat(left).isZero();

@@ -9,6 +9,7 @@ import hongbao.core.grab.GrabOutcome;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketType;
+import hongbao.core.payout.DeadLetter;
 import hongbao.core.payout.PayoutTask;
 import hongbao.redis.RedisKeys;
 import hongbao.redis.TestRedis;
@@ -182,7 +183,7 @@ class RedisPayoutQueueTest {
 
     assertThat(queue.reclaim("w4", Duration.ZERO, maxDeliveries, 10)).isEmpty();
 
-    List<PayoutTask> dead = queue.deadLetters(10);
+    List<PayoutTask> dead = queue.deadLetters(10).stream().map(DeadLetter::task).toList();
     assertThat(dead)
         .extracting(PayoutTask::packetId, PayoutTask::userId, PayoutTask::amount)
         .containsExactly(org.assertj.core.groups.Tuple.tuple(id, "poison", Amount.fen(11)));
@@ -239,5 +240,53 @@ class RedisPayoutQueueTest {
     } finally {
       TestRedis.deleteAll(connection, wide);
     }
+  }
+
+  @Test
+  void poll_afterTheStreamsAndGroupsWereLost_makesThemAgain() {
+    grabbed(5, "before");
+    TestRedis.deleteAll(connection, keys);
+    long id = grabbed(7, "after");
+
+    List<PayoutTask> tasks = queue.poll("w1", 10, NO_WAIT);
+
+    assertThat(tasks).extracting(PayoutTask::userId).containsExactly("after");
+    assertThat(tasks.get(0).packetId()).isEqualTo(id);
+    queue.ack(tasks);
+    assertThat(queue.backlog()).isZero();
+  }
+
+  @Test
+  void deadLetter_ofOneTask_movesItAtOnceWithItsReason() {
+    grabbed(5, "refused", "fine");
+    List<PayoutTask> tasks = queue.poll("w1", 10, NO_WAIT);
+    PayoutTask refused =
+        tasks.stream().filter(t -> t.userId().equals("refused")).findFirst().orElseThrow();
+
+    queue.deadLetter(refused, "the books refuse");
+
+    assertThat(queue.deadLetters(10))
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.task().userId()).isEqualTo("refused");
+              assertThat(d.reason()).isEqualTo("the books refuse");
+            });
+    assertThat(queue.backlog()).isEqualTo(1);
+  }
+
+  @Test
+  void removeIdleConsumers_forgetsConsumersHoldingNothing_keepsThoseHoldingTasks() {
+    grabbed(5, "u1", "u2");
+    List<PayoutTask> held = queue.poll("holder", 1, NO_WAIT);
+    assertThat(held).hasSize(1);
+    queue.ack(queue.poll("idle", 1, NO_WAIT));
+
+    int removed = queue.removeIdleConsumers(Duration.ZERO);
+
+    assertThat(removed).isEqualTo(1);
+    var consumers =
+        connection.sync().xinfoConsumers(keys.payoutsOf(held.get(0).packetId()), "payout");
+    assertThat(consumers.toString()).contains("name, holder").doesNotContain("name, idle");
   }
 }

@@ -1,0 +1,194 @@
+package hongbao.app.drill;
+
+import static hongbao.app.drill.Drills.decode;
+import static hongbao.app.drill.Drills.drained;
+import static hongbao.app.drill.Drills.grab;
+import static hongbao.app.drill.Drills.paid;
+import static hongbao.app.drill.Drills.sendFixed;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import hongbao.app.Parts;
+import hongbao.app.embedded.EmbeddedRedis;
+import hongbao.app.support.Api;
+import hongbao.app.support.Backends;
+import hongbao.app.support.TestService;
+import hongbao.core.grab.ArmedPacket;
+import hongbao.core.money.Amount;
+import hongbao.core.packet.Packet;
+import hongbao.core.packet.PacketType;
+import hongbao.core.payout.PayoutTask;
+import hongbao.redis.RedisKeys;
+import io.lettuce.core.RedisClient;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Drills "poison", "grace" and "reused-id": a payout no retry can make, an orphaned task, Redis
+ * keys that aged out while payouts were down, and a packet id handed out twice. Each runs on a
+ * Redis and a schema of its own and ends with the reconciler finding nothing, or naming exactly
+ * what the fault destroyed.
+ */
+class FaultDrillTest {
+
+  private EmbeddedRedis redis;
+  private TestService service;
+
+  private TestService start(String drill, Map<String, String> env, boolean workers) {
+    redis = EmbeddedRedis.start();
+    Backends postgres = Backends.embedded();
+    service =
+        TestService.start(
+            new Backends(drill, redis.url(), postgres.jdbcUrl(), Drills.schema(drill)),
+            env,
+            workers);
+    return service;
+  }
+
+  @AfterEach
+  void stop() {
+    if (service != null) {
+      service.close();
+    }
+    if (redis != null) {
+      redis.close();
+    }
+  }
+
+  @Test
+  void poison_refusedTasksAreDeadLetteredAtOnce_anOrphanIsReclaimed_theRestArePaid() {
+    start("poison", Map.of("HONGBAO_RECLAIM_IDLE_MILLIS", "500"), true);
+    Api api = service.api();
+    Parts parts = service.hongbao().parts();
+    String sender = "poison-sender";
+    api.topUp(sender, 10_000);
+    String packet = sendFixed(api, sender, 1000, 10, 600);
+    long id = decode(packet);
+    Drills.payouts(parts, false);
+    for (int u = 0; u < 4; u++) {
+      grab(api, "poison-" + u, packet);
+    }
+    // Poison: a share larger than the escrow holds, and a task of a packet the ledger never had.
+    xadd(id, id, "greedy", 5_000);
+    xadd(id, 424_242, "ghost", 7);
+    // An orphan: a consumer takes a task and dies without a word.
+    List<PayoutTask> orphaned = parts.queue().poll("dead-consumer", 1, Duration.ofMillis(100));
+    assertThat(orphaned).hasSize(1);
+    Drills.payouts(parts, true);
+    for (int u = 4; u < 8; u++) {
+      grab(api, "poison-" + u, packet);
+    }
+
+    drained(parts);
+    assertThat(paid(parts, packet)).hasSize(8);
+    assertThat(service.hongbao().parts().reconciler().reconcile().discrepancies())
+        .hasSize(2)
+        .anySatisfy(
+            d ->
+                assertThat(d)
+                    .startsWith("packet " + id + ": payout of 5000 fen to greedy was dead-lettered")
+                    .contains("the books refuse"))
+        .anySatisfy(
+            d ->
+                assertThat(d)
+                    .startsWith("packet 424242: payout of 7 fen to ghost was dead-lettered")
+                    .contains("no escrow"));
+  }
+
+  @Test
+  void grace_keysAgedOutWhilePayoutsWereDown_refundWaitsForThePayouts_andTakesOnlyWhatIsLeft() {
+    start("grace", Map.of("HONGBAO_KEY_GRACE_SECONDS", "1"), false);
+    Api api = service.api();
+    Parts parts = service.hongbao().parts();
+    String sender = "grace-sender";
+    api.topUp(sender, 1_000);
+    String packet = sendFixed(api, sender, 300, 3, 1);
+    long id = decode(packet);
+    grab(api, "grace-a", packet);
+    grab(api, "grace-b", packet);
+    // Payouts and sweeps are down (no workers) until the packet's keys have aged out of Redis.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> parts.store().state(id).isEmpty());
+
+    assertThat(parts.sweeper().sweepOnce()).as("the grabs are not paid yet").isZero();
+    var worker = hongbao.app.workers.Workers.payoutWorker(service.hongbao().config(), parts, "w");
+    assertThat(worker.payOnce()).isEqualTo(2);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> parts.sweeper().sweepOnce() == 1);
+
+    assertThat(parts.database().packets().refunded(id)).isEqualTo(Amount.fen(100));
+    assertThat(paid(parts, packet)).hasSize(2);
+    service.assertReconciled();
+  }
+
+  @Test
+  void reusedId_anotherPacketsStateUnderTheId_isHeldNotSold_andReported() {
+    start("reused-id", Map.of(), true);
+    Api api = service.api();
+    Parts parts = service.hongbao().parts();
+    String sender = "reuse-sender";
+    api.topUp(sender, 10_000);
+    long last = decode(sendFixed(api, sender, 100, 1, 600));
+    // Redis is newer than the ledger: it already holds a packet under the next id.
+    Instant now = Instant.now();
+    var stale =
+        new Packet(
+            last + 1,
+            "someone-else",
+            PacketType.FIXED,
+            Amount.fen(777),
+            7,
+            null,
+            null,
+            List.of(),
+            now.minusSeconds(3600),
+            now.plusSeconds(3600));
+    parts
+        .store()
+        .arm(new ArmedPacket(stale, Collections.nCopies(7, Amount.fen(111))), now.minusSeconds(10));
+
+    String reused = sendFixed(api, sender, 500, 5, 600);
+    assertThat(decode(reused)).isEqualTo(last + 1);
+
+    var grabbed = api.grab(api.token("reuse-grabber"), reused);
+    assertThat(grabbed.status()).isEqualTo(503);
+    assertThat(grabbed.errorCode()).isEqualTo("UNAVAILABLE");
+    drained(parts);
+    assertThat(paid(parts, reused)).isEmpty();
+    assertThat(parts.reconciler().reconcile().discrepancies())
+        .singleElement()
+        .asString()
+        .startsWith("packet " + (last + 1) + ": held, escrow holds 500 fen")
+        .contains("another packet's state");
+  }
+
+  private void xadd(long streamOf, long packetId, String user, long fen) {
+    RedisClient client = RedisClient.create(redis.url());
+    try (var connection = client.connect()) {
+      String stream = new RedisKeys(RedisKeys.DEFAULT_SHARDS).payoutsOf(streamOf);
+      connection
+          .sync()
+          .xadd(
+              stream,
+              "p",
+              Long.toString(packetId),
+              "u",
+              user,
+              "a",
+              Long.toString(fen),
+              "t",
+              Long.toString(System.currentTimeMillis()));
+    } finally {
+      client.shutdown();
+    }
+  }
+}

@@ -1,0 +1,140 @@
+package hongbao.app.drill;
+
+import static hongbao.app.drill.Drills.claim;
+import static hongbao.app.drill.Drills.decode;
+import static hongbao.app.drill.Drills.drained;
+import static hongbao.app.drill.Drills.grab;
+import static hongbao.app.drill.Drills.paid;
+import static hongbao.app.drill.Drills.payouts;
+import static hongbao.app.drill.Drills.sendFixed;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import hongbao.app.Parts;
+import hongbao.app.embedded.EmbeddedRedis;
+import hongbao.app.support.Api;
+import hongbao.app.support.Backends;
+import hongbao.app.support.TestService;
+import hongbao.core.money.Amount;
+import io.lettuce.core.RedisClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Drill "redis-loss": Redis comes back empty (a restart without persistence) in the middle of
+ * several packets' lives — one with paid grabs, one with grabs not yet paid, one about to expire —
+ * and the service carries on from the ledger without a restart of its own.
+ */
+class RedisLossDrillTest {
+
+  private EmbeddedRedis redis;
+  private TestService service;
+
+  @BeforeEach
+  void start() {
+    redis = EmbeddedRedis.start();
+    Backends postgres = Backends.embedded();
+    service =
+        TestService.start(
+            new Backends(
+                "redis-loss", redis.url(), postgres.jdbcUrl(), Drills.schema("redis-loss")),
+            Map.of(),
+            true);
+  }
+
+  @AfterEach
+  void stop() {
+    service.close();
+    redis.close();
+  }
+
+  @Test
+  void redisLoss_packetsAreRebuiltFromTheLedger_noShareIsResold_receiptsAreHonoured() {
+    Api api = service.api();
+    Parts parts = service.hongbao().parts();
+    String run = Long.toString(System.nanoTime(), 36);
+    String sender = "rl-sender-" + run;
+    api.topUp(sender, 100_000);
+
+    // FIXED 1000 in 10 shares, 5 of them grabbed and paid.
+    String paidPacket = sendFixed(api, sender, 1000, 10, 600);
+    for (int u = 0; u < 5; u++) {
+      grab(api, "rl-" + run + "-a" + u, paidPacket);
+    }
+    // 900 in 3 shares; 2 grabbed, paid; it expires in a second.
+    String expiring = sendFixed(api, sender, 900, 3, 1);
+    grab(api, "rl-" + run + "-e0", expiring);
+    grab(api, "rl-" + run + "-e1", expiring);
+    drained(parts);
+    // 600 in 6 shares; 3 grabbed while payouts are off: only their receipts will remember them.
+    payouts(parts, false);
+    String unpaidPacket = sendFixed(api, sender, 600, 6, 600);
+    List<String> receipts = new ArrayList<>();
+    for (int u = 0; u < 3; u++) {
+      receipts.add(grab(api, "rl-" + run + "-b" + u, unpaidPacket).getString("receipt"));
+    }
+
+    flushRedis();
+    payouts(parts, true);
+
+    // Ten new users on the half-paid packet: exactly the five unpaid shares are left.
+    int grabbed = 0;
+    for (int u = 0; u < 10; u++) {
+      String outcome = grab(api, "rl-" + run + "-n" + u, paidPacket).getString("outcome");
+      if (outcome.equals("GRABBED")) {
+        grabbed++;
+      } else {
+        assertThat(outcome).isEqualTo("SOLD_OUT");
+      }
+    }
+    assertThat(grabbed).isEqualTo(5);
+    // The paid grabbers are remembered from the ledger.
+    for (int u = 0; u < 5; u++) {
+      var again = grab(api, "rl-" + run + "-a" + u, paidPacket);
+      assertThat(again.getString("outcome")).isEqualTo("ALREADY_GRABBED");
+      assertThat(again.getLong("amount")).isEqualTo(100);
+    }
+    // The lost, unpaid grabs come back with their receipts, once each.
+    for (int u = 0; u < 3; u++) {
+      String user = "rl-" + run + "-b" + u;
+      var claimed = claim(api, user, unpaidPacket, receipts.get(u));
+      // PAID when a worker had polled it before payouts were switched off and held it in memory
+      assertThat(claimed.json().getString("outcome")).as(claimed.raw()).isIn("RECOVERED", "PAID");
+      assertThat(claimed.json().getLong("amount")).isEqualTo(100);
+      var twice = claim(api, user, unpaidPacket, receipts.get(u));
+      assertThat(twice.json().getString("outcome")).isIn("RECORDED", "PAID");
+    }
+    // Another user's receipt is worth nothing.
+    var stolen = claim(api, "rl-" + run + "-thief", unpaidPacket, receipts.get(0));
+    assertThat(stolen.status()).isEqualTo(400);
+    assertThat(stolen.errorCode()).isEqualTo("INVALID_REQUEST");
+
+    // Payouts carry on (the consumer groups are made again), and the expired packet gives back
+    // exactly what the ledger did not pay, not its face amount.
+    drained(parts);
+    await()
+        .atMost(Duration.ofSeconds(15))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> parts.database().packets().refunded(decode(expiring)).isPositive());
+    assertThat(parts.database().packets().refunded(decode(expiring))).isEqualTo(Amount.fen(300));
+    assertThat(paid(parts, paidPacket)).hasSize(10);
+    assertThat(paid(parts, unpaidPacket)).hasSize(3);
+    long senderBalance = api.get("/api/v1/wallet", api.token(sender)).json().getLong("balance");
+    assertThat(senderBalance).isEqualTo(100_000 - 1000 - 900 - 600 + 300);
+    service.assertReconciled();
+  }
+
+  private void flushRedis() {
+    RedisClient client = RedisClient.create(redis.url());
+    try (var connection = client.connect()) {
+      connection.sync().flushall();
+    } finally {
+      client.shutdown();
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package hongbao.core.grab;
+
+import hongbao.core.ledger.Ledger;
+import hongbao.core.money.Amount;
+import hongbao.core.packet.Packet;
+import hongbao.core.packet.PacketStore;
+import hongbao.core.packet.RefusedClaim;
+import hongbao.core.payout.PayoutRefused;
+import hongbao.core.payout.PayoutTask;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Honours grab receipts. A receipt proves a GRABBED answer; if the grab store lost that grab (a
+ * write acknowledged inside its fsync window), the receipt puts it back. The guarantee: a genuine
+ * receipt is paid exactly once if the packet's books still allow it — its share not handed to
+ * someone else and its amount still in escrow — and otherwise refused and reported, never paid
+ * beyond the packet's amount or count.
+ *
+ * <p>Order: the ledger first (already paid?), then the grab store (it has the grab, or takes the
+ * grab's amount out of what is left and queues its payout), and for a packet the store has closed
+ * or forgotten after expiry, the ledger directly: its constraints decide.
+ */
+public final class ClaimService {
+
+  private final Receipts receipts;
+  private final PacketStore packets;
+  private final GrabStore store;
+  private final Arming arming;
+  private final Ledger ledger;
+  private final Clock clock;
+
+  public ClaimService(
+      Receipts receipts,
+      PacketStore packets,
+      GrabStore store,
+      Arming arming,
+      Ledger ledger,
+      Clock clock) {
+    this.receipts = receipts;
+    this.packets = packets;
+    this.store = store;
+    this.arming = arming;
+    this.ledger = ledger;
+    this.clock = clock;
+  }
+
+  /** Blocking: reads the ledger and may write it. */
+  public ClaimOutcome claim(long packetId, String userId, String token) {
+    Optional<GrabReceipt> opened =
+        receipts.open(token, userId).filter(r -> r.packetId() == packetId);
+    if (opened.isEmpty()) {
+      return ClaimOutcome.INVALID;
+    }
+    GrabReceipt receipt = opened.get();
+    Optional<Packet> packet = packets.find(packetId);
+    if (packet.isEmpty()) {
+      return refuse(receipt, "the ledger has no such packet");
+    }
+    Amount paid = packets.paidGrabs(packetId).get(userId);
+    if (paid != null) {
+      // Paid, yet the store may have forgotten it (paid from a batch polled before the loss):
+      // put it back so that its share is not sold again.
+      var record = new GrabRecord(userId, paid, receipt.grabbedAt(), receipt.seq());
+      store.recover(packetId, List.of(record), false);
+      return new ClaimOutcome.Paid(paid);
+    }
+    var grab = new GrabRecord(userId, receipt.amount(), receipt.grabbedAt(), receipt.seq());
+    Recovered recovered = store.recover(packetId, List.of(grab), true).get(0);
+    if (recovered instanceof Recovered.Missing && !packet.get().isExpiredAt(clock.instant())) {
+      arming.rearm(packet.get());
+      recovered = store.recover(packetId, List.of(grab), true).get(0);
+    }
+    return switch (recovered) {
+      case Recovered.Done done -> new ClaimOutcome.Recovered(done.amount());
+      case Recovered.AlreadyThere there -> new ClaimOutcome.Recorded(there.amount());
+      case Recovered.Exhausted exhausted ->
+          refuse(receipt, "every share of the packet is taken or too little is left");
+      case Recovered.Closed closed -> payFromLedger(receipt);
+      case Recovered.Missing missing -> payFromLedger(receipt);
+    };
+  }
+
+  /** The store closed or forgot the packet: the escrow pays if it still can. */
+  private ClaimOutcome payFromLedger(GrabReceipt receipt) {
+    var task =
+        new PayoutTask(
+            receipt.packetId(), receipt.userId(), receipt.amount(), receipt.grabbedAt(), "claim");
+    try {
+      ledger.pay(List.of(task));
+      return new ClaimOutcome.Paid(
+          packets.paidGrabs(receipt.packetId()).getOrDefault(receipt.userId(), receipt.amount()));
+    } catch (PayoutRefused refused) {
+      return refuse(receipt, "the escrow cannot pay it: " + refused.getMessage());
+    }
+  }
+
+  private ClaimOutcome refuse(GrabReceipt receipt, String reason) {
+    packets.recordRefusedClaim(
+        new RefusedClaim(
+            receipt.packetId(), receipt.userId(), receipt.amount(), reason, clock.instant()));
+    return new ClaimOutcome.Refused(receipt.amount(), reason);
+  }
+}

@@ -1,0 +1,180 @@
+package hongbao.redis.grab;
+
+import static hongbao.redis.grab.RedisGrabStoreTest.EXPIRES;
+import static hongbao.redis.grab.RedisGrabStoreTest.T0;
+import static hongbao.redis.grab.RedisGrabStoreTest.after;
+import static hongbao.redis.grab.RedisGrabStoreTest.armed;
+import static hongbao.redis.grab.RedisGrabStoreTest.during;
+import static hongbao.redis.grab.RedisGrabStoreTest.packet;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import hongbao.core.grab.ArmResult;
+import hongbao.core.grab.ArmedPacket;
+import hongbao.core.grab.Closing;
+import hongbao.core.grab.GrabAttempt;
+import hongbao.core.grab.GrabOutcome;
+import hongbao.core.grab.GrabRecord;
+import hongbao.core.grab.PacketState;
+import hongbao.core.grab.Recovered;
+import hongbao.core.money.Amount;
+import hongbao.core.packet.Packet;
+import hongbao.core.packet.PacketType;
+import hongbao.redis.RedisKeys;
+import hongbao.redis.TestRedis;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The scripts that rebuild a packet from the ledger and put lost grabs back, on real Redis. */
+class RedisRecoveryTest {
+
+  private static final AtomicLong IDS = new AtomicLong(900_000);
+
+  static StatefulRedisConnection<String, String> connection;
+  static RedisKeys keys;
+  static RedisGrabStore store;
+
+  @BeforeAll
+  static void connect() {
+    connection = TestRedis.connect();
+    keys = TestRedis.freshKeys(1024);
+    store = new RedisGrabStore(connection, keys, Duration.ofDays(1));
+  }
+
+  @AfterAll
+  static void cleanUp() {
+    TestRedis.deleteAll(connection, keys);
+    connection.close();
+  }
+
+  private static GrabOutcome grab(long id, String user) {
+    return store.grab(new GrabAttempt(id, user, null, during(), 0)).toCompletableFuture().join();
+  }
+
+  private static GrabRecord record(String user, long fen, int seq) {
+    return new GrabRecord(user, Amount.fen(fen), T0.plusSeconds(seq), seq);
+  }
+
+  private static PacketState state(long id) {
+    return store.state(id).orElseThrow();
+  }
+
+  @Test
+  void arm_withRestoredGrabs_answersThemAlreadyGrabbed_andSellsOnlyWhatIsLeft() {
+    long id = IDS.incrementAndGet();
+    Packet packet = packet(id, PacketType.LUCKY, 1000, 4);
+    var rebuilt =
+        new ArmedPacket(
+            packet,
+            List.of(Amount.fen(100), Amount.fen(200)),
+            false,
+            0,
+            List.of(record("paid1", 300, 1), record("paid2", 400, 2)));
+
+    assertThat(store.arm(rebuilt, T0)).isEqualTo(ArmResult.ARMED);
+
+    assertThat(grab(id, "paid1")).isEqualTo(new GrabOutcome.AlreadyGrabbed(Amount.fen(300)));
+    assertThat(grab(id, "new1"))
+        .isInstanceOfSatisfying(GrabOutcome.Grabbed.class, g -> assertThat(g.seq()).isEqualTo(3));
+    assertThat(grab(id, "new2")).isInstanceOf(GrabOutcome.Grabbed.class);
+    assertThat(grab(id, "new3")).isEqualTo(GrabOutcome.SOLD_OUT);
+    PacketState state = state(id);
+    assertThat(state.taken()).isEqualTo(4);
+    assertThat(state.takenAmount()).isEqualTo(Amount.fen(1000));
+  }
+
+  @Test
+  void arm_overAnotherPacketsState_describesIt_andHoldStopsItsGrabs() {
+    long id = IDS.incrementAndGet();
+    store.arm(armed(packet(id, PacketType.FIXED, 200, 2), 100, 100), T0);
+    Packet reused =
+        new Packet(
+            id,
+            "someone",
+            PacketType.FIXED,
+            Amount.fen(500),
+            5,
+            null,
+            null,
+            List.of(),
+            T0.plusSeconds(5),
+            EXPIRES);
+
+    ArmResult result = store.arm(armed(reused, 100, 100, 100, 100, 100), T0.plusSeconds(5));
+
+    assertThat(result).isEqualTo(new ArmResult.Existing(Amount.fen(200), 2, T0));
+    assertThat(store.hold(id, T0.plusSeconds(5))).as("another state: not held").isFalse();
+    assertThat(store.hold(id, T0)).isTrue();
+    assertThat(grab(id, "anyone")).isEqualTo(GrabOutcome.HELD);
+    assertThat(store.close(id, Amount.fen(200), after())).isEqualTo(Closing.BUSY);
+  }
+
+  @Test
+  void recover_takesTheLostAmountOutOfThePool_whateverTheNextShareIs() {
+    long id = IDS.incrementAndGet();
+    store.arm(armed(packet(id, PacketType.LUCKY, 1000, 4), 400, 100, 300, 200), T0);
+
+    List<Recovered> results =
+        store.recover(
+            id, List.of(record("lost1", 150, 1), record("lost2", 500, 2)), true /* claimed */);
+
+    assertThat(results)
+        .containsExactly(
+            new Recovered.Done(Amount.fen(150), 1), new Recovered.Done(Amount.fen(500), 2));
+    PacketState state = state(id);
+    assertThat(state.taken()).isEqualTo(2);
+    assertThat(state.takenAmount()).isEqualTo(Amount.fen(650));
+    assertThat(state.available()).isEqualTo(Amount.fen(350));
+    // Two shares are left, together worth exactly what is left.
+    GrabOutcome a = grab(id, "a");
+    GrabOutcome b = grab(id, "b");
+    long sum = ((GrabOutcome.Grabbed) a).amount().fen() + ((GrabOutcome.Grabbed) b).amount().fen();
+    assertThat(sum).isEqualTo(350);
+    assertThat(grab(id, "c")).isEqualTo(GrabOutcome.SOLD_OUT);
+    // The claims were queued for payout, as grabs are.
+    assertThat(connection.sync().xlen(keys.payoutsOf(id))).isGreaterThanOrEqualTo(4);
+  }
+
+  @Test
+  void recover_whenTooLittleIsLeft_isExhausted_andChangesNothing() {
+    long id = IDS.incrementAndGet();
+    store.arm(armed(packet(id, PacketType.LUCKY, 100, 2), 50, 50), T0);
+
+    assertThat(store.recover(id, List.of(record("lost", 100, 1)), true))
+        .containsExactly(Recovered.EXHAUSTED);
+    assertThat(state(id).available()).isEqualTo(Amount.fen(100));
+    assertThat(state(id).taken()).isZero();
+  }
+
+  @Test
+  void recover_ofAGrabTheStoreHas_orOnAClosedOrMissingPacket_changesNothing() {
+    long id = IDS.incrementAndGet();
+    store.arm(armed(packet(id, PacketType.FIXED, 300, 3), 100, 100, 100), T0);
+    grab(id, "there");
+
+    assertThat(store.recover(id, List.of(record("there", 100, 1)), false))
+        .containsExactly(new Recovered.AlreadyThere(Amount.fen(100)));
+    store.close(id, Amount.fen(300), after());
+    assertThat(store.recover(id, List.of(record("late", 100, 2)), false))
+        .containsExactly(Recovered.CLOSED);
+    assertThat(store.recover(IDS.incrementAndGet(), List.of(record("x", 1, 1)), false))
+        .containsExactly(Recovered.MISSING);
+  }
+
+  @Test
+  void close_ofAPacketWithoutState_waitsForItsQueuedPayouts() {
+    long id = IDS.incrementAndGet();
+    connection
+        .sync()
+        .xadd(keys.payoutsOf(id), "p", Long.toString(id), "u", "x", "a", "5", "t", "1");
+
+    assertThat(store.close(id, Amount.fen(95), after())).isEqualTo(Closing.BUSY);
+    connection.sync().del(keys.payoutsOf(id));
+    assertThat(store.close(id, Amount.fen(95), after()))
+        .isEqualTo(new Closing.Closed(Amount.fen(95)));
+  }
+}
