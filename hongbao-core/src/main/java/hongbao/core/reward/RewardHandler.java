@@ -101,15 +101,9 @@ public final class RewardHandler {
         metrics.fused(type.type());
         return Handling.PARKED;
       }
-      long waitMillis = throttle.acquire(type, 1);
-      if (waitMillis > 0) {
-        metrics.throttled(type.type());
-        sleeper.sleep(Duration.ofMillis(Math.min(waitMillis, THROTTLE_SLEEP_MAX_MILLIS)));
-        tries--;
-        continue;
-      }
       try {
-        return settle(reward, service.credit(reward, type));
+        RewardType admitted = type;
+        return settle(reward, service.credit(reward, type, () -> admit(admitted)));
       } catch (Invariants.InvariantViolation bug) {
         throw bug;
       } catch (RuntimeException outage) {
@@ -119,6 +113,16 @@ public final class RewardHandler {
         }
         return requeue(reward, type, attempt, outage);
       }
+    }
+  }
+
+  /** Waits for a token of the type's bucket: the event is held, unacknowledged, meanwhile. */
+  private void admit(RewardType type) throws InterruptedException {
+    for (long waitMillis = throttle.acquire(type, 1);
+        waitMillis > 0;
+        waitMillis = throttle.acquire(type, 1)) {
+      metrics.throttled(type.type());
+      sleeper.sleep(Duration.ofMillis(Math.min(waitMillis, THROTTLE_SLEEP_MAX_MILLIS)));
     }
   }
 

@@ -30,29 +30,55 @@ public final class RewardService {
   }
 
   /**
+   * What must let a credit through right before it is issued: the type's rate limit. Passing it as
+   * late as possible (after the book was asked whether the reward is done) keeps the time between
+   * taking a token and reaching the issuer short, so the issuer sees the rate the bucket allowed.
+   */
+  @FunctionalInterface
+  public interface Gate {
+    void pass() throws InterruptedException;
+
+    Gate OPEN = () -> {};
+  }
+
+  /**
+   * Credits without a gate (forced credits and the synchronous API are not rate limited).
+   *
    * @throws Issuer.IssuerUnavailable or a database failure: try again later
    */
   public CreditOutcome credit(Reward reward, RewardType type) {
+    try {
+      return credit(reward, type, Gate.OPEN);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while crediting " + reward.tradeNo(), e);
+    }
+  }
+
+  /**
+   * Credits once {@code gate} lets it through.
+   *
+   * @throws Issuer.IssuerUnavailable or a database failure: try again later
+   */
+  public CreditOutcome credit(Reward reward, RewardType type, Gate gate)
+      throws InterruptedException {
     Invariants.check(
         type.type().equals(reward.type()), "reward %s is not of type %s", reward, type.type());
     String digest = reward.digest();
     CreditOutcome outcome =
-        type.kind() == RewardKind.CASH ? creditCash(reward, digest) : issue(reward, type, digest);
+        type.kind() == RewardKind.CASH
+            ? creditCash(reward, digest, gate)
+            : issue(reward, type, digest, gate);
     if (outcome instanceof CreditOutcome.Credited) {
       forgetToken(reward);
     }
     return outcome;
   }
 
-  private CreditOutcome creditCash(Reward reward, String digest) {
-    RewardBook.Credit credit;
-    try {
-      credit = cash.credit(reward);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while crediting " + reward.tradeNo(), e);
-    }
-    return switch (credit) {
+  private CreditOutcome creditCash(Reward reward, String digest, Gate gate)
+      throws InterruptedException {
+    gate.pass();
+    return switch (cash.credit(reward)) {
       case DONE -> {
         metrics.issued(reward.type());
         yield new CreditOutcome.Credited(true);
@@ -62,13 +88,15 @@ public final class RewardService {
     };
   }
 
-  private CreditOutcome issue(Reward reward, RewardType type, String digest) {
+  private CreditOutcome issue(Reward reward, RewardType type, String digest, Gate gate)
+      throws InterruptedException {
     Optional<RewardRecord> before = book.find(reward.tradeNo());
     if (before.isPresent()) {
       return before.get().digest().equals(digest)
           ? settled(before.get())
           : new CreditOutcome.Conflict();
     }
+    gate.pass();
     if (type.issuerUrl() == null) {
       return recorded(reward, book.recordIssued(reward, digest, type.kind(), true));
     }
