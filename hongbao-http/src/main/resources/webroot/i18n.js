@@ -94,6 +94,7 @@ const TEXT = {
   sending: ["发红包", "Sending"],
   grabbing: ["抢红包", "Grabbing"],
   payouts: ["入账", "Payouts"],
+  rewards: ["奖励发放", "Rewards"],
   reconciliation: ["对账", "Reconciliation"],
   runReconciliation: ["立即对账", "Reconcile now"],
   reconciledOk: ["账平了", "Books balance"],

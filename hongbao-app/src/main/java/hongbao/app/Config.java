@@ -52,7 +52,8 @@ public record Config(
     String gatewayUrl,
     String gatewaySecret,
     String gatewayNotifyUrl,
-    Duration gatewayTimeout) {
+    Duration gatewayTimeout,
+    hongbao.app.reward.RewardConfig rewards) {
 
   public static final int DEFAULT_PORT = 8080;
 
@@ -91,7 +92,8 @@ public record Config(
         blankToNull(env.get("HONGBAO_GATEWAY_URL")),
         blankToNull(env.get("HONGBAO_GATEWAY_SECRET")),
         blankToNull(env.get("HONGBAO_GATEWAY_NOTIFY_URL")),
-        millisOf(env, "HONGBAO_GATEWAY_TIMEOUT_MILLIS", Duration.ofSeconds(5)));
+        millisOf(env, "HONGBAO_GATEWAY_TIMEOUT_MILLIS", Duration.ofSeconds(5)),
+        hongbao.app.reward.RewardConfig.from(env));
   }
 
   private static HttpServerSettings http(Map<String, String> env, boolean devMode) {

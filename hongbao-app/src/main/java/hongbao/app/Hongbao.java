@@ -78,6 +78,9 @@ public final class Hongbao implements AutoCloseable {
   private String redisUrl;
   private String jdbcUrl;
   private Parts parts;
+  private String kafkaBootstrap;
+  private hongbao.kafka.embedded.EmbeddedKafka embeddedKafka;
+  private hongbao.app.reward.RewardWiring rewards;
 
   private Hongbao(Config config) {
     this.config = config;
@@ -104,6 +107,7 @@ public final class Hongbao implements AutoCloseable {
     Hongbao service = new Hongbao(config);
     service.redisUrl = redisUrl;
     service.jdbcUrl = jdbcUrl;
+    service.kafkaBootstrap = config.rewards().kafkaBootstrap();
     try {
       service.startServices(workers);
       return service;
@@ -125,6 +129,12 @@ public final class Hongbao implements AutoCloseable {
       EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start();
       resources.push(postgres);
       jdbcUrl = postgres.jdbcUrl();
+    }
+    kafkaBootstrap = config.rewards().kafkaBootstrap();
+    if (kafkaBootstrap == null) {
+      embeddedKafka = hongbao.kafka.embedded.EmbeddedKafka.start();
+      resources.push(embeddedKafka);
+      kafkaBootstrap = embeddedKafka.bootstrap();
     }
   }
 
@@ -188,9 +198,12 @@ public final class Hongbao implements AutoCloseable {
             Reconciler.Limits.DEFAULTS,
             violations,
             List.of(withdrawals.audit()));
-    var receipts = new SealedReceipts(sealer());
+    Sealer tokenSealer = sealer();
+    var receipts = new SealedReceipts(tokenSealer);
     var claims =
         new ClaimService(receipts, database.packets(), store, arming, database.ledger(), clock);
+    var metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    startRewards(redis, database, switches, reconciler, metrics, clock, tokenSealer);
     parts =
         new Parts(
             database,
@@ -208,7 +221,6 @@ public final class Hongbao implements AutoCloseable {
 
     String secret = config.jwtSecret() != null ? config.jwtSecret() : randomSecret();
     var tokens = new Tokens(secret, clock);
-    var metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     var services =
         new HttpServices(
             new SendService(
@@ -247,6 +259,17 @@ public final class Hongbao implements AutoCloseable {
     startHttp(services);
     if (workers) {
       resources.push(Workers.start(config, parts, metrics));
+      if (rewards != null) {
+        rewards.startWorkers(
+            kafkaBootstrap,
+            config.reclaimIdle(),
+            config.maxDeliveries(),
+            metrics,
+            (loop, violation) -> {
+              parts.violations().record(loop, violation);
+              parts.switches().set(hongbao.core.ops.Switch.REWARDS, false);
+            });
+      }
     }
     LOG.info(
         "hongbao listening on http://{}:{}{} — redis {}{}, postgres {}{}, dev mode {}",
@@ -267,6 +290,9 @@ public final class Hongbao implements AutoCloseable {
     Vertx vertx = Vertx.vertx();
     resources.push(() -> vertx.close().await());
     var api = new HttpApi(vertx, services, config.http());
+    if (rewards != null) {
+      api.with(rewards.routes());
+    }
     resources.push(api);
     port = config.port() == 0 ? hongbao.app.embedded.FreePorts.find() : config.port();
     int instances = Math.max(1, Runtime.getRuntime().availableProcessors());
@@ -274,6 +300,46 @@ public final class Hongbao implements AutoCloseable {
       HttpServer server = api.listen(port).await();
       resources.push(() -> server.close().await());
     }
+  }
+
+  /**
+   * The reward pipeline, when Kafka is there (embedded by {@code serve}, or configured): without it
+   * the service runs without rewards.
+   */
+  private void startRewards(
+      RedisClient redis,
+      PostgresDatabase database,
+      RedisSwitches switches,
+      Reconciler reconciler,
+      PrometheusMeterRegistry metrics,
+      Clock clock,
+      Sealer tokenSealer) {
+    if (kafkaBootstrap == null) {
+      LOG.info("rewards are off: no Kafka (set HONGBAO_KAFKA_BOOTSTRAP)");
+      return;
+    }
+    rewards =
+        hongbao.app.reward.RewardWiring.wire(
+            config.rewards(),
+            redis,
+            kafkaBootstrap,
+            database,
+            switches,
+            reconciler,
+            metrics,
+            clock,
+            tokenSealer);
+    resources.push(rewards);
+  }
+
+  /** The reward pipeline; null when it is off. */
+  public hongbao.app.reward.RewardWiring rewards() {
+    return rewards;
+  }
+
+  /** The embedded Kafka broker; null when a real cluster is configured or none is used. */
+  public hongbao.kafka.embedded.EmbeddedKafka embeddedKafka() {
+    return embeddedKafka;
   }
 
   /**

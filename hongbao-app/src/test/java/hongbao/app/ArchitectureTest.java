@@ -85,5 +85,28 @@ class ArchitectureTest {
         .resideInAnyPackage(
             "hongbao.redis..", "hongbao.postgres..", "hongbao.http..", "hongbao.app..")
         .check(CLASSES);
+    noClasses()
+        .that()
+        .resideInAPackage("hongbao.kafka..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "hongbao.redis..",
+            "hongbao.postgres..",
+            "hongbao.http..",
+            "hongbao.app..",
+            "hongbao.sdk..")
+        .check(CLASSES);
+  }
+
+  @Test
+  void rewardSdk_needsNothingOfTheServiceButItsAdapters() {
+    noClasses()
+        .that()
+        .resideInAPackage("hongbao.sdk..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("hongbao.postgres..", "hongbao.http..", "hongbao.app..")
+        .check(CLASSES);
   }
 }

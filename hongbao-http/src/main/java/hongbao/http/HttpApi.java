@@ -57,6 +57,13 @@ public final class HttpApi implements AutoCloseable {
   private final Timer grabLatency;
   private final Map<Class<?>, Counter> grabOutcomes = new java.util.HashMap<>();
   private final ActivityRoutes activities;
+  private final java.util.List<Routes> extensions =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** More routes, mounted by {@link #router()} after authentication and before the web UI. */
+  public interface Routes {
+    void mount(Router router);
+  }
 
   /** The readiness check under way; callers arriving meanwhile share it instead of piling up. */
   private final AtomicReference<CompletableFuture<Boolean>> readiness = new AtomicReference<>();
@@ -94,6 +101,12 @@ public final class HttpApi implements AutoCloseable {
         .listen();
   }
 
+  /** Adds a feature's routes (before the first {@link #router()}). */
+  public HttpApi with(Routes routes) {
+    extensions.add(routes);
+    return this;
+  }
+
   public Router router() {
     Router router = Router.router(vertx);
     router.route().handler(this::bodyDeadline);
@@ -120,6 +133,7 @@ public final class HttpApi implements AutoCloseable {
     router.post("/api/v1/packets/:id/claims").handler(this::claim);
     activities.mount(router);
     new WithdrawalRoutes(services, blocking).mount(router);
+    extensions.forEach(routes -> routes.mount(router));
     router
         .get("/*")
         .handler(

@@ -97,6 +97,10 @@ public final class PostgresDatabase implements AutoCloseable {
     return new PostgresActivityStore(transactions);
   }
 
+  public hongbao.core.reward.RewardBook rewards() {
+    return new PostgresRewardBook(transactions);
+  }
+
   public LedgerAudit audit() {
     return new PostgresLedgerAudit(transactions);
   }

@@ -13,7 +13,9 @@ import picocli.CommandLine.Command;
       ServeCommand.class,
       SplitsCommand.class,
       BenchCommand.class,
-      GatewaySimCommand.class
+      GatewaySimCommand.class,
+      IssuerSimCommand.class,
+      RewardBenchCommand.class
     })
 public final class HongbaoCommand implements Runnable {
 

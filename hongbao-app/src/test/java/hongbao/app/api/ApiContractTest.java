@@ -630,7 +630,17 @@ abstract class ApiContractTest {
     String packetId = sent.json().getString("id");
     assertThat(api.get("/api/v1/admin/switches", admin).json())
         .isEqualTo(
-            JsonObject.of("sending", true, "grabbing", true, "payouts", true, "withdrawals", true));
+            JsonObject.of(
+                "sending",
+                true,
+                "grabbing",
+                true,
+                "payouts",
+                true,
+                "withdrawals",
+                true,
+                "rewards",
+                true));
     JsonObject off = api.put("/api/v1/admin/switches/sending", admin, "{\"enabled\":false}").json();
     api.put("/api/v1/admin/switches/grabbing", admin, "{\"enabled\":false}");
     try {

@@ -9,5 +9,7 @@ public enum EntryKind {
   /** Money left the wallet for a withdrawal in flight. */
   WITHDRAW,
   /** A failed withdrawal's money came back. */
-  WITHDRAW_RETURN
+  WITHDRAW_RETURN,
+  /** A reward paid from a campaign's escrow. */
+  REWARD
 }

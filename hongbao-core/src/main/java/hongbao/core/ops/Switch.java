@@ -8,7 +8,9 @@ public enum Switch {
   SENDING("sending"),
   GRABBING("grabbing"),
   PAYOUTS("payouts"),
-  WITHDRAWALS("withdrawals");
+  WITHDRAWALS("withdrawals"),
+  /** Issuing rewards: when off, consumers pause and events wait on the queues. */
+  REWARDS("rewards");
 
   private final String key;
 

@@ -2,11 +2,10 @@ package hongbao.core.reconcile;
 
 import java.util.List;
 
-/**
- * A further check the reconciler runs after packets and accounts (withdrawals against the payment
- * gateway, ...): one line per discrepancy, none when the books agree.
- */
+/** One more part of the books the reconciler checks, contributed by a feature. */
+@FunctionalInterface
 public interface Audit {
 
+  /** Every discrepancy found, one line each; empty when the books agree. */
   List<String> discrepancies();
 }

@@ -51,7 +51,6 @@ public final class Reconciler {
   private final Clock clock;
   private final Limits limits;
   private final Violations violations;
-  private List<Audit> audits = List.of();
 
   /** When waiting money counts as stuck. */
   public record Limits(Duration unpaidAfter, Duration refundAfter, long backlogMax) {
@@ -60,6 +59,8 @@ public final class Reconciler {
     public static final Limits DEFAULTS =
         new Limits(Duration.ofMinutes(5), Duration.ofMinutes(1), 1_000_000);
   }
+
+  private final List<Audit> audits = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public Reconciler(
       LedgerAudit audit,
@@ -94,7 +95,12 @@ public final class Reconciler {
       Violations violations,
       List<Audit> audits) {
     this(audit, packets, store, queue, clock, limits, violations);
-    this.audits = List.copyOf(audits);
+    this.audits.addAll(audits);
+  }
+
+  /** Adds a feature's audit to every reconciliation. */
+  public void add(Audit audit) {
+    audits.add(audit);
   }
 
   public Reconciliation reconcile() {

@@ -1,0 +1,129 @@
+package hongbao.app.reward;
+
+import static org.awaitility.Awaitility.await;
+
+import hongbao.app.support.Api;
+import hongbao.app.support.Backends;
+import hongbao.app.support.TestService;
+import hongbao.core.reward.RewardRecord;
+import hongbao.kafka.embedded.EmbeddedKafka;
+import io.vertx.core.json.JsonObject;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The service with its reward pipeline on the embedded default — Redis, PostgreSQL and a Kafka
+ * broker in a child process of its own (the tests kill it) — and helpers to drive it.
+ */
+final class RewardFixture implements AutoCloseable {
+
+  final EmbeddedKafka kafka;
+  final TestService service;
+  final Api api;
+  final String admin;
+
+  RewardFixture(Map<String, String> overrides) {
+    kafka = EmbeddedKafka.start();
+    var env = new HashMap<String, String>();
+    env.put("HONGBAO_KAFKA_BOOTSTRAP", kafka.bootstrap());
+    env.put("HONGBAO_KAFKA_SESSION_TIMEOUT_MILLIS", "3000");
+    env.put("HONGBAO_REWARD_STUCK_AFTER_SECONDS", "600");
+    env.putAll(overrides);
+    try {
+      service = TestService.start(Backends.embedded(), env, true);
+    } catch (RuntimeException e) {
+      kafka.close();
+      throw e;
+    }
+    api = service.api();
+    admin = api.adminToken();
+  }
+
+  RewardWiring rewards() {
+    return service.hongbao().rewards();
+  }
+
+  void putType(String type, JsonObject body) {
+    var response = api.put("/api/v1/admin/reward-types/" + type, admin, body.encode());
+    if (response.status() != 200) {
+      throw new IllegalStateException("type " + type + ": " + response);
+    }
+  }
+
+  void openCampaign(String campaignId, long budget) {
+    var response =
+        api.post(
+            "/api/v1/admin/reward-campaigns",
+            admin,
+            Map.of(),
+            JsonObject.of("campaignId", campaignId, "budget", budget).encode());
+    if (response.status() != 201) {
+      throw new IllegalStateException("campaign " + campaignId + ": " + response);
+    }
+  }
+
+  Api.Response sendOverHttp(JsonObject reward, String mode) {
+    return api.post(
+        "/api/v1/rewards" + (mode == null ? "" : "?mode=" + mode),
+        admin,
+        Map.of(),
+        reward.encode());
+  }
+
+  long count(String sql, Object... args) {
+    try (var connection = service.hongbao().parts().database().dataSource().getConnection();
+        var statement = connection.prepareStatement(sql)) {
+      for (int i = 0; i < args.length; i++) {
+        statement.setObject(i + 1, args[i]);
+      }
+      try (var row = statement.executeQuery()) {
+        row.next();
+        return row.getLong(1);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  long credited(String campaignId) {
+    return count(
+        "SELECT count(*) FROM reward WHERE campaign_id = ? AND status = 'CREDITED'", campaignId);
+  }
+
+  void awaitCredited(String campaignId, long expected, Duration patience) {
+    await()
+        .atMost(patience)
+        .pollInterval(Duration.ofMillis(250))
+        .until(() -> credited(campaignId) >= expected);
+  }
+
+  boolean isCredited(String tradeNo) {
+    return service
+        .hongbao()
+        .parts()
+        .database()
+        .rewards()
+        .find(tradeNo)
+        .map(r -> r.status() == RewardRecord.Status.CREDITED)
+        .orElse(false);
+  }
+
+  void awaitAllCredited(Collection<String> tradeNos, Duration patience) {
+    await()
+        .atMost(patience)
+        .pollInterval(Duration.ofMillis(250))
+        .until(() -> tradeNos.stream().allMatch(this::isCredited));
+  }
+
+  @Override
+  public void close() {
+    try {
+      service.close();
+    } finally {
+      kafka.close();
+    }
+  }
+}

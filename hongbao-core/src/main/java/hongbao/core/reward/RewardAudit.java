@@ -1,0 +1,141 @@
+package hongbao.core.reward;
+
+import hongbao.core.money.Amount;
+import hongbao.core.reconcile.Audit;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The reward books, checked. For every campaign:
+ *
+ * <ul>
+ *   <li>budget reserved (summed over its keys) = the sum of the costs of its accepted trades, and
+ *       never more than the budget;
+ *   <li>escrow = budget − cash credited − returned;
+ *   <li>every credited reward was accepted with the same request and cost;
+ *   <li>every accepted reward is credited, refused (in the failure stream), or younger than {@code
+ *       stuckAfter} (still on a queue, parked or held);
+ * </ul>
+ *
+ * and every credited cash reward has exactly one ledger transfer; every entry of the failure stream
+ * is reported for an operator to settle. Reads are not one snapshot: rewards in flight are not
+ * discrepancies until they are older than {@code stuckAfter}.
+ */
+public final class RewardAudit implements Audit {
+
+  public static final int FAILURES_REPORTED_MAX = 100;
+
+  private final RewardBook book;
+  private final RewardBudget budget;
+  private final FailureLog failures;
+  private final Clock clock;
+  private final Duration stuckAfter;
+
+  public RewardAudit(
+      RewardBook book, RewardBudget budget, FailureLog failures, Clock clock, Duration stuckAfter) {
+    this.book = book;
+    this.budget = budget;
+    this.failures = failures;
+    this.clock = clock;
+    this.stuckAfter = stuckAfter;
+  }
+
+  @Override
+  public List<String> discrepancies() {
+    var lines = new ArrayList<String>();
+    for (RewardBook.CampaignBooks campaign : book.campaigns()) {
+      check(campaign, lines);
+    }
+    lines.addAll(book.problems());
+    for (String failure : failures.entries(FAILURES_REPORTED_MAX)) {
+      lines.add("reward failed and awaits an operator: " + failure);
+    }
+    return lines;
+  }
+
+  private void check(RewardBook.CampaignBooks campaign, List<String> lines) {
+    String id = campaign.campaignId();
+    RewardBudget.BudgetState state = budget.state(id);
+    if (state == null) {
+      lines.add("campaign %s: funded in the ledger but its budget is not open".formatted(id));
+      return;
+    }
+    if (!state.budget().equals(campaign.budget())) {
+      lines.add(
+          "campaign %s: budget keys hold %s, the ledger %s"
+              .formatted(id, state.budget(), campaign.budget()));
+    }
+    if (state.reserved().compareTo(state.budget()) > 0
+        || state.allowance().compareTo(state.budget()) > 0) {
+      lines.add(
+          "campaign %s: over budget: reserved %s, allowance %s, budget %s"
+              .formatted(id, state.reserved(), state.allowance(), state.budget()));
+    }
+    Map<String, RewardBudget.Trade> trades = budget.trades(id);
+    Amount costs =
+        trades.values().stream().map(RewardBudget.Trade::cost).reduce(Amount.ZERO, Amount::plus);
+    if (!costs.equals(state.reserved())) {
+      lines.add(
+          "campaign %s: reserved %s but its accepted rewards cost %s"
+              .formatted(id, state.reserved(), costs));
+    }
+    Amount expectedEscrow = campaign.budget().minus(campaign.credited()).minus(campaign.returned());
+    if (!campaign.escrow().equals(expectedEscrow)) {
+      lines.add(
+          "campaign %s: escrow holds %s, expected %s (budget %s - credited %s - returned %s)"
+              .formatted(
+                  id,
+                  campaign.escrow(),
+                  expectedEscrow,
+                  campaign.budget(),
+                  campaign.credited(),
+                  campaign.returned()));
+    }
+    checkRewards(id, campaign, trades, lines);
+  }
+
+  private void checkRewards(
+      String id,
+      RewardBook.CampaignBooks campaign,
+      Map<String, RewardBudget.Trade> trades,
+      List<String> lines) {
+    var settled = new HashMap<String, RewardRecord>();
+    Amount creditedCash = Amount.ZERO;
+    for (RewardRecord record : book.byCampaign(id)) {
+      settled.put(record.reward().tradeNo(), record);
+      if (record.status() != RewardRecord.Status.CREDITED) {
+        continue;
+      }
+      if (record.kind() == RewardKind.CASH) {
+        creditedCash = creditedCash.plus(record.amount());
+      }
+      RewardBudget.Trade trade = trades.get(record.reward().tradeNo());
+      Amount cost = record.kind() == RewardKind.CASH ? record.amount() : Amount.ZERO;
+      if (trade == null) {
+        lines.add("reward %s: credited but never accepted".formatted(record.reward().tradeNo()));
+      } else if (!trade.digest().equals(record.digest()) || !trade.cost().equals(cost)) {
+        lines.add(
+            "reward %s: credited with another request or cost than accepted"
+                .formatted(record.reward().tradeNo()));
+      }
+    }
+    if (!creditedCash.equals(campaign.credited())) {
+      lines.add(
+          "campaign %s: the ledger credited %s but the reward book %s"
+              .formatted(id, campaign.credited(), creditedCash));
+    }
+    long stuckBefore = clock.millis() - stuckAfter.toMillis();
+    trades.forEach(
+        (tradeNo, trade) -> {
+          if (!settled.containsKey(tradeNo) && trade.acceptedAtMillis() < stuckBefore) {
+            lines.add(
+                "reward %s: accepted %d s ago, neither credited nor failed"
+                    .formatted(tradeNo, (clock.millis() - trade.acceptedAtMillis()) / 1000));
+          }
+        });
+  }
+}

@@ -1,0 +1,73 @@
+package hongbao.core.reward;
+
+import hongbao.core.money.Amount;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Port: the reward book in the database — one row per tradeNo (the global idempotency key) with its
+ * status, campaign escrows funded from the system account, the built-in coupon book. Each method is
+ * one transaction.
+ */
+public interface RewardBook {
+
+  /**
+   * Creates a campaign and moves its budget from the system account into its escrow, once.
+   *
+   * @return true if this call created it; false if it existed with the same budget
+   * @throws hongbao.core.RejectedException IDEMPOTENCY_CONFLICT if it exists with another budget
+   */
+  boolean openCampaign(String campaignId, Amount budget);
+
+  Optional<CampaignBooks> campaign(String campaignId);
+
+  List<CampaignBooks> campaigns();
+
+  /**
+   * Pays a CASH reward from the campaign's escrow into the user's wallet (transfer key {@code
+   * reward:<tradeNo>}) and records it CREDITED, in one transaction.
+   */
+  Credit creditCash(Reward reward, String digest);
+
+  /**
+   * Pays many CASH rewards in one transaction, each as {@link #creditCash} would (distinct
+   * tradeNos; at most {@link #CASH_BATCH_MAX}). Returns one answer per reward, in order.
+   */
+  List<Credit> creditCash(List<Reward> rewards);
+
+  int CASH_BATCH_MAX = 1_000;
+
+  /**
+   * Records a coupon or item as CREDITED; with {@code couponBook} the coupon itself is written to
+   * the service's own coupon book in the same transaction.
+   */
+  Credit recordIssued(Reward reward, String digest, RewardKind kind, boolean couponBook);
+
+  /** Records a reward the issuer refused for good. */
+  Credit recordFailed(Reward reward, String digest, RewardKind kind, String reason);
+
+  Optional<RewardRecord> find(String tradeNo);
+
+  /** A user's rewards, newest first, at most {@code limit}. */
+  List<RewardRecord> byUser(String userId, int limit);
+
+  /** Every reward of a campaign, for the reconciler. */
+  List<RewardRecord> byCampaign(String campaignId);
+
+  /** Problems the books themselves show: a credited CASH reward without exactly one transfer. */
+  List<String> problems();
+
+  /** What writing a reward row found. */
+  enum Credit {
+    /** This call issued it. */
+    DONE,
+    /** It was issued (or failed) before with the same request. */
+    ALREADY,
+    /** The tradeNo is in the book with another request. */
+    CONFLICT
+  }
+
+  /** A campaign's money: budget moved in, escrow left, cash credited, returned to the funder. */
+  record CampaignBooks(
+      String campaignId, Amount budget, Amount escrow, Amount credited, Amount returned) {}
+}

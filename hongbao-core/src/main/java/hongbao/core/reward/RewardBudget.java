@@ -1,0 +1,60 @@
+package hongbao.core.reward;
+
+import hongbao.core.money.Amount;
+import java.util.Map;
+
+/**
+ * Port: the budget of each campaign as reserved by accepted rewards, spread over several keys so
+ * that none is hot. A reservation also records the trade (tradeNo, request digest, cost, token)
+ * atomically with the reservation, so a replayed tradeNo finds its first answer and never reserves
+ * twice. However requests race, the reservations of a campaign never exceed its budget.
+ */
+public interface RewardBudget {
+
+  /** Sets up a campaign's budget; opening it again with the same budget changes nothing. */
+  void open(String campaignId, Amount budget);
+
+  /** Reserves {@code cost} (zero for rewards not paid in cash) and records the trade. */
+  Reservation reserve(Reward reward, Amount cost, String token);
+
+  /** Undoes a reservation (a synchronous issue failed); the tradeNo may be used again. */
+  void release(Reward reward);
+
+  /** Where a campaign's budget stands, for metrics and the reconciler; null if never opened. */
+  BudgetState state(String campaignId);
+
+  /** Every recorded trade of a campaign by tradeNo, for the reconciler. */
+  Map<String, Trade> trades(String campaignId);
+
+  /** What a reservation found. */
+  sealed interface Reservation {
+    record Reserved() implements Reservation {}
+
+    /** The tradeNo was reserved before with the same request: its first token. */
+    record Replay(String token) implements Reservation {}
+
+    /** The tradeNo was reserved before with another request. */
+    record Conflict() implements Reservation {}
+
+    /** Not enough budget left, even after borrowing from the other keys. */
+    record Insufficient(Amount left) implements Reservation {}
+
+    /** The campaign's budget was never opened. */
+    record UnknownCampaign() implements Reservation {}
+  }
+
+  /**
+   * A campaign's budget: {@code budget} as opened, {@code reserved} summed over the keys, {@code
+   * allowance} summed over the keys (less than the budget by what a crash lost between lending and
+   * borrowing: never more).
+   */
+  record BudgetState(Amount budget, Amount reserved, Amount allowance) {
+
+    public Amount left() {
+      return allowance.minus(reserved);
+    }
+  }
+
+  /** One accepted trade as the budget recorded it. */
+  record Trade(String digest, Amount cost, long acceptedAtMillis) {}
+}

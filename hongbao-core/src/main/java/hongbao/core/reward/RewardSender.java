@@ -1,0 +1,154 @@
+package hongbao.core.reward;
+
+import hongbao.core.RejectedException;
+import hongbao.core.Rejection;
+import hongbao.core.money.Amount;
+import hongbao.core.ops.Switch;
+import hongbao.core.ops.Switches;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+
+/**
+ * SendBonus: validates a reward request, reserves its cost in the campaign's budget (recording the
+ * trade, so a replayed tradeNo answers its first token), keeps the server's copy of the encrypted
+ * token, and puts the event on the virtual queue of its type. Synchronous mode credits it instead
+ * and releases the budget if the issuer refuses.
+ */
+public final class RewardSender {
+
+  private static final System.Logger LOG = System.getLogger(RewardSender.class.getName());
+
+  private final RewardTypes types;
+  private final RewardTokens tokens;
+  private final RewardBudget budget;
+  private final TokenStore tokenStore;
+  private final RewardQueues queues;
+  private final RewardService service;
+  private final RewardBook book;
+  private final Switches switches;
+  private final Clock clock;
+
+  public RewardSender(
+      RewardTypes types,
+      RewardTokens tokens,
+      RewardBudget budget,
+      TokenStore tokenStore,
+      RewardQueues queues,
+      RewardService service,
+      RewardBook book,
+      Switches switches,
+      Clock clock) {
+    this.types = types;
+    this.tokens = tokens;
+    this.budget = budget;
+    this.tokenStore = tokenStore;
+    this.queues = queues;
+    this.service = service;
+    this.book = book;
+    this.switches = switches;
+    this.clock = clock;
+  }
+
+  /** Accepts a reward for asynchronous crediting. */
+  public SendOutcome send(RewardRequest request) {
+    return send(request, false);
+  }
+
+  /** Credits a reward before answering. */
+  public SendOutcome sendSync(RewardRequest request) {
+    return send(request, true);
+  }
+
+  private SendOutcome send(RewardRequest request, boolean sync) {
+    Reward reward = request.at(clock.instant());
+    RewardType type =
+        types
+            .find(reward.type())
+            .orElseThrow(
+                () ->
+                    new RejectedException(
+                        Rejection.INVALID_REQUEST, "unknown reward type " + reward.type()));
+    String token = tokens.seal(reward);
+    Amount cost = type.kind() == RewardKind.CASH ? reward.amount() : Amount.ZERO;
+    switch (budget.reserve(reward, cost, token)) {
+      case RewardBudget.Reservation.Reserved reserved -> {}
+      case RewardBudget.Reservation.Replay replay -> {
+        return replayed(reward, replay.token());
+      }
+      case RewardBudget.Reservation.Conflict conflict ->
+          throw new RejectedException(
+              Rejection.IDEMPOTENCY_CONFLICT, "this tradeNo was used with a different request");
+      case RewardBudget.Reservation.Insufficient insufficient ->
+          throw new RejectedException(
+              Rejection.INSUFFICIENT_FUNDS,
+              "the campaign's budget has " + insufficient.left() + " left");
+      case RewardBudget.Reservation.UnknownCampaign unknown ->
+          throw new RejectedException(
+              Rejection.NOT_FOUND, "no campaign " + reward.campaignId() + " with a budget");
+    }
+    // The contract's order: a replay or a conflict answers before the switch is looked at.
+    if (sync && !switches.enabled(Switch.REWARDS)) {
+      budget.release(reward);
+      throw new RejectedException(Rejection.DISABLED, "issuing rewards is switched off");
+    }
+    keepCopy(reward, token);
+    return sync ? creditNow(reward, type, token) : enqueue(reward, type, token);
+  }
+
+  private SendOutcome replayed(Reward reward, String firstToken) {
+    boolean credited =
+        book.find(reward.tradeNo())
+            .map(r -> r.status() == RewardRecord.Status.CREDITED)
+            .orElse(false);
+    return credited
+        ? new SendOutcome.Credited(reward.tradeNo(), firstToken)
+        : new SendOutcome.Accepted(reward.tradeNo(), firstToken);
+  }
+
+  /** One attempt, as the seed design does: a lost copy makes the token UNKNOWN, never wrong. */
+  private void keepCopy(Reward reward, String token) {
+    try {
+      tokenStore.save(reward, token);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "token copy of " + reward.tradeNo() + " not stored", e);
+    }
+  }
+
+  private SendOutcome enqueue(Reward reward, RewardType type, String token) {
+    try {
+      queues.send(reward, type.queue(), 0);
+    } catch (RewardQueues.QueuesFull full) {
+      undo(reward);
+      throw full;
+    }
+    return new SendOutcome.Accepted(reward.tradeNo(), token);
+  }
+
+  private SendOutcome creditNow(Reward reward, RewardType type, String token) {
+    CreditOutcome outcome;
+    try {
+      outcome = service.credit(reward, type);
+    } catch (RuntimeException e) {
+      if (book.find(reward.tradeNo()).isPresent()) {
+        throw e;
+      }
+      undo(reward);
+      return new SendOutcome.IssuerFailed(reward.tradeNo(), "the issuer is unavailable");
+    }
+    return switch (outcome) {
+      case CreditOutcome.Credited credited -> new SendOutcome.Credited(reward.tradeNo(), token);
+      case CreditOutcome.Refused refused -> {
+        undo(reward);
+        yield new SendOutcome.IssuerFailed(reward.tradeNo(), refused.reason());
+      }
+      case CreditOutcome.Conflict conflict ->
+          throw new RejectedException(
+              Rejection.IDEMPOTENCY_CONFLICT, "this tradeNo was used with a different request");
+    };
+  }
+
+  private void undo(Reward reward) {
+    budget.release(reward);
+    tokenStore.delete(reward);
+  }
+}

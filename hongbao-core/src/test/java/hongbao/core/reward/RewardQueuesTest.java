@@ -1,0 +1,108 @@
+package hongbao.core.reward;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import hongbao.core.money.Amount;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.junit.jupiter.api.Test;
+
+class RewardQueuesTest {
+
+  /** A producer that takes events or fails on demand, and remembers what it took. */
+  private static final class FakeProducer implements RewardProducer {
+    final String name;
+    final List<String> taken = new ArrayList<>();
+    boolean down;
+    int refused;
+
+    FakeProducer(String name) {
+      this.name = name;
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public CompletionStage<Void> send(Reward reward, int attempt) {
+      if (down) {
+        refused++;
+        return CompletableFuture.failedFuture(new IllegalStateException(name + " is down"));
+      }
+      taken.add(reward.tradeNo());
+      return CompletableFuture.completedFuture(null);
+    }
+  }
+
+  private static Reward reward(String user) {
+    return new Reward("t-" + user, user, "c", "", "CASH", Amount.fen(1), "", Instant.EPOCH);
+  }
+
+  private final FakeProducer kafka = new FakeProducer("kafka");
+  private final FakeProducer redis = new FakeProducer("redis");
+  private final Clock clock = Clock.fixed(Instant.ofEpochSecond(1_000), ZoneOffset.UTC);
+
+  private RewardQueues queues(int masterPercent) {
+    var list = new ArrayList<FailoverQueue>();
+    for (VirtualQueue name : VirtualQueue.values()) {
+      list.add(new FailoverQueue(name, kafka, redis, masterPercent, clock));
+    }
+    return new RewardQueues(list, RewardMetrics.NONE);
+  }
+
+  @Test
+  void send_splitsUsersByTheRatio_byHashOfTheUser() {
+    var queues = queues(80);
+    for (int i = 0; i < 1_000; i++) {
+      queues.send(reward("u" + i), VirtualQueue.MASSIVE, 0);
+    }
+    assertThat(kafka.taken.size()).isBetween(700, 900);
+    assertThat(kafka.taken.size() + redis.taken.size()).isEqualTo(1_000);
+    for (String tradeNo : kafka.taken) {
+      String user = tradeNo.substring(2);
+      assertThat(queues.queue(VirtualQueue.MASSIVE).prefersMaster(user)).isTrue();
+    }
+  }
+
+  @Test
+  void send_whenTheMasterIsDown_goesToTheBackup_andSkipsTheMasterWhileItIsSuspect() {
+    var queues = queues(100);
+    kafka.down = true;
+    for (int i = 0; i < 100; i++) {
+      assertThat(queues.send(reward("u" + i), VirtualQueue.SPECIAL, 0))
+          .isEqualTo(RewardQueues.Delivery.SENT);
+    }
+    assertThat(redis.taken).hasSize(100);
+    assertThat(kafka.refused).as("one timeout, not one per event").isEqualTo(1);
+  }
+
+  @Test
+  void send_whenBothAreDown_holdsTheEvent_andRetryAlternatesUntilOneTakesIt() {
+    var queues = queues(100);
+    kafka.down = true;
+    redis.down = true;
+    assertThat(queues.send(reward("u1"), VirtualQueue.EXPRESS, 0))
+        .isEqualTo(RewardQueues.Delivery.HELD);
+    assertThat(queues.held()).isEqualTo(1);
+    int kafkaBefore = kafka.refused;
+    int redisBefore = redis.refused;
+
+    assertThat(queues.retryHeld(10)).isZero();
+    assertThat(queues.retryHeld(10)).isZero();
+    assertThat(kafka.refused - kafkaBefore).isEqualTo(1);
+    assertThat(redis.refused - redisBefore).isEqualTo(1);
+
+    redis.down = false;
+    int sent = queues.retryHeld(10) + queues.retryHeld(10);
+    assertThat(sent).isEqualTo(1);
+    assertThat(redis.taken).containsExactly("t-u1");
+    assertThat(queues.held()).isZero();
+  }
+}

@@ -1,0 +1,241 @@
+package hongbao.redis.reward;
+
+import hongbao.core.Invariants;
+import hongbao.core.money.Amount;
+import hongbao.core.reward.Reward;
+import hongbao.core.reward.RewardBudget;
+import hongbao.redis.LuaScript;
+import io.lettuce.core.MapScanCursor;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Campaign budgets over {@code keys} Redis keys each. A reservation goes to the key its tradeNo
+ * hashes to (so a replay always meets its first reservation there); a dry key borrows allowance
+ * from the others, one key at a time, each step an atomic script on one key. The sum of the
+ * allowances never exceeds the budget — lending takes before granting gives — and no key reserves
+ * beyond its allowance, so no race can spend more than the budget. Thread-safe.
+ */
+public final class RedisRewardBudget implements RewardBudget {
+
+  public static final int MAX_KEYS = 1_024;
+
+  /** Borrowing rounds before a reservation is refused: the others may be borrowing too. */
+  static final int BORROW_ROUNDS = 3;
+
+  private static final LuaScript OPEN = LuaScript.fromResource("budget_open.lua");
+  private static final LuaScript RESERVE = LuaScript.fromResource("budget_reserve.lua");
+  private static final LuaScript LEND = LuaScript.fromResource("budget_lend.lua");
+  private static final LuaScript GRANT = LuaScript.fromResource("budget_grant.lua");
+  private static final LuaScript RELEASE = LuaScript.fromResource("budget_release.lua");
+
+  private final StatefulRedisConnection<String, String> redis;
+  private final RewardKeys keys;
+  private final int keysPerCampaign;
+  private final Clock clock;
+  private final Map<String, Layout> layouts = new java.util.concurrent.ConcurrentHashMap<>();
+
+  public RedisRewardBudget(
+      StatefulRedisConnection<String, String> redis,
+      RewardKeys keys,
+      int keysPerCampaign,
+      Clock clock) {
+    if (keysPerCampaign < 1 || keysPerCampaign > MAX_KEYS) {
+      throw new IllegalArgumentException("keys per campaign must be 1.." + MAX_KEYS);
+    }
+    this.redis = redis;
+    this.keys = keys;
+    this.keysPerCampaign = keysPerCampaign;
+    this.clock = clock;
+  }
+
+  private record Layout(Amount budget, int keys) {}
+
+  @Override
+  public void open(String campaignId, Amount budget) {
+    int n = (int) Math.min(keysPerCampaign, budget.fen());
+    redis.sync().hsetnx(keys.campaigns(), campaignId, budget.fen() + "|" + n);
+    Layout layout = layout(campaignId);
+    Invariants.check(layout != null, "campaign %s vanished while opening", campaignId);
+    if (!layout.budget().equals(budget)) {
+      throw new hongbao.core.RejectedException(
+          hongbao.core.Rejection.IDEMPOTENCY_CONFLICT,
+          "campaign " + campaignId + " has another budget");
+    }
+    long share = budget.fen() / layout.keys();
+    for (int k = 0; k < layout.keys(); k++) {
+      long init = k == 0 ? budget.fen() - share * (layout.keys() - 1) : share;
+      Long ok =
+          OPEN.run(
+              redis,
+              ScriptOutputType.INTEGER,
+              new String[] {keys.budget(campaignId, k)},
+              Long.toString(budget.fen()),
+              Long.toString(init));
+      Invariants.check(ok == 1, "budget key %d of %s holds another budget", k, campaignId);
+    }
+  }
+
+  private Layout layout(String campaignId) {
+    Layout known = layouts.get(campaignId);
+    if (known != null) {
+      return known;
+    }
+    String stored = redis.sync().hget(keys.campaigns(), campaignId);
+    if (stored == null) {
+      return null;
+    }
+    String[] parts = stored.split("\\|");
+    Layout layout = new Layout(Amount.fen(Long.parseLong(parts[0])), Integer.parseInt(parts[1]));
+    layouts.put(campaignId, layout);
+    return layout;
+  }
+
+  private static int keyOf(String tradeNo, int keys) {
+    return Math.floorMod(tradeNo.hashCode(), keys);
+  }
+
+  @Override
+  public Reservation reserve(Reward reward, Amount cost, String token) {
+    Layout layout = layout(reward.campaignId());
+    if (layout == null) {
+      return new Reservation.UnknownCampaign();
+    }
+    int k = keyOf(reward.tradeNo(), layout.keys());
+    String digest = reward.digest();
+    for (int round = 0; ; round++) {
+      List<Object> reply =
+          RESERVE.run(
+              redis,
+              ScriptOutputType.MULTI,
+              new String[] {
+                keys.budget(reward.campaignId(), k), keys.trades(reward.campaignId(), k)
+              },
+              reward.tradeNo(),
+              digest,
+              Long.toString(cost.fen()),
+              Long.toString(clock.millis()),
+              token);
+      String verdict = (String) reply.get(0);
+      switch (verdict) {
+        case "OK":
+          return new Reservation.Reserved();
+        case "REPLAY":
+          return new Reservation.Replay((String) reply.get(1));
+        case "CONFLICT":
+          return new Reservation.Conflict();
+        case "UNKNOWN":
+          return new Reservation.UnknownCampaign();
+        case "DRY":
+          long left = Long.parseLong((String) reply.get(1));
+          if (round >= BORROW_ROUNDS
+              || borrow(reward.campaignId(), layout, k, cost.fen() - left) == 0) {
+            BudgetState state = state(reward.campaignId());
+            return new Reservation.Insufficient(state == null ? Amount.ZERO : state.left());
+          }
+          break;
+        default:
+          throw new Invariants.InvariantViolation("budget_reserve.lua replied " + reply);
+      }
+    }
+  }
+
+  /**
+   * Gathers at least {@code need} fen of allowance from the other keys into key {@code k}, plus a
+   * quarter of a key's share so that the next reservations do not borrow at once again.
+   *
+   * @return how much was moved (possibly less than needed, when the campaign is nearly spent)
+   */
+  private long borrow(String campaignId, Layout layout, int k, long need) {
+    long share = layout.budget().fen() / layout.keys();
+    long wanted = need + share / 4;
+    long gathered = 0;
+    for (int i = 1; i < layout.keys() && gathered < need; i++) {
+      int lender = (k + i) % layout.keys();
+      Long given =
+          LEND.run(
+              redis,
+              ScriptOutputType.INTEGER,
+              new String[] {keys.budget(campaignId, lender)},
+              Long.toString(wanted - gathered));
+      gathered += given;
+    }
+    if (gathered > 0) {
+      GRANT.run(
+          redis,
+          ScriptOutputType.INTEGER,
+          new String[] {keys.budget(campaignId, k)},
+          Long.toString(gathered));
+    }
+    return gathered;
+  }
+
+  @Override
+  public void release(Reward reward) {
+    Layout layout = layout(reward.campaignId());
+    if (layout == null) {
+      return;
+    }
+    int k = keyOf(reward.tradeNo(), layout.keys());
+    RELEASE.run(
+        redis,
+        ScriptOutputType.INTEGER,
+        new String[] {keys.budget(reward.campaignId(), k), keys.trades(reward.campaignId(), k)},
+        reward.tradeNo());
+  }
+
+  @Override
+  public BudgetState state(String campaignId) {
+    Layout layout = layout(campaignId);
+    if (layout == null) {
+      return null;
+    }
+    long reserved = 0;
+    long allowance = 0;
+    for (int k = 0; k < layout.keys(); k++) {
+      var values = redis.sync().hmget(keys.budget(campaignId, k), "cap", "used");
+      if (values.get(0).hasValue()) {
+        allowance += Long.parseLong(values.get(0).getValue());
+        reserved += Long.parseLong(values.get(1).getValue());
+      }
+    }
+    return new BudgetState(layout.budget(), Amount.fen(reserved), Amount.fen(allowance));
+  }
+
+  @Override
+  public Map<String, Trade> trades(String campaignId) {
+    Layout layout = layout(campaignId);
+    var trades = new HashMap<String, Trade>();
+    if (layout == null) {
+      return trades;
+    }
+    for (int k = 0; k < layout.keys(); k++) {
+      String key = keys.trades(campaignId, k);
+      MapScanCursor<String, String> cursor = redis.sync().hscan(key, ScanArgs.Builder.limit(1_000));
+      while (true) {
+        cursor
+            .getMap()
+            .forEach(
+                (tradeNo, record) -> {
+                  String[] parts = record.split("\\|", 4);
+                  trades.put(
+                      tradeNo,
+                      new Trade(
+                          parts[0],
+                          Amount.fen(Long.parseLong(parts[1])),
+                          Long.parseLong(parts[2])));
+                });
+        if (cursor.isFinished()) {
+          break;
+        }
+        cursor = redis.sync().hscan(key, cursor, ScanArgs.Builder.limit(1_000));
+      }
+    }
+    return trades;
+  }
+}

@@ -1,0 +1,42 @@
+package hongbao.redis.reward;
+
+import hongbao.core.reward.RewardType;
+import hongbao.core.reward.TypeThrottle;
+import hongbao.redis.LuaScript;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Clock;
+
+/**
+ * The per-type token bucket shared by every instance, one Lua call per acquisition (see {@code
+ * throttle.lua}). Time comes from the injected clock, so a test can drive the bucket. Thread-safe.
+ */
+public final class RedisTypeThrottle implements TypeThrottle {
+
+  private static final LuaScript THROTTLE = LuaScript.fromResource("throttle.lua");
+
+  private final StatefulRedisConnection<String, String> redis;
+  private final RewardKeys keys;
+  private final Clock clock;
+
+  public RedisTypeThrottle(
+      StatefulRedisConnection<String, String> redis, RewardKeys keys, Clock clock) {
+    this.redis = redis;
+    this.keys = keys;
+    this.clock = clock;
+  }
+
+  @Override
+  public long acquire(RewardType type, int permits) {
+    Long wait =
+        THROTTLE.run(
+            redis,
+            ScriptOutputType.INTEGER,
+            new String[] {keys.bucket(type.type())},
+            Long.toString(type.ratePerSecond()),
+            Long.toString(type.burst()),
+            Long.toString(clock.millis()),
+            Integer.toString(permits));
+    return wait;
+  }
+}

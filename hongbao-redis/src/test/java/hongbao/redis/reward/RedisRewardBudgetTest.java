@@ -1,0 +1,100 @@
+package hongbao.redis.reward;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import hongbao.core.money.Amount;
+import hongbao.core.reward.Reward;
+import hongbao.core.reward.RewardBudget.Reservation;
+import hongbao.redis.TestRedis;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+class RedisRewardBudgetTest {
+
+  private static final AtomicLong IDS = new AtomicLong();
+  private static final StatefulRedisConnection<String, String> REDIS = TestRedis.connect();
+
+  private final RewardKeys keys = new RewardKeys("t" + System.nanoTime());
+  private final RedisRewardBudget budget = new RedisRewardBudget(REDIS, keys, 8, Clock.systemUTC());
+
+  @AfterAll
+  static void close() {
+    REDIS.close();
+  }
+
+  private static Reward reward(String campaign, String tradeNo, long fen) {
+    return new Reward(
+        tradeNo, "u" + tradeNo, campaign, "rain", "CASH", Amount.fen(fen), "", Instant.EPOCH);
+  }
+
+  @Test
+  void reserve_racingFromManyThreads_neverExceedsTheBudget_andSpendsItAllByBorrowing()
+      throws Exception {
+    String campaign = "c" + IDS.incrementAndGet();
+    budget.open(campaign, Amount.fen(10_000));
+    var pool = Executors.newFixedThreadPool(16);
+    var attempts = new ArrayList<Future<Reservation>>();
+    for (int i = 0; i < 2_000; i++) {
+      Reward reward = reward(campaign, campaign + "-" + i, 7);
+      attempts.add(
+          pool.submit(
+              (Callable<Reservation>) () -> budget.reserve(reward, reward.amount(), "tok")));
+    }
+    long reserved = 0;
+    for (Future<Reservation> attempt : attempts) {
+      if (attempt.get() instanceof Reservation.Reserved) {
+        reserved += 7;
+      }
+    }
+    pool.shutdown();
+
+    var state = budget.state(campaign);
+    assertThat(reserved).isEqualTo(state.reserved().fen()).isLessThanOrEqualTo(10_000);
+    assertThat(state.allowance().fen()).isLessThanOrEqualTo(10_000);
+    assertThat(reserved)
+        .as("every key borrowed what the others had left")
+        .isGreaterThan(10_000 - 7 * 8);
+    assertThat(budget.trades(campaign)).hasSize((int) (reserved / 7));
+  }
+
+  @Test
+  void reserve_ofOneTradeNo_answersTheFirstTokenToTheSameRequest_andRefusesAnother() {
+    String campaign = "c" + IDS.incrementAndGet();
+    budget.open(campaign, Amount.fen(1_000));
+    Reward first = reward(campaign, "same", 100);
+
+    assertThat(budget.reserve(first, first.amount(), "first-token"))
+        .isInstanceOf(Reservation.Reserved.class);
+    assertThat(budget.reserve(first, first.amount(), "second-token"))
+        .isEqualTo(new Reservation.Replay("first-token"));
+    assertThat(budget.reserve(reward(campaign, "same", 200), Amount.fen(200), "t"))
+        .isInstanceOf(Reservation.Conflict.class);
+    assertThat(budget.state(campaign).reserved()).isEqualTo(Amount.fen(100));
+
+    budget.release(first);
+    assertThat(budget.state(campaign).reserved()).isEqualTo(Amount.ZERO);
+    assertThat(budget.reserve(first, first.amount(), "again"))
+        .isInstanceOf(Reservation.Reserved.class);
+  }
+
+  @Test
+  void reserve_beyondTheBudget_isInsufficient_andOfAnUnknownCampaign_isUnknown() {
+    String campaign = "c" + IDS.incrementAndGet();
+    budget.open(campaign, Amount.fen(500));
+
+    assertThat(budget.reserve(reward(campaign, "a", 400), Amount.fen(400), "t"))
+        .isInstanceOf(Reservation.Reserved.class);
+    assertThat(budget.reserve(reward(campaign, "b", 101), Amount.fen(101), "t"))
+        .isEqualTo(new Reservation.Insufficient(Amount.fen(100)));
+    assertThat(budget.reserve(reward("nope", "c", 1), Amount.fen(1), "t"))
+        .isInstanceOf(Reservation.UnknownCampaign.class);
+  }
+}

@@ -1,0 +1,4 @@
+package hongbao.sdk;
+
+/** Who receives a reward. */
+public record User(String userId) {}
