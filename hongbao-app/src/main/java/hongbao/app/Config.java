@@ -8,11 +8,16 @@ import java.util.Optional;
  * Everything the service reads from its environment. With no variables set it runs embedded Redis
  * and PostgreSQL in dev mode; each {@code HONGBAO_*} variable replaces one default.
  *
- * @param redisUrl null for an embedded Redis
+ * @param redisUrl null for an embedded Redis; {@code redis://} one server, {@code
+ *     redis-cluster://host:port[,host:port...]} a cluster
  * @param jdbcUrl null for an embedded PostgreSQL
  * @param jdbcSchema the schema to use; null for the connection's default
  * @param jwtSecret null in dev mode (a random secret is made at start)
  * @param tokenKeyset the Tink JSON keyset sealing receipts (or {@code @file}); null: a key per run
+ * @param embeddedRedisMasters with no {@code redisUrl}: 0 for one embedded Redis, n for an embedded
+ *     cluster of n masters
+ * @param instance a name for this instance in its payout consumers' names (a random suffix keeps
+ *     instances of one name apart)
  */
 public record Config(
     int port,
@@ -32,7 +37,9 @@ public record Config(
     Duration sweepInterval,
     Duration keyGrace,
     String idAlphabet,
-    String tokenKeyset) {
+    String tokenKeyset,
+    int embeddedRedisMasters,
+    String instance) {
 
   public static final int DEFAULT_PORT = 8080;
 
@@ -64,7 +71,9 @@ public record Config(
         Duration.ofMillis(intOf(env, "HONGBAO_SWEEP_INTERVAL_MILLIS", 1_000)),
         Duration.ofSeconds(intOf(env, "HONGBAO_KEY_GRACE_SECONDS", 7 * 86_400)),
         env.getOrDefault("HONGBAO_ID_ALPHABET", hongbao.http.PacketIds.DEFAULT_ALPHABET),
-        blankToNull(env.get("HONGBAO_TOKEN_KEYSET")));
+        blankToNull(env.get("HONGBAO_TOKEN_KEYSET")),
+        intOf(env, "HONGBAO_EMBEDDED_REDIS_CLUSTER", 0),
+        env.getOrDefault("HONGBAO_INSTANCE", "hongbao"));
   }
 
   private static int intOf(Map<String, String> env, String name, int absent) {

@@ -2,6 +2,7 @@ package hongbao.app;
 
 import hongbao.app.embedded.EmbeddedPostgresServer;
 import hongbao.app.embedded.EmbeddedRedis;
+import hongbao.app.embedded.EmbeddedRedisCluster;
 import hongbao.app.workers.Workers;
 import hongbao.core.expiry.ExpirySweeper;
 import hongbao.core.grab.Arming;
@@ -29,11 +30,10 @@ import hongbao.http.auth.Tokens;
 import hongbao.postgres.PostgresConfig;
 import hongbao.postgres.PostgresDatabase;
 import hongbao.redis.RedisKeys;
+import hongbao.redis.RedisLink;
 import hongbao.redis.grab.RedisGrabStore;
 import hongbao.redis.ops.RedisSwitches;
 import hongbao.redis.payout.RedisPayoutQueue;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
@@ -105,7 +105,11 @@ public final class Hongbao implements AutoCloseable {
 
   private void startBackends() {
     redisUrl = config.redisUrl();
-    if (redisUrl == null) {
+    if (redisUrl == null && config.embeddedRedisMasters() > 0) {
+      EmbeddedRedisCluster cluster = EmbeddedRedisCluster.start(config.embeddedRedisMasters());
+      resources.push(cluster);
+      redisUrl = cluster.url();
+    } else if (redisUrl == null) {
       EmbeddedRedis redis = EmbeddedRedis.start();
       resources.push(redis);
       redisUrl = redis.url();
@@ -124,13 +128,11 @@ public final class Hongbao implements AutoCloseable {
         PostgresDatabase.open(PostgresConfig.of(jdbcUrl).withSchema(config.jdbcSchema()));
     resources.push(database);
 
-    RedisClient redis = RedisClient.create(redisUrl);
-    resources.push(redis::shutdown);
-    StatefulRedisConnection<String, String> connection = redis.connect();
-    resources.push(connection);
+    RedisLink redis = RedisLink.open(redisUrl);
+    resources.push(redis);
     RedisKeys keys = new RedisKeys(config.shards());
-    var store = new RedisGrabStore(connection, keys, config.keyGrace());
-    var switches = new RedisSwitches(connection, keys, Duration.ofSeconds(1));
+    var store = new RedisGrabStore(redis, keys, config.keyGrace());
+    var switches = new RedisSwitches(redis, keys, Duration.ofSeconds(1));
     resources.push(switches);
     var queue = new RedisPayoutQueue(redis, keys);
     resources.push(queue);
@@ -194,7 +196,7 @@ public final class Hongbao implements AutoCloseable {
             new PacketIds(config.idAlphabet()),
             new GrabLimiter(config.grabsPerUserPerSecond()),
             metrics,
-            () -> ready(connection, database),
+            () -> ready(redis, database),
             config.devMode());
     metrics.gauge("hongbao.payout.backlog", queue, q -> q.backlog());
     startHttp(services);
@@ -205,13 +207,18 @@ public final class Hongbao implements AutoCloseable {
         "hongbao listening on http://127.0.0.1:{} — redis {}{}, postgres {}{}, dev mode {}",
         port,
         redisUrl,
-        config.redisUrl() == null ? " (embedded)" : "",
+        config.redisUrl() == null ? embeddedRedisNote() : "",
         jdbcUrl.replaceAll("password=[^&]*", "password=***"),
         config.jdbcUrl() == null ? " (embedded)" : "",
         config.devMode() ? "on" : "off");
     if (config.devMode() && config.jwtSecret() == null) {
       LOG.info("dev mode: JWT secret for this run is {}", secret);
     }
+  }
+
+  private String embeddedRedisNote() {
+    int masters = config.embeddedRedisMasters();
+    return masters > 0 ? " (embedded cluster of " + masters + " masters)" : " (embedded)";
   }
 
   private void startHttp(HttpServices services) {
@@ -267,8 +274,7 @@ public final class Hongbao implements AutoCloseable {
     return () -> perThread.get().nextInt() >>> 1;
   }
 
-  private static boolean ready(
-      StatefulRedisConnection<String, String> redis, PostgresDatabase database) {
+  private static boolean ready(RedisLink redis, PostgresDatabase database) {
     try {
       boolean redisUp = "PONG".equals(redis.sync().ping());
       try (var connection = database.dataSource().getConnection()) {
