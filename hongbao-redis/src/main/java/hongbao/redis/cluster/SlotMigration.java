@@ -93,6 +93,25 @@ public final class SlotMigration implements AutoCloseable {
     }
   }
 
+  /** Which of {@code masters} owns {@code slot}, as the first of them sees the cluster. */
+  public static RedisURI owner(int slot, List<RedisURI> masters) {
+    RedisClient client = RedisClient.create();
+    try (var connection = client.connect(masters.getFirst())) {
+      RedisClusterNode node =
+          ClusterPartitionParser.parse(connection.sync().clusterNodes()).getPartitionBySlot(slot);
+      if (node == null) {
+        throw new IllegalStateException("no master serves slot " + slot);
+      }
+      RedisURI uri = node.getUri();
+      return masters.stream()
+          .filter(m -> m.getPort() == uri.getPort() && m.getHost().equals(uri.getHost()))
+          .findFirst()
+          .orElseThrow(() -> new IllegalStateException("slot " + slot + " is on " + uri));
+    } finally {
+      client.shutdown();
+    }
+  }
+
   /** Moves up to {@code count} of the slot's keys still on the source; returns how many. */
   public int moveKeys(int count) {
     List<String> keys = source.sync().clusterGetKeysInSlot(slot, count);
