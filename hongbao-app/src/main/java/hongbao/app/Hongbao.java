@@ -24,6 +24,7 @@ import hongbao.crypto.SealedReceipts;
 import hongbao.crypto.Sealer;
 import hongbao.http.GrabLimiter;
 import hongbao.http.HttpApi;
+import hongbao.http.HttpServerSettings;
 import hongbao.http.HttpServices;
 import hongbao.http.PacketIds;
 import hongbao.http.auth.Tokens;
@@ -31,6 +32,7 @@ import hongbao.postgres.PostgresConfig;
 import hongbao.postgres.PostgresDatabase;
 import hongbao.redis.RedisKeys;
 import hongbao.redis.RedisLink;
+import hongbao.redis.RedisTimeouts;
 import hongbao.redis.grab.RedisGrabStore;
 import hongbao.redis.ops.RedisSwitches;
 import hongbao.redis.payout.RedisPayoutQueue;
@@ -125,10 +127,14 @@ public final class Hongbao implements AutoCloseable {
   private void startServices(boolean workers) {
     Clock clock = Clock.tick(Clock.systemUTC(), Duration.ofMillis(1));
     PostgresDatabase database =
-        PostgresDatabase.open(PostgresConfig.of(jdbcUrl).withSchema(config.jdbcSchema()));
+        PostgresDatabase.open(
+            PostgresConfig.of(jdbcUrl)
+                .withSchema(config.jdbcSchema())
+                .withTimeouts(config.jdbcTimeouts()));
     resources.push(database);
 
-    RedisLink redis = RedisLink.open(redisUrl);
+    RedisLink redis =
+        RedisTimeouts.link(redisUrl, config.redisTimeout(), RedisPayoutQueue.MAX_WAIT);
     resources.push(redis);
     RedisKeys keys = new RedisKeys(config.shards());
     var store = new RedisGrabStore(redis, keys, config.keyGrace());
@@ -204,8 +210,10 @@ public final class Hongbao implements AutoCloseable {
       resources.push(Workers.start(config, parts, metrics));
     }
     LOG.info(
-        "hongbao listening on http://127.0.0.1:{} — redis {}{}, postgres {}{}, dev mode {}",
+        "hongbao listening on http://{}:{}{} — redis {}{}, postgres {}{}, dev mode {}",
+        config.http().host(),
         port,
+        HttpServerSettings.EVERY_INTERFACE.equals(config.http().host()) ? " (every interface)" : "",
         redisUrl,
         config.redisUrl() == null ? embeddedRedisNote() : "",
         jdbcUrl.replaceAll("password=[^&]*", "password=***"),
@@ -224,13 +232,12 @@ public final class Hongbao implements AutoCloseable {
   private void startHttp(HttpServices services) {
     Vertx vertx = Vertx.vertx();
     resources.push(() -> vertx.close().await());
-    var api = new HttpApi(vertx, services);
+    var api = new HttpApi(vertx, services, config.http());
     resources.push(api);
     port = config.port() == 0 ? hongbao.app.embedded.FreePorts.find() : config.port();
     int instances = Math.max(1, Runtime.getRuntime().availableProcessors());
     for (int i = 0; i < instances; i++) {
-      HttpServer server =
-          vertx.createHttpServer().requestHandler(api.router()).listen(port, "0.0.0.0").await();
+      HttpServer server = api.listen(port).await();
       resources.push(() -> server.close().await());
     }
   }

@@ -15,7 +15,10 @@ import hongbao.http.auth.Caller;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -25,6 +28,8 @@ import io.vertx.ext.web.handler.StaticHandler;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The HTTP contract of API.md. Every request passes the checks in the contract's order: body size
@@ -45,14 +50,19 @@ public final class HttpApi implements AutoCloseable {
 
   private final Vertx vertx;
   private final HttpServices services;
+  private final HttpServerSettings settings;
   private final Render render;
   private final Blocking blocking = new Blocking();
   private final Timer grabLatency;
   private final Map<Class<?>, Counter> grabOutcomes = new java.util.HashMap<>();
 
-  public HttpApi(Vertx vertx, HttpServices services) {
+  /** The readiness check under way; callers arriving meanwhile share it instead of piling up. */
+  private final AtomicReference<CompletableFuture<Boolean>> readiness = new AtomicReference<>();
+
+  public HttpApi(Vertx vertx, HttpServices services, HttpServerSettings settings) {
     this.vertx = vertx;
     this.services = services;
+    this.settings = settings;
     this.render = new Render(services.packetIds());
     this.grabLatency =
         Timer.builder("hongbao.grab.latency")
@@ -68,8 +78,22 @@ public final class HttpApi implements AutoCloseable {
     }
   }
 
+  /**
+   * Starts one server on the settings' host and {@code port}. Several may listen on one port:
+   * Vert.x spreads the connections over their event loops.
+   */
+  public Future<HttpServer> listen(int port) {
+    return vertx
+        .createHttpServer(settings.options(port))
+        .requestHandler(router())
+        .invalidRequestHandler(Failures::invalidRequest)
+        .exceptionHandler(Failures::connectionFault)
+        .listen();
+  }
+
   public Router router() {
     Router router = Router.router(vertx);
+    router.route().handler(this::bodyDeadline);
     router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
     router.route().failureHandler(Failures::reply);
     for (int status : new int[] {400, 404, 405, 413, 500}) {
@@ -98,19 +122,65 @@ public final class HttpApi implements AutoCloseable {
     return router;
   }
 
+  /**
+   * Bounds the time from a request's headers to the end of its body. The idle timeout alone lets a
+   * client hold a connection forever by sending a byte now and then.
+   */
+  private void bodyDeadline(RoutingContext ctx) {
+    HttpServerRequest request = ctx.request();
+    if (!request.isEnded()) {
+      long timer =
+          vertx.setTimer(
+              settings.bodyTimeout().toMillis(),
+              fired -> {
+                if (!request.isEnded() && !ctx.response().ended() && !ctx.response().closed()) {
+                  Failures.bodyTooSlow(ctx, settings.bodyTimeout());
+                }
+              });
+      ctx.addEndHandler(ended -> vertx.cancelTimer(timer));
+    }
+    ctx.next();
+  }
+
   // --- operations -------------------------------------------------------------------------
 
+  /**
+   * 200 when every dependency answers within the ready timeout, else 503. A dependency that
+   * black-holes would hold the check for its own timeouts (seconds); a probe needs its answer in
+   * about a second, and one check at a time is enough however many probes ask.
+   */
   private void ready(RoutingContext ctx) {
-    blocking
-        .call(vertx.getOrCreateContext(), () -> services.ready().getAsBoolean())
+    Promise<Boolean> answer = Promise.promise();
+    long timer =
+        vertx.setTimer(settings.readyTimeout().toMillis(), late -> answer.tryComplete(false));
+    Future.fromCompletionStage(readinessCheck(), vertx.getOrCreateContext())
         .onComplete(
             result -> {
-              boolean up = result.succeeded() && result.result();
-              json(
-                  ctx,
-                  up ? 200 : 503,
-                  new JsonObject().put("status", up ? "READY" : "UNAVAILABLE"));
+              vertx.cancelTimer(timer);
+              answer.tryComplete(result.succeeded() && result.result());
             });
+    answer
+        .future()
+        .onSuccess(
+            up ->
+                json(
+                    ctx,
+                    up ? 200 : 503,
+                    new JsonObject().put("status", up ? "READY" : "UNAVAILABLE")));
+  }
+
+  private CompletableFuture<Boolean> readinessCheck() {
+    while (true) {
+      CompletableFuture<Boolean> current = readiness.get();
+      if (current != null && !current.isDone()) {
+        return current;
+      }
+      var next = new CompletableFuture<Boolean>();
+      if (readiness.compareAndSet(current, next)) {
+        blocking.start(() -> services.ready().getAsBoolean(), next);
+        return next;
+      }
+    }
   }
 
   private void metrics(RoutingContext ctx) {
@@ -123,7 +193,7 @@ public final class HttpApi implements AutoCloseable {
     if (!services.devMode()) {
       throw ApiError.notFound("dev tokens are only available in dev mode");
     }
-    JsonFields body = JsonFields.parse(ctx.body().buffer());
+    JsonFields body = JsonFields.parse(ctx.body().buffer(), "userId", "admin");
     String userId = userId(body.requiredString("userId"));
     boolean admin = body.optionalBoolean("admin", false);
     String token = services.tokens().mint(userId, admin, DEV_TOKEN_LIFETIME);
@@ -161,7 +231,7 @@ public final class HttpApi implements AutoCloseable {
   // --- money --------------------------------------------------------------------------------
 
   private void topUp(RoutingContext ctx) {
-    JsonFields body = JsonFields.parse(ctx.body().buffer());
+    JsonFields body = JsonFields.parse(ctx.body().buffer(), "userId", "amount");
     String userId = userId(body.requiredString("userId"));
     long amount = body.requiredInteger("amount");
     IdempotencyKey key = idempotencyKey(ctx, TopUpService.ENDPOINT, body);
@@ -196,7 +266,16 @@ public final class HttpApi implements AutoCloseable {
 
   private void send(RoutingContext ctx) {
     Caller caller = caller(ctx);
-    JsonFields body = JsonFields.parse(ctx.body().buffer());
+    JsonFields body =
+        JsonFields.parse(
+            ctx.body().buffer(),
+            "amount",
+            "count",
+            "type",
+            "greeting",
+            "expiresInSeconds",
+            "password",
+            "recipients");
     var request =
         new SendRequest(
             caller.userId(),
@@ -228,7 +307,7 @@ public final class HttpApi implements AutoCloseable {
     long started = System.nanoTime();
     Caller caller = caller(ctx);
     long id = packetId(ctx.pathParam("id"));
-    String password = JsonFields.parse(ctx.body().buffer()).optionalString("password");
+    String password = JsonFields.parse(ctx.body().buffer(), "password").optionalString("password");
     if (!services.grabLimiter().tryGrab(caller.userId())) {
       throw new ApiError(429, "RATE_LIMITED", "too many grabs; slow down");
     }
@@ -259,7 +338,7 @@ public final class HttpApi implements AutoCloseable {
   private void claim(RoutingContext ctx) {
     Caller caller = caller(ctx);
     long id = packetId(ctx.pathParam("id"));
-    String receipt = JsonFields.parse(ctx.body().buffer()).requiredString("receipt");
+    String receipt = JsonFields.parse(ctx.body().buffer(), "receipt").requiredString("receipt");
     blocking
         .call(
             ctx.vertx().getOrCreateContext(),
@@ -329,7 +408,7 @@ public final class HttpApi implements AutoCloseable {
   private void setSwitch(RoutingContext ctx) {
     Switch which =
         Switch.byKey(ctx.pathParam("name")).orElseThrow(() -> ApiError.notFound("no such switch"));
-    JsonFields body = JsonFields.parse(ctx.body().buffer());
+    JsonFields body = JsonFields.parse(ctx.body().buffer(), "enabled");
     if (!(body.json().getValue("enabled") instanceof Boolean enabled)) {
       throw ApiError.invalid("enabled must be true or false");
     }

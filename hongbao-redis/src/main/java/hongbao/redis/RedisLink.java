@@ -59,19 +59,22 @@ public abstract sealed class RedisLink implements AutoCloseable {
 
   private RedisLink() {}
 
-  /** Connects to the Redis named by {@code url} with Lettuce's default client options. */
+  /** Connects to the Redis named by {@code url} with Lettuce's default options and timeout. */
   public static RedisLink open(String url) {
-    return open(url, ClientOptions.create());
+    return open(url, ClientOptions.create(), RedisURI.DEFAULT_TIMEOUT_DURATION);
   }
 
   /**
    * Connects to the Redis named by {@code url}: a cluster when it starts with {@value
    * #CLUSTER_SCHEME}, else one server. A cluster client keeps {@code options} (timeouts, socket
-   * options) and adds periodic and adaptive topology refresh.
+   * options) and adds periodic and adaptive topology refresh; {@code commandTimeout} bounds the
+   * synchronous calls on every node.
    */
-  public static RedisLink open(String url, ClientOptions options) {
+  public static RedisLink open(String url, ClientOptions options, Duration commandTimeout) {
     if (url.startsWith(CLUSTER_SCHEME)) {
-      RedisClusterClient client = RedisClusterClient.create(clusterSeeds(url));
+      List<RedisURI> seeds = clusterSeeds(url);
+      seeds.forEach(seed -> seed.setTimeout(commandTimeout));
+      RedisClusterClient client = RedisClusterClient.create(seeds);
       client.setOptions(
           ClusterClientOptions.builder(options)
               .topologyRefreshOptions(
@@ -87,7 +90,9 @@ public abstract sealed class RedisLink implements AutoCloseable {
         throw RedisFaults.translate(e);
       }
     }
-    RedisClient client = RedisClient.create(url);
+    RedisURI uri = RedisURI.create(url);
+    uri.setTimeout(commandTimeout);
+    RedisClient client = RedisClient.create(uri);
     client.setOptions(options);
     try {
       return new Server(client, client.connect(), true, true);
