@@ -4,6 +4,8 @@ import hongbao.app.embedded.EmbeddedPostgresServer;
 import hongbao.app.embedded.EmbeddedRedis;
 import hongbao.app.embedded.EmbeddedRedisCluster;
 import hongbao.app.workers.Workers;
+import hongbao.core.activity.ActivityGrabs;
+import hongbao.core.activity.ActivityService;
 import hongbao.core.expiry.ExpirySweeper;
 import hongbao.core.grab.Arming;
 import hongbao.core.grab.ClaimService;
@@ -18,6 +20,7 @@ import hongbao.core.packet.DetailsService;
 import hongbao.core.packet.PacketLimits;
 import hongbao.core.packet.SendRules;
 import hongbao.core.packet.SendService;
+import hongbao.core.password.PasswordCheck;
 import hongbao.core.reconcile.Reconciler;
 import hongbao.core.split.SplitPolicies;
 import hongbao.crypto.SealedReceipts;
@@ -28,12 +31,15 @@ import hongbao.http.HttpServerSettings;
 import hongbao.http.HttpServices;
 import hongbao.http.PacketIds;
 import hongbao.http.auth.Tokens;
+import hongbao.pinyin.PinyinPronunciation;
 import hongbao.postgres.PostgresConfig;
 import hongbao.postgres.PostgresDatabase;
 import hongbao.redis.RedisKeys;
 import hongbao.redis.RedisLink;
 import hongbao.redis.RedisTimeouts;
+import hongbao.redis.activity.RedisActivityCounts;
 import hongbao.redis.grab.RedisGrabStore;
+import hongbao.redis.grab.RedisPasswordLocks;
 import hongbao.redis.ops.RedisSwitches;
 import hongbao.redis.payout.RedisPayoutQueue;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -146,6 +152,8 @@ public final class Hongbao implements AutoCloseable {
     var lucky = SplitPolicies.named(config.splitPolicy());
     var fixed = SplitPolicies.named("fixed");
     var seeds = new SecureRandom();
+    var pronunciation = new PinyinPronunciation().warmUp();
+    var activityCounts = new RedisActivityCounts(redis, keys, config.keyGrace(), clock);
     var arming =
         new Arming(
             store,
@@ -153,7 +161,9 @@ public final class Hongbao implements AutoCloseable {
             lucky,
             fixed,
             () -> RandomGeneratorFactory.of("L64X128MixRandom").create(seeds.nextLong()),
-            clock);
+            clock,
+            pronunciation,
+            new ActivityGrabs(database.activities(), activityCounts));
     var limits = PacketLimits.DEFAULTS.withMaxCount(config.maxShares());
     var details = new DetailsService(database.packets(), store, clock);
     var violations = new Violations();
@@ -188,9 +198,22 @@ public final class Hongbao implements AutoCloseable {
     var metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     var services =
         new HttpServices(
-            new SendService(new SendRules(limits), database.ledger(), arming, switches, clock),
+            new SendService(
+                new SendRules(limits),
+                database.ledger(),
+                arming,
+                switches,
+                database.activities(),
+                clock),
             new GrabService(
-                store, database.packets(), arming, switches, receipts, grabRandom(seeds), clock),
+                store,
+                new PasswordCheck(new RedisPasswordLocks(redis, keys), pronunciation),
+                database.packets(),
+                arming,
+                switches,
+                receipts,
+                grabRandom(seeds),
+                clock),
             claims,
             details,
             new Boxes(database.packets(), store, details),
@@ -203,7 +226,8 @@ public final class Hongbao implements AutoCloseable {
             new GrabLimiter(config.grabsPerUserPerSecond()),
             metrics,
             () -> ready(redis, database),
-            config.devMode());
+            config.devMode(),
+            new ActivityService(database.activities(), activityCounts, clock));
     metrics.gauge("hongbao.payout.backlog", queue, q -> q.backlog());
     startHttp(services);
     if (workers) {

@@ -10,6 +10,7 @@ import hongbao.core.packet.PacketType;
 import hongbao.core.packet.SendRequest;
 import hongbao.core.packet.SendRules;
 import hongbao.core.packet.SendService;
+import hongbao.core.password.PasswordMatch;
 import hongbao.core.reconcile.Reconciliation;
 import hongbao.http.auth.Caller;
 import io.micrometer.core.instrument.Counter;
@@ -55,6 +56,7 @@ public final class HttpApi implements AutoCloseable {
   private final Blocking blocking = new Blocking();
   private final Timer grabLatency;
   private final Map<Class<?>, Counter> grabOutcomes = new java.util.HashMap<>();
+  private final ActivityRoutes activities;
 
   /** The readiness check under way; callers arriving meanwhile share it instead of piling up. */
   private final AtomicReference<CompletableFuture<Boolean>> readiness = new AtomicReference<>();
@@ -63,7 +65,8 @@ public final class HttpApi implements AutoCloseable {
     this.vertx = vertx;
     this.services = services;
     this.settings = settings;
-    this.render = new Render(services.packetIds());
+    this.activities = new ActivityRoutes(services.activities(), services.packetIds(), blocking);
+    this.render = new Render(services.packetIds(), activities::encode);
     this.grabLatency =
         Timer.builder("hongbao.grab.latency")
             .description("grab requests from arrival to answer")
@@ -115,6 +118,7 @@ public final class HttpApi implements AutoCloseable {
     router.get("/api/v1/packets/:id").handler(this::details);
     router.post("/api/v1/packets/:id/grab").handler(this::grab);
     router.post("/api/v1/packets/:id/claims").handler(this::claim);
+    activities.mount(router);
     router
         .get("/*")
         .handler(
@@ -224,7 +228,7 @@ public final class HttpApi implements AutoCloseable {
     ctx.next();
   }
 
-  private static Caller caller(RoutingContext ctx) {
+  static Caller caller(RoutingContext ctx) {
     return ctx.get(CALLER);
   }
 
@@ -275,7 +279,9 @@ public final class HttpApi implements AutoCloseable {
             "greeting",
             "expiresInSeconds",
             "password",
-            "recipients");
+            "recipients",
+            "passwordMatch",
+            "activityId");
     var request =
         new SendRequest(
             caller.userId(),
@@ -285,7 +291,9 @@ public final class HttpApi implements AutoCloseable {
             body.optionalString("greeting"),
             body.optionalInteger("expiresInSeconds"),
             body.optionalString("password"),
-            body.optionalStrings("recipients"));
+            body.optionalStrings("recipients"),
+            passwordMatch(body),
+            activityId(body));
     IdempotencyKey key = idempotencyKey(ctx, SendService.ENDPOINT, body);
     blocking
         .call(
@@ -299,6 +307,30 @@ public final class HttpApi implements AutoCloseable {
                         packet ->
                             new StoredAnswer(key.requestHash(), 201, render.sent(packet).encode())))
         .onComplete(result -> replay(ctx, result));
+  }
+
+  /** {@code "EXACT"}, {@code "PINYIN"} or an integer percentage 50-100; null when absent. */
+  private static PasswordMatch passwordMatch(JsonFields body) {
+    Object value = body.json().getValue("passwordMatch");
+    if (value == null) {
+      return null;
+    }
+    if (value.equals("EXACT") || value.equals("PINYIN")) {
+      return PasswordMatch.parse((String) value).orElseThrow();
+    }
+    if (value instanceof Integer percent
+        && percent >= PasswordMatch.FUZZY_MIN_PERCENT
+        && percent <= PasswordMatch.FUZZY_MAX_PERCENT) {
+      return new PasswordMatch.Fuzzy(percent);
+    }
+    throw ApiError.invalid(
+        "passwordMatch must be EXACT, PINYIN or an integer percentage from 50 to 100");
+  }
+
+  /** 0 when absent; -1 (no such activity, found out in order) for an id never given out. */
+  private long activityId(JsonFields body) {
+    String text = body.optionalString("activityId");
+    return text == null ? 0 : activities.decode(text);
   }
 
   // --- packets ------------------------------------------------------------------------------
@@ -463,7 +495,7 @@ public final class HttpApi implements AutoCloseable {
     return id;
   }
 
-  private static int intParam(RoutingContext ctx, String name, int absent, int min, int max) {
+  static int intParam(RoutingContext ctx, String name, int absent, int min, int max) {
     String text = ctx.request().getParam(name);
     if (text == null || text.isEmpty()) {
       return absent;

@@ -2,6 +2,7 @@ package hongbao.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import hongbao.core.activity.ActivityStore;
 import hongbao.core.ledger.Ledger;
 import hongbao.core.packet.PacketStore;
 import hongbao.core.reconcile.LedgerAudit;
@@ -90,6 +91,10 @@ public final class PostgresDatabase implements AutoCloseable {
 
   public PacketStore packets() {
     return new PostgresPacketStore(transactions);
+  }
+
+  public ActivityStore activities() {
+    return new PostgresActivityStore(transactions);
   }
 
   public LedgerAudit audit() {
