@@ -11,7 +11,8 @@ import java.util.Optional;
  * Everything the service reads from its environment. With no variables set it runs embedded Redis
  * and PostgreSQL in dev mode; each {@code HONGBAO_*} variable replaces one default.
  *
- * @param redisUrl null for an embedded Redis
+ * @param redisUrl null for an embedded Redis; {@code redis://} one server, {@code
+ *     redis-cluster://host:port[,host:port...]} a cluster
  * @param jdbcUrl null for an embedded PostgreSQL
  * @param jdbcSchema the schema to use; null for the connection's default
  * @param jwtSecret null in dev mode (a random secret is made at start)
@@ -26,6 +27,10 @@ import java.util.Optional;
  * @param gatewayNotifyUrl where the gateway calls back; null for this instance on loopback when the
  *     gateway runs on this machine, and no callbacks otherwise
  * @param gatewayTimeout how long one gateway call may take
+ * @param embeddedRedisMasters with no {@code redisUrl}: 0 for one embedded Redis, n for an embedded
+ *     cluster of n masters
+ * @param instance a name for this instance in its payout consumers' names (a random suffix keeps
+ *     instances of one name apart)
  */
 public record Config(
     int port,
@@ -53,7 +58,9 @@ public record Config(
     String gatewaySecret,
     String gatewayNotifyUrl,
     Duration gatewayTimeout,
-    hongbao.app.reward.RewardConfig rewards) {
+    hongbao.app.reward.RewardConfig rewards,
+    int embeddedRedisMasters,
+    String instance) {
 
   public static final int DEFAULT_PORT = 8080;
 
@@ -93,7 +100,9 @@ public record Config(
         blankToNull(env.get("HONGBAO_GATEWAY_SECRET")),
         blankToNull(env.get("HONGBAO_GATEWAY_NOTIFY_URL")),
         millisOf(env, "HONGBAO_GATEWAY_TIMEOUT_MILLIS", Duration.ofSeconds(5)),
-        hongbao.app.reward.RewardConfig.from(env));
+        hongbao.app.reward.RewardConfig.from(env),
+        intOf(env, "HONGBAO_EMBEDDED_REDIS_CLUSTER", 0),
+        env.getOrDefault("HONGBAO_INSTANCE", "hongbao"));
   }
 
   private static HttpServerSettings http(Map<String, String> env, boolean devMode) {

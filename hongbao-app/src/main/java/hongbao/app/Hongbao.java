@@ -2,6 +2,7 @@ package hongbao.app;
 
 import hongbao.app.embedded.EmbeddedPostgresServer;
 import hongbao.app.embedded.EmbeddedRedis;
+import hongbao.app.embedded.EmbeddedRedisCluster;
 import hongbao.app.workers.Workers;
 import hongbao.core.activity.ActivityGrabs;
 import hongbao.core.activity.ActivityService;
@@ -35,6 +36,7 @@ import hongbao.pinyin.PinyinPronunciation;
 import hongbao.postgres.PostgresConfig;
 import hongbao.postgres.PostgresDatabase;
 import hongbao.redis.RedisKeys;
+import hongbao.redis.RedisLink;
 import hongbao.redis.RedisTimeouts;
 import hongbao.redis.activity.RedisActivityCounts;
 import hongbao.redis.grab.RedisGrabStore;
@@ -42,7 +44,6 @@ import hongbao.redis.grab.RedisPasswordLocks;
 import hongbao.redis.ops.RedisSwitches;
 import hongbao.redis.payout.RedisPayoutQueue;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
@@ -119,7 +120,11 @@ public final class Hongbao implements AutoCloseable {
 
   private void startBackends() {
     redisUrl = config.redisUrl();
-    if (redisUrl == null) {
+    if (redisUrl == null && config.embeddedRedisMasters() > 0) {
+      EmbeddedRedisCluster cluster = EmbeddedRedisCluster.start(config.embeddedRedisMasters());
+      resources.push(cluster);
+      redisUrl = cluster.url();
+    } else if (redisUrl == null) {
       EmbeddedRedis redis = EmbeddedRedis.start();
       resources.push(redis);
       redisUrl = redis.url();
@@ -147,14 +152,12 @@ public final class Hongbao implements AutoCloseable {
                 .withTimeouts(config.jdbcTimeouts()));
     resources.push(database);
 
-    RedisClient redis =
-        RedisTimeouts.client(redisUrl, config.redisTimeout(), RedisPayoutQueue.MAX_WAIT);
-    resources.push(redis::shutdown);
-    StatefulRedisConnection<String, String> connection = redis.connect();
-    resources.push(connection);
+    RedisLink redis =
+        RedisTimeouts.link(redisUrl, config.redisTimeout(), RedisPayoutQueue.MAX_WAIT);
+    resources.push(redis);
     RedisKeys keys = new RedisKeys(config.shards());
-    var store = new RedisGrabStore(connection, keys, config.keyGrace());
-    var switches = new RedisSwitches(connection, keys, Duration.ofSeconds(1));
+    var store = new RedisGrabStore(redis, keys, config.keyGrace());
+    var switches = new RedisSwitches(redis, keys, Duration.ofSeconds(1));
     resources.push(switches);
     var queue = new RedisPayoutQueue(redis, keys);
     resources.push(queue);
@@ -163,7 +166,7 @@ public final class Hongbao implements AutoCloseable {
     var fixed = SplitPolicies.named("fixed");
     var seeds = new SecureRandom();
     var pronunciation = new PinyinPronunciation().warmUp();
-    var activityCounts = new RedisActivityCounts(connection, keys, config.keyGrace(), clock);
+    var activityCounts = new RedisActivityCounts(redis, keys, config.keyGrace(), clock);
     var arming =
         new Arming(
             store,
@@ -203,7 +206,7 @@ public final class Hongbao implements AutoCloseable {
     var claims =
         new ClaimService(receipts, database.packets(), store, arming, database.ledger(), clock);
     var metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    startRewards(redis, database, switches, reconciler, metrics, clock, tokenSealer);
+    startRewards(redis.isCluster(), database, switches, reconciler, metrics, clock, tokenSealer);
     parts =
         new Parts(
             database,
@@ -232,7 +235,7 @@ public final class Hongbao implements AutoCloseable {
                 clock),
             new GrabService(
                 store,
-                new PasswordCheck(new RedisPasswordLocks(connection, keys), pronunciation),
+                new PasswordCheck(new RedisPasswordLocks(redis, keys), pronunciation),
                 database.packets(),
                 arming,
                 switches,
@@ -250,7 +253,7 @@ public final class Hongbao implements AutoCloseable {
             new PacketIds(config.idAlphabet()),
             new GrabLimiter(config.grabsPerUserPerSecond()),
             metrics,
-            () -> ready(connection, database),
+            () -> ready(redis, database),
             config.devMode(),
             new ActivityService(database.activities(), activityCounts, clock),
             withdrawals.service(),
@@ -277,13 +280,18 @@ public final class Hongbao implements AutoCloseable {
         port,
         HttpServerSettings.EVERY_INTERFACE.equals(config.http().host()) ? " (every interface)" : "",
         redisUrl,
-        config.redisUrl() == null ? " (embedded)" : "",
+        config.redisUrl() == null ? embeddedRedisNote() : "",
         jdbcUrl.replaceAll("password=[^&]*", "password=***"),
         config.jdbcUrl() == null ? " (embedded)" : "",
         config.devMode() ? "on" : "off");
     if (config.devMode() && config.jwtSecret() == null) {
       LOG.info("dev mode: JWT secret for this run is {}", secret);
     }
+  }
+
+  private String embeddedRedisNote() {
+    int masters = config.embeddedRedisMasters();
+    return masters > 0 ? " (embedded cluster of " + masters + " masters)" : " (embedded)";
   }
 
   private void startHttp(HttpServices services) {
@@ -307,7 +315,7 @@ public final class Hongbao implements AutoCloseable {
    * the service runs without rewards.
    */
   private void startRewards(
-      RedisClient redis,
+      boolean redisCluster,
       PostgresDatabase database,
       RedisSwitches switches,
       Reconciler reconciler,
@@ -318,6 +326,14 @@ public final class Hongbao implements AutoCloseable {
       LOG.info("rewards are off: no Kafka (set HONGBAO_KAFKA_BOOTSTRAP)");
       return;
     }
+    if (redisCluster) {
+      // The reward adapters speak to one Redis; on a cluster the packet side runs without them.
+      LOG.warn("rewards are off: the reward pipeline does not run on a Redis Cluster yet");
+      return;
+    }
+    RedisClient redis =
+        RedisTimeouts.client(redisUrl, config.redisTimeout(), RedisPayoutQueue.MAX_WAIT);
+    resources.push(redis::shutdown);
     rewards =
         hongbao.app.reward.RewardWiring.wire(
             config.rewards(),
@@ -381,8 +397,7 @@ public final class Hongbao implements AutoCloseable {
     return () -> perThread.get().nextInt() >>> 1;
   }
 
-  private static boolean ready(
-      StatefulRedisConnection<String, String> redis, PostgresDatabase database) {
+  private static boolean ready(RedisLink redis, PostgresDatabase database) {
     try {
       boolean redisUp = "PONG".equals(redis.sync().ping());
       try (var connection = database.dataSource().getConnection()) {

@@ -5,14 +5,18 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
+import io.lettuce.core.cluster.PartitionException;
 import java.io.IOException;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
 /**
  * Sorts what the Redis client throws: a connection that is down or closed, a command that timed
- * out, or a server that is still loading its data set is {@link Unavailable} (an outage, waited
- * out); an error reply to a command is a bug in the caller and passes through unchanged.
+ * out, a server that is still loading its data set, or a cluster that is down, has no node for a
+ * slot, or keeps redirecting or asking to try again (a slot that is being moved) is {@link
+ * Unavailable} (an outage, waited out); an error reply to a command is a bug in the caller and
+ * passes through unchanged.
  */
 public final class RedisFaults {
 
@@ -20,10 +24,7 @@ public final class RedisFaults {
 
   /** The failure as an outage if it is one, else as it was. */
   public static RuntimeException translate(Throwable failure) {
-    Throwable cause = failure;
-    while (cause instanceof CompletionException && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
+    Throwable cause = unwrap(failure);
     if (cause instanceof Unavailable unavailable) {
       return unavailable;
     }
@@ -31,6 +32,26 @@ public final class RedisFaults {
       return new Unavailable("redis", String.valueOf(cause.getMessage()), cause);
     }
     return cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause);
+  }
+
+  /**
+   * Whether the failure is a cluster's TRYAGAIN: a command naming several keys of a slot that is
+   * being moved, while the keys are split between the two masters. Nothing was done; the same
+   * command succeeds once the keys have moved.
+   */
+  public static boolean isTryAgain(Throwable failure) {
+    Throwable cause = unwrap(failure);
+    return cause instanceof RedisCommandExecutionException
+        && String.valueOf(cause.getMessage()).startsWith("TRYAGAIN");
+  }
+
+  private static Throwable unwrap(Throwable failure) {
+    Throwable cause = failure;
+    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+        && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause;
   }
 
   static boolean isOutage(Throwable failure) {
@@ -41,7 +62,15 @@ public final class RedisFaults {
     }
     if (failure instanceof RedisCommandExecutionException reply) {
       String message = String.valueOf(reply.getMessage());
-      return message.startsWith("LOADING") || message.startsWith("MASTERDOWN");
+      return message.startsWith("LOADING")
+          || message.startsWith("MASTERDOWN")
+          || message.startsWith("CLUSTERDOWN")
+          || message.startsWith("TRYAGAIN")
+          || message.startsWith("MOVED")
+          || message.startsWith("ASK");
+    }
+    if (failure instanceof PartitionException) {
+      return true; // no node known for the slot: the topology is changing or the cluster is down
     }
     if (failure instanceof RedisException redis) {
       // "Connection closed", "Connection is closed" and I/O failures under a Lettuce wrapper

@@ -47,13 +47,25 @@ public final class RedisTimeouts extends TimeoutOptions.TimeoutSource {
     RedisURI uri = RedisURI.create(url);
     uri.setTimeout(command);
     RedisClient client = RedisClient.create(uri);
-    client.setOptions(
-        ClientOptions.builder()
-            .socketOptions(SocketOptions.builder().connectTimeout(command).keepAlive(true).build())
-            .timeoutOptions(
-                TimeoutOptions.builder().timeoutSource(new RedisTimeouts(command, block)).build())
-            .build());
+    client.setOptions(options(command, block));
     return client;
+  }
+
+  /**
+   * A link to the server or cluster at {@code url} (see {@link RedisLink#open}) whose every
+   * command, on every node, is bounded as described above.
+   */
+  public static RedisLink link(String url, Duration command, Duration block) {
+    return RedisLink.open(url, options(command, block), command);
+  }
+
+  /** Client options bounding every command, and the connect, as described above. */
+  public static ClientOptions options(Duration command, Duration block) {
+    return ClientOptions.builder()
+        .socketOptions(SocketOptions.builder().connectTimeout(command).keepAlive(true).build())
+        .timeoutOptions(
+            TimeoutOptions.builder().timeoutSource(new RedisTimeouts(command, block)).build())
+        .build();
   }
 
   @Override

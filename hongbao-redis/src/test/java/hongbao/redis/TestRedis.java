@@ -1,5 +1,6 @@
 package hongbao.redis;
 
+import hongbao.redis.cluster.ClusterFormation;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -11,18 +12,22 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import redis.embedded.RedisServer;
 import redis.embedded.core.ExecutableProvider;
 
 /**
  * The Redis every test of this JVM runs against: the server named by {@code
- * HONGBAO_TEST_REDIS_URL}, or an embedded Redis started once on a free port. The embedded server
- * runs from a private temporary directory (binary, no RDB, no AOF) that is deleted at JVM exit.
+ * HONGBAO_TEST_REDIS_URL}, or an embedded Redis started once on a free port; and for the cluster
+ * tests an embedded cluster of three masters, started once. The embedded servers run from private
+ * temporary directories (binary, no RDB, no AOF) that are deleted at JVM exit.
  *
  * <p>Tests isolate themselves by key prefix ({@link #freshKeys}) and unique packet ids, and delete
  * only their own keys, so a shared server is never flushed.
@@ -35,8 +40,39 @@ public final class TestRedis {
 
   private static RedisURI uri;
   private static RedisClient client;
+  private static RedisLink link;
+  private static RedisLink cluster;
+  private static List<RedisURI> clusterNodes;
 
   private TestRedis() {}
+
+  /** A link over {@link #client()}, shared by the tests of this JVM (never closed by them). */
+  public static synchronized RedisLink link() {
+    if (link == null) {
+      link = RedisLink.of(client());
+    }
+    return link;
+  }
+
+  /**
+   * A link to an embedded cluster of {@value #CLUSTER_MASTERS} masters, started once for this JVM
+   * (never closed by the tests).
+   */
+  public static synchronized RedisLink cluster() {
+    if (cluster == null) {
+      cluster = RedisLink.open(startEmbeddedCluster());
+      Runtime.getRuntime().addShutdownHook(new Thread(cluster::close, "test-redis-cluster-link"));
+    }
+    return cluster;
+  }
+
+  static final int CLUSTER_MASTERS = 3;
+
+  /** The masters of {@link #cluster()}, for tests that talk to one node. */
+  public static synchronized List<RedisURI> clusterNodes() {
+    cluster();
+    return clusterNodes;
+  }
 
   /** Where the tests' Redis is, for tests that build a client of their own. */
   public static synchronized String url() {
@@ -83,7 +119,12 @@ public final class TestRedis {
 
   /** Deletes every key under the prefix of {@code keys}. */
   public static void deleteAll(StatefulRedisConnection<String, String> connection, RedisKeys keys) {
-    var sync = connection.sync();
+    deleteAll(RedisLink.of(connection), keys);
+  }
+
+  /** Deletes every key under the prefix of {@code keys}, on every master of a cluster. */
+  public static void deleteAll(RedisLink redis, RedisKeys keys) {
+    var sync = redis.sync();
     ScanCursor cursor = ScanCursor.INITIAL;
     var match = ScanArgs.Builder.matches(keys.everythingPattern()).limit(1_000);
     do {
@@ -124,12 +165,89 @@ public final class TestRedis {
     }
   }
 
+  /** Masters on free ports (and free bus ports), formed into one cluster; gone at JVM exit. */
+  private static String startEmbeddedCluster() {
+    try {
+      Path dir = Files.createTempDirectory("hongbao-redis-cluster-test");
+      String binary = ExecutableProvider.newJarResourceProvider(dir.toFile()).get().getPath();
+      var servers = new ArrayList<RedisServer>();
+      var nodes = new ArrayList<RedisURI>();
+      Runtime.getRuntime()
+          .addShutdownHook(new Thread(() -> stopAndClean(servers, dir), "test-redis-cluster"));
+      for (int i = 0; i < CLUSTER_MASTERS; i++) {
+        int port = freePortWithBus();
+        Path data = Files.createDirectories(dir.resolve("node-" + port));
+        var server =
+            new RedisServer(
+                port,
+                List.of(
+                    binary,
+                    "--port",
+                    Integer.toString(port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--dir",
+                    data.toString(),
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    "nodes.conf",
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no"),
+                true);
+        servers.add(server);
+        server.start();
+        nodes.add(RedisURI.create("127.0.0.1", port));
+      }
+      ClusterFormation.form(nodes, Duration.ofSeconds(30));
+      clusterNodes = List.copyOf(nodes);
+      return RedisLink.CLUSTER_SCHEME
+          + nodes.stream()
+              .map(node -> node.getHost() + ":" + node.getPort())
+              .collect(Collectors.joining(","));
+    } catch (IOException e) {
+      throw new UncheckedIOException("starting the embedded Redis cluster", e);
+    }
+  }
+
+  private static int freePortWithBus() throws IOException {
+    for (int attempt = 0; attempt < 100; attempt++) {
+      int port = freePort();
+      if (port + 10_000 <= 65_535) {
+        try (var bus = new ServerSocket(port + 10_000)) {
+          bus.setReuseAddress(true);
+          return port;
+        } catch (IOException taken) {
+          // try another
+        }
+      }
+    }
+    throw new IOException("no free port with a free cluster bus port");
+  }
+
+  private static void stopAndClean(List<RedisServer> servers, Path dir) {
+    for (RedisServer server : servers) {
+      try {
+        server.stop();
+      } catch (IOException | RuntimeException e) {
+        // Exiting anyway; stop the others and remove the directory.
+      }
+    }
+    deleteTree(dir);
+  }
+
   private static void stopAndClean(RedisServer server, Path dir) {
     try {
       server.stop();
     } catch (IOException | RuntimeException e) {
       // Exiting anyway; still try to remove the directory below.
     }
+    deleteTree(dir);
+  }
+
+  private static void deleteTree(Path dir) {
     try (Stream<Path> paths = Files.walk(dir)) {
       paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     } catch (IOException e) {

@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The background work of one instance: payout workers, the reclaimer of stale payouts, the expiry
@@ -28,13 +30,18 @@ public final class Workers implements AutoCloseable {
   /** A consumer name with nothing pending for this long belongs to an instance that left. */
   static final Duration CONSUMER_IDLE_MAX = Duration.ofHours(1);
 
+  private static final Logger LOG = LoggerFactory.getLogger(Workers.class);
+
   private final List<Loop> loops = new ArrayList<>();
 
   private Workers() {}
 
   public static Workers start(Config config, Parts parts, MeterRegistry metrics) {
     var workers = new Workers();
-    String instance = UUID.randomUUID().toString().substring(0, 8);
+    // Consumer names must differ between instances (a pending task is reclaimed from a name that
+    // went quiet); the random part keeps two instances given the same name apart.
+    String instance = config.instance() + "-" + UUID.randomUUID().toString().substring(0, 8);
+    LOG.info("workers of instance {} started", instance);
     Counter paid = Counter.builder("hongbao.payouts").register(metrics);
     Counter violations =
         Counter.builder("hongbao.invariant.violations")

@@ -41,9 +41,14 @@ class ActivityRaceTest {
 
   private TestService service;
 
+  /** The backends under test: one Redis here, a cluster in the Cluster subclass. */
+  Backends backends() {
+    return Backends.embedded();
+  }
+
   @BeforeAll
   void start() {
-    service = TestService.start(Backends.embedded());
+    service = TestService.start(backends());
   }
 
   @AfterAll

@@ -40,9 +40,14 @@ class ExpiryRaceTest {
   private TestService service;
   private Api api;
 
+  /** The backends under test: one Redis here, a cluster in the Cluster subclass. */
+  Backends backends() {
+    return Backends.embedded();
+  }
+
   @BeforeAll
   void start() {
-    service = TestService.start(Backends.embedded(), Map.of(), false);
+    service = TestService.start(backends(), Map.of(), false);
     api = service.api();
   }
 

@@ -42,9 +42,14 @@ class PayoutCrashTest {
 
   private TestService service;
 
+  /** The backends under test: one Redis here, a cluster in the Cluster subclass. */
+  Backends backends() {
+    return Backends.embedded();
+  }
+
   @BeforeAll
   void start() {
-    service = TestService.start(Backends.embedded(), Map.of(), false);
+    service = TestService.start(backends(), Map.of(), false);
   }
 
   @AfterAll

@@ -2,16 +2,22 @@ package hongbao.app.support;
 
 import hongbao.app.embedded.EmbeddedPostgresServer;
 import hongbao.app.embedded.EmbeddedRedis;
+import hongbao.app.embedded.EmbeddedRedisCluster;
 import hongbao.app.embedded.GatewaySimProcess;
+import hongbao.redis.RedisLink;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 
 /**
  * The Redis and PostgreSQL that integration tests run against: embedded servers started once per
- * test JVM, and — when HONGBAO_TEST_REDIS_URL and HONGBAO_TEST_JDBC_URL are set — the given servers
- * too. On given servers a fresh schema per run and a flushed Redis database (use a dedicated
- * database index in the URL) keep runs independent.
+ * test JVM — one Redis, and a cluster of {@value #CLUSTER_MASTERS} masters for the cluster
+ * variants, both beside one PostgreSQL (the cluster's packets in a schema of their own, so that
+ * each reconciler sees only the packets of its Redis) — and, when HONGBAO_TEST_REDIS_URL and
+ * HONGBAO_TEST_JDBC_URL are set, the given servers too. On given servers a fresh schema per run and
+ * a flushed Redis database (use a dedicated database index in the URL) keep runs independent.
  *
  * <p>Each set of backends has its own payment gateway simulator in a child process, started with
  * them: its book must hold exactly the withdrawals of their database, or reconciling them against
@@ -42,13 +48,25 @@ public record Backends(
   /** The service gives up on a gateway call after this long: well below the hold. */
   public static final int GATEWAY_TIMEOUT_MILLIS = 300;
 
+  public static final int CLUSTER_MASTERS = 3;
+
+  private static EmbeddedPostgresServer postgres;
   private static Backends embedded;
+  private static Backends embeddedCluster;
   private static Backends external;
+
+  private static synchronized EmbeddedPostgresServer postgres() {
+    if (postgres == null) {
+      EmbeddedPostgresServer server = EmbeddedPostgresServer.start();
+      Runtime.getRuntime().addShutdownHook(new Thread(server::close, "test-postgres"));
+      postgres = server;
+    }
+    return postgres;
+  }
 
   public static synchronized Backends embedded() {
     if (embedded == null) {
       EmbeddedRedis redis = EmbeddedRedis.start();
-      EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start();
       GatewaySimProcess gateway = startGateway();
       Runtime.getRuntime()
           .addShutdownHook(
@@ -56,13 +74,36 @@ public record Backends(
                   () -> {
                     gateway.close();
                     redis.close();
-                    postgres.close();
                   }));
       embedded =
           new Backends(
-              "embedded", redis.url(), postgres.jdbcUrl(), null, gateway.url(), GATEWAY_SECRET);
+              "embedded", redis.url(), postgres().jdbcUrl(), null, gateway.url(), GATEWAY_SECRET);
     }
     return embedded;
+  }
+
+  /**
+   * An embedded Redis Cluster of {@value #CLUSTER_MASTERS} masters and the embedded PostgreSQL; the
+   * service starts a gateway simulator of its own for the cluster's schema.
+   */
+  public static synchronized Backends embeddedCluster() {
+    if (embeddedCluster == null) {
+      EmbeddedRedisCluster cluster = EmbeddedRedisCluster.start(CLUSTER_MASTERS);
+      Runtime.getRuntime().addShutdownHook(new Thread(cluster::close, "test-redis-cluster"));
+      embeddedCluster =
+          new Backends("embedded-cluster", cluster.url(), postgres().jdbcUrl(), "cluster");
+    }
+    return embeddedCluster;
+  }
+
+  /** The masters of a cluster URL ({@code redis-cluster://host:port,...}). */
+  public List<RedisURI> clusterMasters() {
+    if (!redisUrl.startsWith(RedisLink.CLUSTER_SCHEME)) {
+      throw new IllegalStateException(name + " is not a cluster");
+    }
+    return Arrays.stream(redisUrl.substring(RedisLink.CLUSTER_SCHEME.length()).split(","))
+        .map(node -> RedisURI.create("redis://" + node))
+        .toList();
   }
 
   public static boolean externalConfigured() {

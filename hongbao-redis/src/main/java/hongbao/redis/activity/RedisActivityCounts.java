@@ -4,6 +4,7 @@ import hongbao.core.activity.ActivityCounts;
 import hongbao.redis.LuaScript;
 import hongbao.redis.RedisFaults;
 import hongbao.redis.RedisKeys;
+import hongbao.redis.RedisLink;
 import io.lettuce.core.MapScanCursor;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
@@ -20,7 +21,7 @@ import java.util.Map;
  * An activity's counts on Redis: the hash {@code {sNNN}:a:<activity>} from user id to the packets
  * of the activity the user grabbed, which grab.lua checks and extends in the grab's own step (see
  * {@link RedisKeys#activityGrabs}). Restores go through activity.lua, a union that is safe to
- * repeat. Thread-safe.
+ * repeat. Every command names one key, so a cluster routes it to the activity's slot. Thread-safe.
  */
 public final class RedisActivityCounts implements ActivityCounts {
 
@@ -32,7 +33,7 @@ public final class RedisActivityCounts implements ActivityCounts {
 
   private static final LuaScript RESTORE = LuaScript.fromResource("activity.lua");
 
-  private final StatefulRedisConnection<String, String> connection;
+  private final RedisLink redis;
   private final RedisKeys keys;
   private final Duration keyGrace;
   private final Clock clock;
@@ -40,22 +41,27 @@ public final class RedisActivityCounts implements ActivityCounts {
   /**
    * @param keyGrace how long packet keys outlive their expiry (the counts live at least as long)
    */
+  public RedisActivityCounts(RedisLink redis, RedisKeys keys, Duration keyGrace, Clock clock) {
+    this.redis = redis;
+    this.keys = keys;
+    this.keyGrace = keyGrace;
+    this.clock = clock;
+    RESTORE.load(redis);
+  }
+
+  /** On one server, over a connection the caller owns. */
   public RedisActivityCounts(
       StatefulRedisConnection<String, String> connection,
       RedisKeys keys,
       Duration keyGrace,
       Clock clock) {
-    this.connection = connection;
-    this.keys = keys;
-    this.keyGrace = keyGrace;
-    this.clock = clock;
-    RESTORE.load(connection);
+    this(RedisLink.of(connection), keys, keyGrace, clock);
   }
 
   @Override
   public boolean present(long activityId) {
     try {
-      return connection.sync().hexists(keys.activityGrabs(activityId), PRESENT);
+      return redis.sync().hexists(keys.activityGrabs(activityId), PRESENT);
     } catch (RuntimeException e) {
       throw RedisFaults.translate(e);
     }
@@ -75,7 +81,7 @@ public final class RedisActivityCounts implements ActivityCounts {
       args.add(entry.getKey());
       args.add(String.join(",", entry.getValue().stream().map(String::valueOf).toList()));
       if (args.size() >= 2 + 2 * RESTORE_CHUNK) {
-        RESTORE.run(connection, ScriptOutputType.INTEGER, key, args.toArray(String[]::new));
+        RESTORE.run(redis, ScriptOutputType.INTEGER, key, args.toArray(String[]::new));
         args.clear();
       }
     }
@@ -83,14 +89,14 @@ public final class RedisActivityCounts implements ActivityCounts {
       args.add(now);
       args.add(keepUntil);
     }
-    RESTORE.run(connection, ScriptOutputType.INTEGER, key, args.toArray(String[]::new));
+    RESTORE.run(redis, ScriptOutputType.INTEGER, key, args.toArray(String[]::new));
   }
 
   @Override
   public Page page(long activityId, String cursor, int limit) {
     String key = keys.activityGrabs(activityId);
     try {
-      var sync = connection.sync();
+      var sync = redis.sync();
       ScanCursor at = cursor == null ? ScanCursor.INITIAL : ScanCursor.of(cursor);
       var users = new ArrayList<UserCount>();
       // HSCAN's COUNT is a hint: loop until the page is full or the scan is over.

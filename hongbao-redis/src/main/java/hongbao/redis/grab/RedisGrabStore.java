@@ -16,6 +16,7 @@ import hongbao.core.password.PasswordLock;
 import hongbao.redis.LuaScript;
 import hongbao.redis.RedisFaults;
 import hongbao.redis.RedisKeys;
+import hongbao.redis.RedisLink;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.lang.System.Logger.Level;
@@ -38,8 +39,9 @@ import java.util.concurrent.CompletionStage;
  *
  * <p>After a GRABBED reply the user's pending hash ({@code {u:<id>}}, another slot, so it cannot be
  * written by the script) gets the amount, pipelined and not awaited; the payout worker removes it
- * on ack. Thread-safe: Lettuce connections are, and this class holds no mutable state. The
- * connection must not be shared with blocking commands (BLPOP, XREADGROUP BLOCK).
+ * on ack. Works unchanged on a cluster: every script names keys of the packet's shard only.
+ * Thread-safe: Lettuce connections are, and this class holds no mutable state. The connection must
+ * not be shared with blocking commands (BLPOP, XREADGROUP BLOCK).
  */
 public final class RedisGrabStore implements GrabStore {
 
@@ -63,25 +65,27 @@ public final class RedisGrabStore implements GrabStore {
    */
   static final int CLOSE_SCAN_MAX = 50_000;
 
-  private final StatefulRedisConnection<String, String> connection;
+  private final RedisLink redis;
   private final RedisKeys keys;
   private final Duration keyGrace;
 
-  public RedisGrabStore(
-      StatefulRedisConnection<String, String> connection, RedisKeys keys, Duration keyGrace) {
+  /** Loads the scripts on every master of {@code redis}. */
+  public RedisGrabStore(RedisLink redis, RedisKeys keys, Duration keyGrace) {
     if (keyGrace.isNegative()) {
       throw new IllegalArgumentException("keyGrace must not be negative: " + keyGrace);
     }
-    this.connection = connection;
+    this.redis = redis;
     this.keys = keys;
     this.keyGrace = keyGrace;
     for (LuaScript script : List.of(ARM, GRAB, CLOSE, STATE, RECOVER, HOLD)) {
-      script.load(connection);
+      script.load(redis);
     }
   }
 
-  public RedisGrabStore(StatefulRedisConnection<String, String> connection) {
-    this(connection, RedisKeys.defaults(), DEFAULT_KEY_GRACE);
+  /** On one server, over a connection the caller owns. */
+  public RedisGrabStore(
+      StatefulRedisConnection<String, String> connection, RedisKeys keys, Duration keyGrace) {
+    this(RedisLink.of(connection), keys, keyGrace);
   }
 
   @Override
@@ -97,7 +101,7 @@ public final class RedisGrabStore implements GrabStore {
             keys.payoutsOf(id));
     String password = attempt.passwordKey() == null ? "" : attempt.passwordKey();
     return GRAB.<List<Object>>runAsync(
-            connection,
+            redis,
             ScriptOutputType.MULTI,
             scriptKeys,
             attempt.userId(),
@@ -149,7 +153,7 @@ public final class RedisGrabStore implements GrabStore {
    */
   private void recordPending(GrabAttempt attempt, Amount amount) {
     String key = keys.pending(attempt.userId());
-    var async = connection.async();
+    var async = redis.async();
     var set = async.hset(key, Long.toString(attempt.packetId()), Long.toString(amount.fen()));
     var expire = async.pexpire(key, keyGrace);
     set.thenCombine(expire, (added, expiring) -> expiring)
@@ -200,7 +204,7 @@ public final class RedisGrabStore implements GrabStore {
     String[] scriptKeys =
         withActivity(id, keys.meta(id), keys.shares(id), keys.eligible(id), keys.grabs(id));
     List<Object> reply =
-        ARM.run(connection, ScriptOutputType.MULTI, scriptKeys, args.toArray(String[]::new));
+        ARM.run(redis, ScriptOutputType.MULTI, scriptKeys, args.toArray(String[]::new));
     long code = (Long) reply.get(0);
     if (code == 1L) {
       return ArmResult.ARMED;
@@ -233,7 +237,7 @@ public final class RedisGrabStore implements GrabStore {
     long nowMillis = now.toEpochMilli();
     Long reply =
         CLOSE.run(
-            connection,
+            redis,
             ScriptOutputType.INTEGER,
             scriptKeys,
             Long.toString(nowMillis),
@@ -272,7 +276,7 @@ public final class RedisGrabStore implements GrabStore {
       args.add(Long.toString(grab.at().toEpochMilli()));
     }
     List<Object> replies =
-        RECOVER.run(connection, ScriptOutputType.MULTI, scriptKeys, args.toArray(String[]::new));
+        RECOVER.run(redis, ScriptOutputType.MULTI, scriptKeys, args.toArray(String[]::new));
     Invariants.check(
         replies.size() == grabs.size(), "packet %s: recover replied %s", packetId, replies);
     var results = new ArrayList<Recovered>(replies.size());
@@ -298,33 +302,27 @@ public final class RedisGrabStore implements GrabStore {
   public boolean hold(long packetId, Instant createdAt) {
     Long reply =
         HOLD.run(
-            connection,
+            redis,
             ScriptOutputType.INTEGER,
             new String[] {keys.meta(packetId)},
             Long.toString(createdAt.toEpochMilli()));
     return reply == 1L;
   }
 
-  /** Redis's run id: a new one at every start of the server. */
+  /**
+   * Redis's run id, a new one at every start of the server; on a cluster the set of the masters'
+   * run ids, which changes when any master restarts or a replica takes over (moving slots between
+   * masters loses nothing and changes nothing).
+   */
   @Override
   public String generation() {
-    try {
-      String info = connection.sync().info("server");
-      for (String line : info.split("\r?\n")) {
-        if (line.startsWith("run_id:")) {
-          return line.substring("run_id:".length()).trim();
-        }
-      }
-      throw new Invariants.InvariantViolation("INFO server without run_id");
-    } catch (RuntimeException e) {
-      throw RedisFaults.translate(e);
-    }
+    return redis.generation();
   }
 
   @Override
   public Optional<PacketState> state(long packetId) {
     String[] scriptKeys = {keys.meta(packetId), keys.shares(packetId), keys.grabs(packetId)};
-    List<Object> reply = STATE.run(connection, ScriptOutputType.MULTI, scriptKeys);
+    List<Object> reply = STATE.run(redis, ScriptOutputType.MULTI, scriptKeys);
     if (reply.isEmpty()) {
       return Optional.empty();
     }
@@ -386,7 +384,7 @@ public final class RedisGrabStore implements GrabStore {
   public Map<Long, Amount> pendingOf(String userId) {
     Map<String, String> raw;
     try {
-      raw = connection.sync().hgetall(keys.pending(userId));
+      raw = redis.sync().hgetall(keys.pending(userId));
     } catch (RuntimeException e) {
       throw RedisFaults.translate(e);
     }

@@ -5,6 +5,7 @@ import hongbao.core.password.PasswordLocks;
 import hongbao.core.password.PasswordMatch;
 import hongbao.core.password.Reading;
 import hongbao.redis.RedisKeys;
+import hongbao.redis.RedisLink;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.util.List;
@@ -18,17 +19,22 @@ import java.util.concurrent.CompletionStage;
  */
 public final class RedisPasswordLocks implements PasswordLocks {
 
-  private final StatefulRedisConnection<String, String> connection;
+  private final RedisLink redis;
   private final RedisKeys keys;
 
-  public RedisPasswordLocks(StatefulRedisConnection<String, String> connection, RedisKeys keys) {
-    this.connection = connection;
+  public RedisPasswordLocks(RedisLink redis, RedisKeys keys) {
+    this.redis = redis;
     this.keys = keys;
+  }
+
+  /** On one server, over a connection the caller owns. */
+  public RedisPasswordLocks(StatefulRedisConnection<String, String> connection, RedisKeys keys) {
+    this(RedisLink.of(connection), keys);
   }
 
   @Override
   public CompletionStage<Optional<PasswordLock>> lockOf(long packetId) {
-    return connection
+    return redis
         .async()
         .hmget(keys.meta(packetId), "pw", "pwm", "pwr")
         .thenApply(RedisPasswordLocks::toLock);

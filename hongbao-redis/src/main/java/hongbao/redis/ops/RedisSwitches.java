@@ -3,6 +3,7 @@ package hongbao.redis.ops;
 import hongbao.core.ops.Switch;
 import hongbao.core.ops.Switches;
 import hongbao.redis.RedisKeys;
+import hongbao.redis.RedisLink;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -17,7 +18,8 @@ import java.util.concurrent.TimeUnit;
  * Degradation switches in the hash {@code hb:switches} ({@code "1"} on, {@code "0"} off; a missing
  * field is on, so an empty Redis means a fully working service). Reads come from a local copy, as
  * they sit on the grab path; a daemon thread refreshes it every {@code refresh} (default one
- * second), well inside the five seconds the API promises.
+ * second), well inside the five seconds the API promises, on every instance sharing the Redis (on a
+ * cluster the hash lives on one master like any key).
  *
  * <p>Thread-safe. The copy is an immutable map behind a volatile field; a refresh and a set are
  * serialised so that a refresh that read Redis before a set cannot overwrite the set's value.
@@ -28,15 +30,14 @@ public final class RedisSwitches implements Switches, AutoCloseable {
 
   public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(1);
 
-  private final StatefulRedisConnection<String, String> connection;
+  private final RedisLink redis;
   private final String key;
   private final ScheduledExecutorService refresher;
   private final Object writeLock = new Object();
   private volatile Map<Switch, Boolean> cached;
 
-  public RedisSwitches(
-      StatefulRedisConnection<String, String> connection, RedisKeys keys, Duration refresh) {
-    this.connection = connection;
+  public RedisSwitches(RedisLink redis, RedisKeys keys, Duration refresh) {
+    this.redis = redis;
     this.key = keys.switches();
     this.cached = allEnabled();
     refreshQuietly();
@@ -52,8 +53,10 @@ public final class RedisSwitches implements Switches, AutoCloseable {
         this::refreshQuietly, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
   }
 
-  public RedisSwitches(StatefulRedisConnection<String, String> connection) {
-    this(connection, RedisKeys.defaults(), DEFAULT_REFRESH);
+  /** On one server, over a connection the caller owns. */
+  public RedisSwitches(
+      StatefulRedisConnection<String, String> connection, RedisKeys keys, Duration refresh) {
+    this(RedisLink.of(connection), keys, refresh);
   }
 
   @Override
@@ -64,7 +67,7 @@ public final class RedisSwitches implements Switches, AutoCloseable {
   @Override
   public Map<Switch, Boolean> set(Switch which, boolean enabled) {
     synchronized (writeLock) {
-      connection.sync().hset(key, which.key(), enabled ? "1" : "0");
+      redis.sync().hset(key, which.key(), enabled ? "1" : "0");
       var next = new EnumMap<>(cached);
       next.put(which, enabled);
       cached = Collections.unmodifiableMap(next);
@@ -80,7 +83,7 @@ public final class RedisSwitches implements Switches, AutoCloseable {
   /** Reads Redis now; the scheduled refresh calls this too. */
   public void refresh() {
     synchronized (writeLock) {
-      Map<String, String> stored = connection.sync().hgetall(key);
+      Map<String, String> stored = redis.sync().hgetall(key);
       var next = new EnumMap<Switch, Boolean>(Switch.class);
       for (Switch which : Switch.values()) {
         next.put(which, !"0".equals(stored.get(which.key())));

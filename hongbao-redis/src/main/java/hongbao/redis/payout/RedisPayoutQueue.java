@@ -9,11 +9,10 @@ import hongbao.core.payout.PayoutTask;
 import hongbao.redis.LuaScript;
 import hongbao.redis.RedisFaults;
 import hongbao.redis.RedisKeys;
+import hongbao.redis.RedisLink;
 import io.lettuce.core.Consumer;
-import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
@@ -23,7 +22,6 @@ import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XPendingArgs;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.XReadArgs.StreamOffset;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.models.stream.PendingMessage;
 import io.lettuce.core.models.stream.PendingMessages;
 import java.time.Duration;
@@ -46,20 +44,43 @@ import java.util.concurrent.atomic.AtomicInteger;
  * grab script appends {@code p, u, a, t}; a worker polls, pays, and acks, which also deletes the
  * entry (so an acknowledged grab costs no stream memory) and clears the user's pending entry.
  *
- * <p>XREADGROUP with several streams takes COUNT per stream, so one read can bring more than {@code
- * max} entries; the surplus is already this consumer's (pending in its name), so it is kept in a
- * local buffer and handed out by the consumer's next poll. If the process dies meanwhile, the
- * entries are reclaimed by another consumer like any other stale task.
+ * <p>A read names as many streams as one command may: every stream on one server, the streams of
+ * one hash slot on a cluster (a cluster answers CROSSSLOT otherwise). The reads of one poll are
+ * pipelined in waves of {@value #READS_PER_WAVE}, starting at a rotating wave so that no shard
+ * starves; each read goes to the master owning its slot, which follows the slot when it moves
+ * (MOVED/ASK), and a slot whose streams are split mid-move (TRYAGAIN) is simply read next time.
+ * Entries move with their stream, consumer group and pending list (MIGRATE carries all three), so a
+ * task polled before the move is acknowledged after it on the new master, and is never lost; one
+ * polled twice is paid once (the ledger's unique keys).
  *
- * <p>Thread-safe. Blocking reads use connections of their own (a blocked connection would stall
- * every command behind it), pooled so that concurrent pollers do not wait for each other.
+ * <p>XREADGROUP takes COUNT per stream, so one poll can bring more than {@code max} entries; the
+ * surplus is already this consumer's (pending in its name), so it is kept in a local buffer and
+ * handed out by the consumer's next poll. If the process dies meanwhile, the entries are reclaimed
+ * by another consumer like any other stale task.
+ *
+ * <p>Waiting: on one server a poll that found nothing blocks in one XREADGROUP over every stream.
+ * Streams of several slots cannot be waited on with one command, so on a cluster a poll that found
+ * nothing looks again after a pause that grows with the number of slots read (one command per slot,
+ * at most {@value #IDLE_READS_PER_SECOND} reads a second per waiting poller), until its wait is
+ * over.
+ *
+ * <p>Thread-safe. Reads use connections of their own (a blocked or long read would stall every
+ * command behind it), pooled so that concurrent pollers do not wait for each other.
  */
 public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
 
   public static final String GROUP = "payout";
 
-  /** Streams named in one XREADGROUP; more shards are read in several calls. */
+  /** Streams named in one XREADGROUP on one server; more shards are read in several calls. */
   static final int STREAMS_PER_READ = 1024;
+
+  /** Reads pipelined at once; bounds the surplus one poll can take to this many times max. */
+  static final int READS_PER_WAVE = 64;
+
+  /** What an idle poller may cost a cluster: reads per second while it waits. */
+  static final int IDLE_READS_PER_SECOND = 5_000;
+
+  private static final Duration IDLE_PAUSE_MIN = Duration.ofMillis(10);
 
   /** Limit on tasks per call, whatever the caller asks for. */
   public static final int MAX_BATCH = 10_000;
@@ -70,28 +91,34 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
   private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(30);
   private static final LuaScript DEAD_LETTER = LuaScript.fromResource("deadletter.lua");
 
-  private final RedisClient client;
+  private final RedisLink redis;
   private final RedisKeys keys;
-  private final StatefulRedisConnection<String, String> commands;
-  private final List<List<String>> streamChunks;
-  private final Deque<StatefulRedisConnection<String, String>> readers =
-      new ConcurrentLinkedDeque<>();
+  private final RedisLink commands;
+  private final List<List<String>> streamGroups;
+  private final Duration idlePause;
+  private final Deque<RedisLink> readers = new ConcurrentLinkedDeque<>();
   private final Map<String, Deque<PayoutTask>> surplus = new ConcurrentHashMap<>();
-  private final AtomicInteger nextChunk = new AtomicInteger();
+  private final AtomicInteger nextWave = new AtomicInteger();
 
-  public RedisPayoutQueue(RedisClient client, RedisKeys keys) {
-    this.client = client;
+  /**
+   * Makes the consumer group on every payout stream. Opens connections of its own from {@code
+   * redis} (closed by {@link #close()}); {@code redis} itself stays the caller's.
+   */
+  public RedisPayoutQueue(RedisLink redis, RedisKeys keys) {
+    this.redis = redis;
     this.keys = keys;
-    this.commands = client.connect();
+    this.commands = redis.another();
     List<String> streams = keys.allPayoutStreams();
-    var chunks = new ArrayList<List<String>>();
-    for (int from = 0; from < streams.size(); from += STREAMS_PER_READ) {
-      chunks.add(
-          List.copyOf(streams.subList(from, Math.min(from + STREAMS_PER_READ, streams.size()))));
+    this.streamGroups = List.copyOf(redis.groupsOf(streams, STREAMS_PER_READ));
+    long pauseMillis = 1_000L * streamGroups.size() / IDLE_READS_PER_SECOND;
+    this.idlePause = Duration.ofMillis(Math.max(IDLE_PAUSE_MIN.toMillis(), pauseMillis));
+    try {
+      DEAD_LETTER.load(commands);
+      createGroups(streams);
+    } catch (RuntimeException e) {
+      commands.close();
+      throw e;
     }
-    this.streamChunks = List.copyOf(chunks);
-    DEAD_LETTER.load(commands);
-    createGroups(streams);
   }
 
   /** XGROUP CREATE ... MKSTREAM on every stream, pipelined; an existing group is fine. */
@@ -163,39 +190,88 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
   }
 
   /**
-   * First a non-blocking pass over every chunk of streams (starting at a rotating chunk so that no
-   * shard starves), then, if nothing came, a blocking read: on the only chunk for the whole wait,
-   * or on each chunk in turn for its slice of the wait.
+   * One sweep over every stream group; if nothing came and there is a wait: one blocking read when
+   * a single command names every stream, else further sweeps after pauses until the wait is over.
    */
   private List<StreamMessage<String, String>> read(String consumer, int max, Duration wait) {
-    StatefulRedisConnection<String, String> reader = borrowReader();
+    RedisLink reader = borrowReader();
     try {
-      var sync = reader.sync();
       var group = Consumer.from(GROUP, consumer);
-      var messages = new ArrayList<StreamMessage<String, String>>();
-      int first = Math.floorMod(nextChunk.getAndIncrement(), streamChunks.size());
-      for (int i = 0; i < streamChunks.size() && messages.size() < max; i++) {
-        List<String> chunk = streamChunks.get((first + i) % streamChunks.size());
-        messages.addAll(
-            sync.xreadgroup(
-                group, XReadArgs.Builder.count(max - messages.size()), lastConsumed(chunk)));
-      }
+      List<StreamMessage<String, String>> messages = sweep(reader, group, max);
       if (!messages.isEmpty() || wait.isZero() || wait.isNegative()) {
         return messages;
       }
-      Duration slice = wait.dividedBy(streamChunks.size());
-      if (slice.toMillis() < 1) {
-        slice = Duration.ofMillis(1);
+      if (streamGroups.size() == 1) {
+        return reader
+            .sync()
+            .xreadgroup(
+                group, XReadArgs.Builder.count(max).block(wait), lastConsumed(streamGroups.get(0)));
       }
-      Instant deadline = Instant.now().plus(wait);
-      for (int i = 0; messages.isEmpty() && Instant.now().isBefore(deadline); i++) {
-        List<String> chunk = streamChunks.get((first + i) % streamChunks.size());
-        messages.addAll(
-            sync.xreadgroup(group, XReadArgs.Builder.count(max).block(slice), lastConsumed(chunk)));
+      long deadline = System.nanoTime() + wait.toNanos();
+      while (messages.isEmpty()) {
+        long leftNanos = deadline - System.nanoTime();
+        if (leftNanos <= 0) {
+          break;
+        }
+        pause(Math.min(leftNanos, idlePause.toNanos()));
+        messages = sweep(reader, group, max);
       }
       return messages;
     } finally {
       readers.offerFirst(reader);
+    }
+  }
+
+  /**
+   * Non-blocking reads of every stream group, pipelined a wave at a time, until {@code max} came.
+   * The first wave rotates from poll to poll.
+   */
+  private List<StreamMessage<String, String>> sweep(
+      RedisLink reader, Consumer<String> group, int max) {
+    int groups = streamGroups.size();
+    int first = Math.floorMod(nextWave.getAndAdd(READS_PER_WAVE), groups);
+    var messages = new ArrayList<StreamMessage<String, String>>();
+    var async = reader.async();
+    for (int from = 0; from < groups && messages.size() < max; from += READS_PER_WAVE) {
+      var args = XReadArgs.Builder.count(max - messages.size());
+      var wave = new ArrayList<RedisFuture<List<StreamMessage<String, String>>>>();
+      for (int i = from; i < Math.min(from + READS_PER_WAVE, groups); i++) {
+        wave.add(
+            async.xreadgroup(group, args, lastConsumed(streamGroups.get((first + i) % groups))));
+      }
+      awaitDone(wave);
+      for (RedisFuture<List<StreamMessage<String, String>>> read : wave) {
+        messages.addAll(readOrNothing(read));
+      }
+    }
+    return messages;
+  }
+
+  /** A read's entries; none for a slot caught mid-move (TRYAGAIN): it is read again next time. */
+  private static List<StreamMessage<String, String>> readOrNothing(
+      RedisFuture<List<StreamMessage<String, String>>> read) {
+    try {
+      return read.get();
+    } catch (ExecutionException e) {
+      if (RedisFaults.isTryAgain(e)) {
+        return List.of();
+      }
+      if (e.getCause() instanceof RuntimeException failure) {
+        throw failure; // NOGROUP is handled by poll
+      }
+      throw RedisFaults.translate(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Unavailable("redis", "interrupted reading payout streams", e);
+    }
+  }
+
+  private static void pause(long nanos) {
+    try {
+      TimeUnit.NANOSECONDS.sleep(nanos);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Unavailable("redis", "interrupted waiting for payout tasks", e);
     }
   }
 
@@ -212,9 +288,9 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
     return offsets;
   }
 
-  private StatefulRedisConnection<String, String> borrowReader() {
-    StatefulRedisConnection<String, String> reader = readers.pollFirst();
-    return reader != null ? reader : client.connect();
+  private RedisLink borrowReader() {
+    RedisLink reader = readers.pollFirst();
+    return reader != null ? reader : redis.another();
   }
 
   @Override
@@ -277,7 +353,7 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
     for (String stream : streams) {
       summaries.add(async.xpending(stream, GROUP));
     }
-    LettuceFutures.awaitAll(SYNC_TIMEOUT, summaries.toArray(Future[]::new));
+    awaitDone(summaries);
     var pending = new ArrayList<String>();
     boolean groupsLost = false;
     for (int i = 0; i < streams.size(); i++) {
@@ -403,7 +479,7 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
       for (String stream : streams) {
         infos.add(async.xinfoConsumers(stream, GROUP));
       }
-      LettuceFutures.awaitAll(SYNC_TIMEOUT, infos.toArray(Future[]::new));
+      awaitDone(infos);
       var removals = new ArrayList<RedisFuture<Long>>();
       for (int i = 0; i < streams.size(); i++) {
         List<Object> consumers;
@@ -488,15 +564,29 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
     }
   }
 
-  private static void await(List<? extends Future<?>> futures) {
-    boolean answered;
-    try {
-      answered = LettuceFutures.awaitAll(SYNC_TIMEOUT, futures.toArray(Future[]::new));
-    } catch (RuntimeException e) {
-      throw RedisFaults.translate(e);
-    }
-    if (!answered) {
-      throw new Unavailable("redis", "no answer within " + SYNC_TIMEOUT, null);
+  /** Waits for every pipelined command; the first that failed fails the call. */
+  private static void await(List<? extends RedisFuture<?>> futures) {
+    awaitDone(futures);
+    futures.forEach(RedisPayoutQueue::join);
+  }
+
+  /**
+   * Waits until every pipelined command has its reply, failed or not, within one bounded wait; the
+   * caller looks at each (some failures, NOGROUP or TRYAGAIN, concern only their stream).
+   */
+  private static void awaitDone(List<? extends Future<?>> futures) {
+    long deadline = System.nanoTime() + SYNC_TIMEOUT.toNanos();
+    for (Future<?> future : futures) {
+      try {
+        future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (ExecutionException e) {
+        // looked at by the caller
+      } catch (TimeoutException e) {
+        throw new Unavailable("redis", "no answer within " + SYNC_TIMEOUT, e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new Unavailable("redis", "interrupted waiting for Redis", e);
+      }
     }
   }
 
@@ -510,7 +600,7 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
 
   @Override
   public void close() {
-    StatefulRedisConnection<String, String> reader;
+    RedisLink reader;
     while ((reader = readers.pollFirst()) != null) {
       reader.close();
     }

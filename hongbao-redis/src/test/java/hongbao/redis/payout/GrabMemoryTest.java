@@ -37,7 +37,7 @@ class GrabMemoryTest {
     StatefulRedisConnection<String, String> connection = TestRedis.connect();
     RedisKeys keys = TestRedis.freshKeys(1);
     var store = new RedisGrabStore(connection, keys, Duration.ofDays(1));
-    try (var queue = new RedisPayoutQueue(TestRedis.client(), keys)) {
+    try (var queue = new RedisPayoutQueue(TestRedis.link(), keys)) {
       Instant t0 = Instant.now().truncatedTo(ChronoUnit.SECONDS);
       long id = TestRedis.newPacketId();
       var packet =

@@ -12,9 +12,9 @@ import hongbao.core.packet.PacketType;
 import hongbao.core.payout.DeadLetter;
 import hongbao.core.payout.PayoutTask;
 import hongbao.redis.RedisKeys;
+import hongbao.redis.RedisLink;
 import hongbao.redis.TestRedis;
 import hongbao.redis.grab.RedisGrabStore;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -32,24 +32,28 @@ class RedisPayoutQueueTest {
   static final Instant T0 = Instant.now().truncatedTo(ChronoUnit.SECONDS);
   static final Duration NO_WAIT = Duration.ZERO;
 
-  StatefulRedisConnection<String, String> connection;
+  RedisLink connection;
   RedisKeys keys;
   RedisGrabStore store;
   RedisPayoutQueue queue;
 
+  /** The Redis under test: one server here, a cluster in {@link ClusterRedisPayoutQueueTest}. */
+  RedisLink redis() {
+    return TestRedis.link();
+  }
+
   @BeforeEach
   void setUp() {
-    connection = TestRedis.connect();
+    connection = redis();
     keys = TestRedis.freshKeys(8);
     store = new RedisGrabStore(connection, keys, Duration.ofDays(1));
-    queue = new RedisPayoutQueue(TestRedis.client(), keys);
+    queue = new RedisPayoutQueue(connection, keys);
   }
 
   @AfterEach
   void cleanUp() {
     queue.close();
     TestRedis.deleteAll(connection, keys);
-    connection.close();
   }
 
   /** Arms a packet of equal shares and has each user grab one; returns the packet id. */
@@ -206,7 +210,7 @@ class RedisPayoutQueueTest {
   @Test
   void constructor_whenGroupsExist_isFine() {
     grabbed(5, "x");
-    try (var second = new RedisPayoutQueue(TestRedis.client(), keys)) {
+    try (var second = new RedisPayoutQueue(connection, keys)) {
       assertThat(second.poll("w", 10, NO_WAIT)).hasSize(1);
     }
   }
@@ -215,7 +219,7 @@ class RedisPayoutQueueTest {
   void poll_withTheDefaultThousandShards_findsATaskOnAnyShard() {
     RedisKeys wide = TestRedis.freshKeys(RedisKeys.DEFAULT_SHARDS);
     var wideStore = new RedisGrabStore(connection, wide, Duration.ofDays(1));
-    try (var wideQueue = new RedisPayoutQueue(TestRedis.client(), wide)) {
+    try (var wideQueue = new RedisPayoutQueue(connection, wide)) {
       long id = TestRedis.newPacketId();
       var packet =
           new Packet(

@@ -1,0 +1,411 @@
+package hongbao.redis;
+
+import hongbao.core.Invariants;
+import hongbao.core.Unavailable;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.AsyncExecutions;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The service's connection to Redis: one server ({@code redis://host:port[/db]}) or a cluster
+ * ({@code redis-cluster://host:port[,host:port...]}). Both offer Lettuce's cluster command
+ * interfaces, so every adapter is written once against {@link #sync()} and {@link #async()}: on a
+ * cluster a command with keys goes to the master owning the first key's slot and follows MOVED and
+ * ASK itself. What a cluster changes is kept here:
+ *
+ * <ul>
+ *   <li>a script is loaded on every master, not on one server ({@link #loadScript});
+ *   <li>the store's generation is the set of the masters' run ids, so a restart or failover of any
+ *       one master calls for a repair ({@link #generation});
+ *   <li>one command may name keys of one hash slot only ({@link #groupsOf}).
+ * </ul>
+ *
+ * <p>A link made by {@link #open} owns its client and shuts it down on close; {@link #another()}
+ * opens a further connection of the same client (for commands that block), which the caller closes.
+ * Thread-safe, as Lettuce connections are.
+ */
+public abstract sealed class RedisLink implements AutoCloseable {
+
+  public static final String CLUSTER_SCHEME = "redis-cluster://";
+
+  /**
+   * How often a cluster client re-reads the topology on its own; a MOVED or ASK reply, or a node
+   * that keeps failing to reconnect, makes it re-read at once (Lettuce's adaptive triggers, all on
+   * by default), at most once a second.
+   */
+  static final Duration TOPOLOGY_REFRESH = Duration.ofSeconds(5);
+
+  private static final Duration ADAPTIVE_REFRESH_MIN_GAP = Duration.ofSeconds(1);
+
+  private RedisLink() {}
+
+  /** Connects to the Redis named by {@code url} with Lettuce's default options and timeout. */
+  public static RedisLink open(String url) {
+    return open(url, ClientOptions.create(), RedisURI.DEFAULT_TIMEOUT_DURATION);
+  }
+
+  /**
+   * Connects to the Redis named by {@code url}: a cluster when it starts with {@value
+   * #CLUSTER_SCHEME}, else one server. A cluster client keeps {@code options} (timeouts, socket
+   * options) and adds periodic and adaptive topology refresh; {@code commandTimeout} bounds the
+   * synchronous calls on every node.
+   */
+  public static RedisLink open(String url, ClientOptions options, Duration commandTimeout) {
+    if (url.startsWith(CLUSTER_SCHEME)) {
+      List<RedisURI> seeds = clusterSeeds(url);
+      seeds.forEach(seed -> seed.setTimeout(commandTimeout));
+      RedisClusterClient client = RedisClusterClient.create(seeds);
+      client.setOptions(
+          ClusterClientOptions.builder(options)
+              .topologyRefreshOptions(
+                  ClusterTopologyRefreshOptions.builder()
+                      .enablePeriodicRefresh(TOPOLOGY_REFRESH)
+                      .adaptiveRefreshTriggersTimeout(ADAPTIVE_REFRESH_MIN_GAP)
+                      .build())
+              .build());
+      try {
+        return new Cluster(client, client.connect(), true);
+      } catch (RuntimeException e) {
+        client.shutdown();
+        throw RedisFaults.translate(e);
+      }
+    }
+    RedisURI uri = RedisURI.create(url);
+    uri.setTimeout(commandTimeout);
+    RedisClient client = RedisClient.create(uri);
+    client.setOptions(options);
+    try {
+      return new Server(client, client.connect(), true, true);
+    } catch (RuntimeException e) {
+      client.shutdown();
+      throw RedisFaults.translate(e);
+    }
+  }
+
+  /**
+   * A link over a connection to one server that the caller owns and closes; {@link #another()} is
+   * not available on it.
+   */
+  public static RedisLink of(StatefulRedisConnection<String, String> connection) {
+    return new Server(null, connection, false, false);
+  }
+
+  /** A link over a new connection of {@code client}; closing it closes that connection only. */
+  public static RedisLink of(RedisClient client) {
+    return new Server(client, client.connect(), true, false);
+  }
+
+  /** The seeds of {@code redis-cluster://[user:password@]host:port[,host:port...]}. */
+  static List<RedisURI> clusterSeeds(String url) {
+    String rest = url.substring(CLUSTER_SCHEME.length());
+    int slash = rest.indexOf('/');
+    if (slash >= 0) {
+      rest = rest.substring(0, slash);
+    }
+    String credentials = "";
+    int at = rest.lastIndexOf('@');
+    if (at >= 0) {
+      credentials = rest.substring(0, at + 1);
+      rest = rest.substring(at + 1);
+    }
+    var seeds = new ArrayList<RedisURI>();
+    for (String node : rest.split(",")) {
+      if (!node.isBlank()) {
+        seeds.add(RedisURI.create("redis://" + credentials + node.trim()));
+      }
+    }
+    if (seeds.isEmpty()) {
+      throw new IllegalArgumentException("no host:port in " + CLUSTER_SCHEME + " URL");
+    }
+    return seeds;
+  }
+
+  public abstract RedisClusterCommands<String, String> sync();
+
+  public abstract RedisClusterAsyncCommands<String, String> async();
+
+  public abstract boolean isCluster();
+
+  /** A further connection to the same Redis, for blocking commands; the caller closes it. */
+  public abstract RedisLink another();
+
+  /**
+   * SCRIPT LOAD on every master (one server: that server), checking each reports {@code sha}.
+   *
+   * @throws hongbao.core.Unavailable when a master does not answer
+   */
+  public abstract void loadScript(String source, String sha);
+
+  /** As {@link #loadScript}, without blocking: completes when every master has the script. */
+  public abstract CompletionStage<Void> loadScriptAsync(String source, String sha);
+
+  /**
+   * Names the data's current lifetime: the server's run id, or the sorted run ids of the cluster's
+   * masters. It changes when any of them restarts or a replica takes over, either of which may have
+   * lost acknowledged writes.
+   */
+  public abstract String generation();
+
+  /**
+   * Splits keys into groups that one multi-key command may name: on a cluster, the keys of one hash
+   * slot; on one server, any keys. No group holds more than {@code maxPerGroup}; the order of the
+   * keys is kept within a group.
+   */
+  public abstract List<List<String>> groupsOf(List<String> keys, int maxPerGroup);
+
+  /** The client's scheduler, for retries that must not block a Lettuce thread. */
+  public abstract ScheduledExecutorService scheduler();
+
+  /** How long the connection waits for a reply to a synchronous command. */
+  abstract Duration timeout();
+
+  @Override
+  public abstract void close();
+
+  static List<List<String>> chunks(List<String> keys, int maxPerGroup) {
+    if (maxPerGroup < 1) {
+      throw new IllegalArgumentException("maxPerGroup must be positive: " + maxPerGroup);
+    }
+    var groups = new ArrayList<List<String>>();
+    for (int from = 0; from < keys.size(); from += maxPerGroup) {
+      groups.add(List.copyOf(keys.subList(from, Math.min(from + maxPerGroup, keys.size()))));
+    }
+    return groups;
+  }
+
+  static String runId(String info) {
+    for (String line : info.split("\r?\n")) {
+      if (line.startsWith("run_id:")) {
+        return line.substring("run_id:".length()).trim();
+      }
+    }
+    throw new Invariants.InvariantViolation("INFO server without run_id");
+  }
+
+  static void checkSha(String loaded, String sha) {
+    Invariants.check(sha.equals(loaded), "script loaded as %s, expected %s", loaded, sha);
+  }
+
+  static <T> T await(Future<T> future, Duration timeout, String what) {
+    try {
+      return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      throw RedisFaults.translate(e.getCause());
+    } catch (TimeoutException e) {
+      throw new Unavailable("redis", what + ": no answer within " + timeout, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Unavailable("redis", what + ": interrupted", e);
+    }
+  }
+
+  /** One Redis server. */
+  static final class Server extends RedisLink {
+
+    private final RedisClient client;
+    private final StatefulRedisConnection<String, String> connection;
+    private final boolean closesConnection;
+    private final boolean shutsDownClient;
+
+    Server(
+        RedisClient client,
+        StatefulRedisConnection<String, String> connection,
+        boolean closesConnection,
+        boolean shutsDownClient) {
+      this.client = client;
+      this.connection = connection;
+      this.closesConnection = closesConnection;
+      this.shutsDownClient = shutsDownClient;
+    }
+
+    @Override
+    public RedisClusterCommands<String, String> sync() {
+      return connection.sync();
+    }
+
+    @Override
+    public RedisClusterAsyncCommands<String, String> async() {
+      return connection.async();
+    }
+
+    @Override
+    public boolean isCluster() {
+      return false;
+    }
+
+    @Override
+    public RedisLink another() {
+      if (client == null) {
+        throw new IllegalStateException("a link over a bare connection cannot open another");
+      }
+      try {
+        return new Server(client, client.connect(), true, false);
+      } catch (RuntimeException e) {
+        throw RedisFaults.translate(e);
+      }
+    }
+
+    @Override
+    public void loadScript(String source, String sha) {
+      try {
+        checkSha(connection.sync().scriptLoad(source), sha);
+      } catch (RuntimeException e) {
+        throw RedisFaults.translate(e);
+      }
+    }
+
+    @Override
+    public CompletionStage<Void> loadScriptAsync(String source, String sha) {
+      return connection.async().scriptLoad(source).thenAccept(loaded -> checkSha(loaded, sha));
+    }
+
+    @Override
+    public String generation() {
+      try {
+        return runId(connection.sync().info("server"));
+      } catch (RuntimeException e) {
+        throw RedisFaults.translate(e);
+      }
+    }
+
+    @Override
+    public List<List<String>> groupsOf(List<String> keys, int maxPerGroup) {
+      return chunks(keys, maxPerGroup);
+    }
+
+    @Override
+    public ScheduledExecutorService scheduler() {
+      return connection.getResources().eventExecutorGroup();
+    }
+
+    @Override
+    Duration timeout() {
+      return connection.getTimeout();
+    }
+
+    @Override
+    public void close() {
+      if (closesConnection) {
+        connection.close();
+      }
+      if (shutsDownClient) {
+        client.shutdown();
+      }
+    }
+  }
+
+  /** A Redis Cluster: commands are routed by slot, scripts and generation span the masters. */
+  static final class Cluster extends RedisLink {
+
+    private final RedisClusterClient client;
+    private final StatefulRedisClusterConnection<String, String> connection;
+    private final boolean shutsDownClient;
+
+    Cluster(
+        RedisClusterClient client,
+        StatefulRedisClusterConnection<String, String> connection,
+        boolean shutsDownClient) {
+      this.client = client;
+      this.connection = connection;
+      this.shutsDownClient = shutsDownClient;
+    }
+
+    @Override
+    public RedisClusterCommands<String, String> sync() {
+      return connection.sync();
+    }
+
+    @Override
+    public RedisClusterAsyncCommands<String, String> async() {
+      return connection.async();
+    }
+
+    @Override
+    public boolean isCluster() {
+      return true;
+    }
+
+    @Override
+    public RedisLink another() {
+      try {
+        return new Cluster(client, client.connect(), false);
+      } catch (RuntimeException e) {
+        throw RedisFaults.translate(e);
+      }
+    }
+
+    @Override
+    public void loadScript(String source, String sha) {
+      await(
+          loadScriptAsync(source, sha).toCompletableFuture(),
+          timeout(),
+          "loading a script on every master");
+    }
+
+    @Override
+    public CompletionStage<Void> loadScriptAsync(String source, String sha) {
+      AsyncExecutions<String> loads = connection.async().upstream().commands().scriptLoad(source);
+      return loads.thenAccept(shas -> shas.forEach(loaded -> checkSha(loaded, sha)));
+    }
+
+    @Override
+    public String generation() {
+      AsyncExecutions<String> infos = connection.async().upstream().commands().info("server");
+      List<String> replies =
+          await(infos.toCompletableFuture(), timeout(), "INFO server on every master");
+      var runIds = new TreeSet<String>();
+      replies.forEach(info -> runIds.add(runId(info)));
+      Invariants.check(!runIds.isEmpty(), "a cluster without masters");
+      return String.join(",", runIds);
+    }
+
+    @Override
+    public List<List<String>> groupsOf(List<String> keys, int maxPerGroup) {
+      var bySlot = new LinkedHashMap<Integer, List<String>>();
+      for (String key : keys) {
+        bySlot.computeIfAbsent(SlotHash.getSlot(key), slot -> new ArrayList<>()).add(key);
+      }
+      var groups = new ArrayList<List<String>>();
+      bySlot.values().forEach(slotKeys -> groups.addAll(chunks(slotKeys, maxPerGroup)));
+      return groups;
+    }
+
+    @Override
+    public ScheduledExecutorService scheduler() {
+      return connection.getResources().eventExecutorGroup();
+    }
+
+    @Override
+    Duration timeout() {
+      return connection.getTimeout();
+    }
+
+    @Override
+    public void close() {
+      connection.close();
+      if (shutsDownClient) {
+        client.shutdown();
+      }
+    }
+  }
+}
