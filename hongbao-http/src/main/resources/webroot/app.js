@@ -195,6 +195,10 @@ function sendPage() {
     h("input#greeting", { maxlength: 64, value: t("defaultGreeting"), "data-testid": "send-greeting" }));
   const password = field("password", "password",
     h("input#password", { maxlength: 64, autocomplete: "off", "data-testid": "send-password" }), "passwordHint");
+  const passwordMatch = field("passwordMatch", "passwordMatch",
+    h("select#passwordMatch", { "data-testid": "send-password-match" },
+      [["PINYIN", "matchPINYIN"], ["EXACT", "matchEXACT"], ["85", "match85"], ["70", "match70"]].map(
+        ([value, key]) => h("option", { value, text: t(key) }))));
   const expiry = field("expiry", "expiry", h("select#expiry", { "data-testid": "send-expiry" },
     [["minute1", 60], ["hour1", 3600], ["hour24", 86400], ["day3", 259200], ["day7", 604800]].map(
       ([key, seconds]) => h("option", { value: seconds, selected: seconds === 86400, text: t(key) }))));
@@ -212,7 +216,7 @@ function sendPage() {
       } })));
   const formError = h("div.form-error", { "data-testid": "send-error" });
   const submit = h("button.btn", { type: "submit", "data-testid": "send-submit", text: t("stuffEnvelope") });
-  const fields = { amount, count, recipients, greeting, password, expiry };
+  const fields = { amount, count, recipients, greeting, password, passwordMatch, expiry };
   let key = newKey();
   let lastBody = null;
 
@@ -252,6 +256,8 @@ function sendPage() {
         greeting: greeting.input.value.trim() || null,
         expiresInSeconds: Number.parseInt(expiry.input.value, 10),
         password: password.input.value || null,
+        ...(password.input.value ? { passwordMatch: /^\d+$/.test(passwordMatch.input.value)
+          ? Number.parseInt(passwordMatch.input.value, 10) : passwordMatch.input.value } : {}),
         recipients: type === "EXCLUSIVE" ? names : null,
       };
       // A retry of the very same packet reuses its key, so a lost answer never sends twice.
@@ -274,7 +280,7 @@ function sendPage() {
   },
     amount.node, count.node,
     h("label", { text: t("type") }), segmented, typeHint,
-    recipients.node, greeting.node, password.node, expiry.node, formError, submit);
+    recipients.node, greeting.node, password.node, passwordMatch.node, expiry.node, formError, submit);
   return [h("h1", { text: t("send") }), form];
 }
 
@@ -317,6 +323,20 @@ async function grabPage(id) {
   const pw = packet.hasPassword
     ? h("input.pw", { placeholder: t("passwordPlaceholder"), "data-testid": "grab-password", autocomplete: "off" })
     : null;
+  // Say the 口令 instead of typing it, where the browser can recognise speech; the button is not
+  // there at all where it cannot. The recognised text is sent as the password, matched by pinyin.
+  const Recognition = window.SpeechRecognition || window.webkitSpeechRecognition;
+  const mic = packet.hasPassword
+    ? h("button.mic", { type: "button", "data-testid": "grab-mic", "aria-label": t("speak"),
+      title: t("speak"), hidden: !Recognition })
+    : null;
+  // Drawn, not an emoji: phones and test browsers without an emoji font would show a box.
+  if (mic) {
+    mic.innerHTML = '<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">'
+      + '<rect x="9" y="3" width="6" height="11" rx="3" fill="currentColor"/>'
+      + '<path d="M6 11a6 6 0 0 0 12 0M12 17v4M8.5 21h7" fill="none" stroke="currentColor"'
+      + ' stroke-width="2" stroke-linecap="round"/></svg>';
+  }
   const resultBox = h("div.result", { "data-testid": "grab-result" });
   const openBtn = h("button.open-btn", { type: "button", "data-testid": "grab-open", "aria-label": t("open"),
     text: "開" });
@@ -325,7 +345,7 @@ async function grabPage(id) {
     h("div.sender", {}, h("div.avatar", { text: packet.sender.slice(0, 1).toUpperCase() }),
       packet.sender + t("from")),
     h("div.greet", { text: packet.greeting ?? t("defaultGreeting") }),
-    h("div.open-area", {}, pw, openBtn, notice),
+    h("div.open-area", {}, pw ? h("div.pw-row", {}, pw, mic) : null, openBtn, notice),
     resultBox);
 
   const showOutcome = (outcome) => {
@@ -342,6 +362,33 @@ async function grabPage(id) {
     resultBox.dataset.outcome = outcome.outcome;
     envelope.classList.add("opened");
   };
+
+  if (mic && Recognition) {
+    mic.addEventListener("click", () => {
+      const recognition = new Recognition();
+      recognition.lang = "zh-CN";
+      recognition.interimResults = false;
+      recognition.maxAlternatives = 1;
+      notice.textContent = t("listening");
+      mic.classList.add("listening");
+      recognition.onresult = (event) => {
+        const heard = event.results[0][0].transcript;
+        pw.value = heard;
+        notice.textContent = "";
+        openBtn.click();
+      };
+      recognition.onerror = () => {
+        notice.textContent = t("micError");
+      };
+      recognition.onend = () => mic.classList.remove("listening");
+      try {
+        recognition.start();
+      } catch {
+        notice.textContent = t("micError");
+        mic.classList.remove("listening");
+      }
+    });
+  }
 
   openBtn.addEventListener("click", async () => {
     notice.textContent = "";

@@ -5,6 +5,7 @@ KEYS[1] meta hash     hb:{sNNN}:p:<id>
 KEYS[2] shares list   hb:{sNNN}:p:<id>:shares
 KEYS[3] eligible set  hb:{sNNN}:p:<id>:elig
 KEYS[4] grabs hash    hb:{sNNN}:p:<id>:grabs
+KEYS[5] activity hash hb:{sNNN}:a:<activity>, only for a packet of an activity (lim > 0)
 ARGV[1] total (fen)          ARGV[2] count
 ARGV[3] expireAt (ms)        ARGV[4] createdAt (ms)
 ARGV[5] password key or ""   ARGV[6] type: L | F | E
@@ -14,13 +15,22 @@ ARGV[9] split mode: P (pre-split: the shares follow) | G (cut each share at grab
 ARGV[10] cap per share in fen for mode G (0: none)
 ARGV[11] n = number of shares (0 in mode G)
 ARGV[12] g = number of grabs restored from the ledger (0 for a new packet)
-then ARGV[13 .. 12+n] the untaken shares in fen (handed out in this order),
+ARGV[13] password match: EXACT | PINYIN | a percentage, or "" without a password
+ARGV[14] how the password sounds (units split by spaces, readings by |), or ""
+ARGV[15] lim: the activity's most grabs per user, or 0 outside any activity
+ARGV[16] packetId
+then ARGV[17 .. 16+n] the untaken shares in fen (handed out in this order),
 then 3 values per restored grab, in grab order: user, amount (fen), grab time (ms),
 then the recipients of an EXCLUSIVE packet to the end.
 
 A rebuilt packet (g > 0) starts with its restored grabs already taken, as grabs 1..g, so each of
 those users is answered ALREADY_GRABBED with the amount the ledger paid, and the shares pushed are
-only what the ledger has not paid (the caller splits that remainder).
+only what the ledger has not paid (the caller splits that remainder). In an activity each restored
+grab also counts for its user (once: a user's entry lists packet ids); the activity hash is marked
+present (field #) and kept at least until this packet's keys expire.
+
+The password fields (pwm, pwr) are read by the caller, which matches a grab's phrase before
+grab.lua runs; grab.lua itself only compares keys.
 
 Replies:
   {1}                              armed now
@@ -43,7 +53,7 @@ end
 local ttlAt = ARGV[7]
 local n = tonumber(ARGV[11])
 local g = tonumber(ARGV[12])
-local firstShare = 13
+local firstShare = 17
 local firstGrab = firstShare + n
 local firstRecipient = firstGrab + 3 * g
 
@@ -64,10 +74,33 @@ if g < tonumber(ARGV[2]) then
   emptiedAt = ''
 end
 
+local lim = tonumber(ARGV[15])
+if lim > 0 then
+  local packetId = ARGV[16]
+  for i = 0, g - 1 do
+    local user = ARGV[firstGrab + 3 * i]
+    local mine = redis.call('HGET', KEYS[5], user)
+    if not mine then
+      redis.call('HSET', KEYS[5], user, packetId)
+    elseif not string.find(',' .. mine .. ',', ',' .. packetId .. ',', 1, true) then
+      redis.call('HSET', KEYS[5], user, mine .. ',' .. packetId)
+    end
+  end
+  redis.call('HSET', KEYS[5], '#', '1')
+  local left = redis.call('PTTL', KEYS[5])
+  if left < 0 or tonumber(ARGV[8]) + left < tonumber(ttlAt) then
+    redis.call('PEXPIREAT', KEYS[5], ttlAt)
+  end
+end
+
 redis.call('HSET', KEYS[1],
   'total', ARGV[1], 'count', ARGV[2], 'taken', g, 'takenAmount', string.format('%d', takenAmount),
   'status', 'A', 'expireAt', ARGV[3], 'createdAt', ARGV[4], 'emptiedAt', emptiedAt,
-  'pw', ARGV[5], 'type', ARGV[6], 'ttlAt', ttlAt, 'mode', ARGV[9], 'cap', ARGV[10])
+  'pw', ARGV[5], 'type', ARGV[6], 'ttlAt', ttlAt, 'mode', ARGV[9], 'cap', ARGV[10],
+  'pwm', ARGV[13], 'pwr', ARGV[14])
+if lim > 0 then
+  redis.call('HSET', KEYS[1], 'lim', ARGV[15])
+end
 redis.call('PEXPIREAT', KEYS[1], ttlAt)
 
 -- Lua's unpack is limited to a few thousand values: push in chunks.

@@ -6,7 +6,10 @@ KEYS[2] shares list    hb:{sNNN}:p:<id>:shares
 KEYS[3] grabs hash     hb:{sNNN}:p:<id>:grabs   user -> "amount|grabMillis|seq"
 KEYS[4] eligible set   hb:{sNNN}:p:<id>:elig
 KEYS[5] payout stream  hb:{sNNN}:payouts
-ARGV[1] userId   ARGV[2] now (ms)   ARGV[3] password key or ""   ARGV[4] packetId
+KEYS[6] activity hash  hb:{sNNN}:a:<activity>   user -> "p1,p2,...", only for a packet of an
+                       activity (meta field lim), whose shard is the activity's
+ARGV[1] userId   ARGV[2] now (ms)   ARGV[3] password key or "": the caller has matched the grab's phrase already (by pinyin, say)
+        and passes the packet's own key when it matched   ARGV[4] packetId
 ARGV[5] r: a uniform integer in [0, 2^31), used only by a packet split at grab time (mode G)
 
 In mode G the share is cut from what is left, M fen in N shares, exactly as Java's
@@ -22,18 +25,21 @@ Replies (array; the first element names the outcome):
   {'EXPIRED'}                  closed or past expireAt with shares left, or a close tombstone
   {'NOT_ELIGIBLE'}             EXCLUSIVE packet and the user is no recipient
   {'WRONG_PASSWORD'}           the packet has a password key and ARGV[3] differs
+  {'LIMIT_REACHED'}            a packet of an activity, and the user has grabbed lim shares of
+                               the activity's packets already
   {'SOLD_OUT'}                 no share left (stays so after expiry once the packet emptied)
   {'NOT_FOUND'}                no meta: never armed, or its keys expired (or were lost)
   {'HELD'}                     status H: the state here belongs to another packet (see arm.lua)
 
 Checks run in exactly this order. Atomic because a script runs alone on the shard: the check
-for an earlier grab, the pop of a share, the record of the grab and the payout task happen with
-nothing in between, so no share is handed out twice, no user gets two, and every recorded grab
-has its payout task. The grabs value and the stream fields are kept short: they are the memory
+for an earlier grab, the check of the user's activity count, the pop of a share, the record of
+the grab, the count and the payout task happen with nothing in between, so no share is handed out
+twice, no user gets two, no user grabs more than lim shares of an activity, and every recorded
+grab has its payout task. The grabs value and the stream fields are kept short: they are the memory
 each grab costs.
 --]]
 local meta = redis.call('HMGET', KEYS[1], 'count', 'taken', 'status', 'expireAt', 'pw', 'type',
-  'ttlAt', 'mode', 'total', 'takenAmount', 'cap')
+  'ttlAt', 'mode', 'total', 'takenAmount', 'cap', 'lim')
 local count = meta[1]
 if not count then
   return {'NOT_FOUND'}
@@ -64,6 +70,14 @@ if meta[6] == 'E' and redis.call('SISMEMBER', KEYS[4], user) == 0 then
 end
 if meta[5] ~= '' and meta[5] ~= ARGV[3] then
   return {'WRONG_PASSWORD'}
+end
+local lim = tonumber(meta[12])
+local mine
+if lim then
+  mine = redis.call('HGET', KEYS[6], user)
+  if mine and select(2, string.gsub(mine, ',', ',')) + 1 >= lim then
+    return {'LIMIT_REACHED'}
+  end
 end
 
 local share
@@ -108,6 +122,9 @@ if seq == 1 then
 end
 if seq == count then
   redis.call('HSET', KEYS[1], 'emptiedAt', now)
+end
+if lim then
+  redis.call('HSET', KEYS[6], user, mine and (mine .. ',' .. ARGV[4]) or ARGV[4])
 end
 redis.call('XADD', KEYS[5], '*', 'p', ARGV[4], 'u', user, 'a', share, 't', now)
 return {'GRABBED', tonumber(share), seq}

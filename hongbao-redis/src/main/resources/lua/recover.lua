@@ -11,6 +11,7 @@ KEYS[1] meta hash      hb:{sNNN}:p:<id>
 KEYS[2] shares list    hb:{sNNN}:p:<id>:shares
 KEYS[3] grabs hash     hb:{sNNN}:p:<id>:grabs
 KEYS[4] payout stream  hb:{sNNN}:payouts
+KEYS[5] activity hash  hb:{sNNN}:a:<activity>, only for a packet of an activity (meta lim)
 ARGV[1] mode: CLAIM (append a payout task) | RESTORE (the ledger has paid it: no task)
 ARGV[2] packetId
 then 3 values per grab: user, amount (fen), grab time (ms)
@@ -23,6 +24,12 @@ Replies: one per grab, in order, each an array:
   {'CLOSED'}                   the packet is closed (its remainder is being or was refunded) or
                                held; nothing changed
   {'NOT_FOUND'}                no meta: arm the packet from the ledger first
+  {'LIMIT_REACHED'}            CLAIM only: the user has grabbed lim shares of the packet's
+                               activity without this one; nothing changed (a restored grab the
+                               ledger paid is a fact and is always put back)
+
+A grab put back in a packet of an activity counts for its user, once (the user's entry lists
+packet ids).
 
 How a pre-split pool gives up exactly `amount` fen and one share: pop the next share s; if s is
 larger, the difference goes onto the next share (or, for the last share, stays as the meta's
@@ -31,7 +38,7 @@ at 1 fen at least. Atomic because a script runs alone on the shard.
 --]]
 local results = {}
 local meta = redis.call('HMGET', KEYS[1], 'count', 'taken', 'status', 'mode', 'total',
-  'takenAmount', 'ttlAt')
+  'takenAmount', 'ttlAt', 'lim')
 if not meta[1] then
   for i = 3, #ARGV, 3 do
     table.insert(results, {'NOT_FOUND'})
@@ -39,6 +46,13 @@ if not meta[1] then
   return results
 end
 local count = tonumber(meta[1])
+local lim = tonumber(meta[8])
+
+-- The user's entry in the activity, and whether it already lists this packet.
+local function activityEntry(user)
+  local mine = redis.call('HGET', KEYS[5], user)
+  return mine, mine and string.find(',' .. mine .. ',', ',' .. ARGV[2] .. ',', 1, true) ~= nil
+end
 
 local function takeFromPool(amount, left)
   if meta[4] == 'G' then
@@ -95,6 +109,11 @@ for i = 3, #ARGV, 3 do
     table.insert(results, {'ALREADY_GRABBED', tonumber(string.match(earlier, '^(%d+)|'))})
   elseif meta[3] == 'C' or meta[3] == 'H' or count == 0 then
     table.insert(results, {'CLOSED'})
+  elseif lim and ARGV[1] == 'CLAIM' and (function()
+      local mine, listed = activityEntry(user)
+      return mine and not listed and select(2, string.gsub(mine, ',', ',')) + 1 >= lim
+    end)() then
+    table.insert(results, {'LIMIT_REACHED'})
   elseif taken >= count or not takeFromPool(amount, count - taken) then
     table.insert(results, {'EXHAUSTED'})
   else
@@ -104,6 +123,14 @@ for i = 3, #ARGV, 3 do
     redis.call('PEXPIREAT', KEYS[3], meta[7])
     if seq == count then
       redis.call('HSET', KEYS[1], 'emptiedAt', at)
+    end
+    if lim then
+      local mine, listed = activityEntry(user)
+      if not mine then
+        redis.call('HSET', KEYS[5], user, ARGV[2])
+      elseif not listed then
+        redis.call('HSET', KEYS[5], user, mine .. ',' .. ARGV[2])
+      end
     end
     if ARGV[1] == 'CLAIM' then
       redis.call('XADD', KEYS[4], '*', 'p', ARGV[2], 'u', user, 'a', string.format('%d', amount), 't', at)

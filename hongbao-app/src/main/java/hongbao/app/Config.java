@@ -1,5 +1,8 @@
 package hongbao.app;
 
+import hongbao.http.HttpServerSettings;
+import hongbao.postgres.PostgresConfig;
+import hongbao.redis.RedisTimeouts;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -13,6 +16,11 @@ import java.util.Optional;
  * @param jdbcSchema the schema to use; null for the connection's default
  * @param jwtSecret null in dev mode (a random secret is made at start)
  * @param tokenKeyset the Tink JSON keyset sealing receipts (or {@code @file}); null: a key per run
+ * @param http where to listen and how long to wait for clients. Dev mode mints admin tokens for
+ *     anyone who asks, so it listens on the loopback address only, unless {@code HONGBAO_BIND}
+ *     names another; otherwise every interface.
+ * @param redisTimeout how long a Redis command may wait for its reply
+ * @param jdbcTimeouts how long anything may wait for PostgreSQL
  */
 public record Config(
     int port,
@@ -33,6 +41,9 @@ public record Config(
     Duration keyGrace,
     String idAlphabet,
     String tokenKeyset,
+    HttpServerSettings http,
+    Duration redisTimeout,
+    PostgresConfig.Timeouts jdbcTimeouts,
     hongbao.app.reward.RewardConfig rewards) {
 
   public static final int DEFAULT_PORT = 8080;
@@ -66,7 +77,47 @@ public record Config(
         Duration.ofSeconds(intOf(env, "HONGBAO_KEY_GRACE_SECONDS", 7 * 86_400)),
         env.getOrDefault("HONGBAO_ID_ALPHABET", hongbao.http.PacketIds.DEFAULT_ALPHABET),
         blankToNull(env.get("HONGBAO_TOKEN_KEYSET")),
+        http(env, devMode),
+        millisOf(env, "HONGBAO_REDIS_TIMEOUT_MILLIS", RedisTimeouts.COMMAND_DEFAULT),
+        jdbcTimeouts(env),
         hongbao.app.reward.RewardConfig.from(env));
+  }
+
+  private static HttpServerSettings http(Map<String, String> env, boolean devMode) {
+    String bind = blankToNull(env.get("HONGBAO_BIND"));
+    return new HttpServerSettings(
+        bind != null
+            ? bind.trim()
+            : devMode ? HttpServerSettings.LOOPBACK : HttpServerSettings.EVERY_INTERFACE,
+        millisOf(env, "HONGBAO_HTTP_IDLE_TIMEOUT_MILLIS", HttpServerSettings.IDLE_TIMEOUT_DEFAULT),
+        millisOf(env, "HONGBAO_HTTP_BODY_TIMEOUT_MILLIS", HttpServerSettings.BODY_TIMEOUT_DEFAULT),
+        millisOf(env, "HONGBAO_READY_TIMEOUT_MILLIS", HttpServerSettings.READY_TIMEOUT_DEFAULT),
+        booleanOf(env, "HONGBAO_HTTP2_CLEARTEXT", false));
+  }
+
+  private static PostgresConfig.Timeouts jdbcTimeouts(Map<String, String> env) {
+    PostgresConfig.Timeouts defaults = PostgresConfig.Timeouts.DEFAULTS;
+    return new PostgresConfig.Timeouts(
+        millisOf(env, "HONGBAO_JDBC_CONNECT_TIMEOUT_MILLIS", defaults.connect()),
+        millisOf(env, "HONGBAO_JDBC_SOCKET_TIMEOUT_MILLIS", defaults.socket()),
+        millisOf(env, "HONGBAO_JDBC_STATEMENT_TIMEOUT_MILLIS", defaults.statement()));
+  }
+
+  private static Duration millisOf(Map<String, String> env, String name, Duration absent) {
+    return Duration.ofMillis(intOf(env, name, Math.toIntExact(absent.toMillis())));
+  }
+
+  private static boolean booleanOf(Map<String, String> env, String name, boolean absent) {
+    String text = blankToNull(env.get(name));
+    if (text == null) {
+      return absent;
+    }
+    return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default ->
+          throw new IllegalArgumentException(name + " must be true or false, not '" + text + "'");
+    };
   }
 
   private static int intOf(Map<String, String> env, String name, int absent) {

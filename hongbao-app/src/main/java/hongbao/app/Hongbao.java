@@ -3,6 +3,8 @@ package hongbao.app;
 import hongbao.app.embedded.EmbeddedPostgresServer;
 import hongbao.app.embedded.EmbeddedRedis;
 import hongbao.app.workers.Workers;
+import hongbao.core.activity.ActivityGrabs;
+import hongbao.core.activity.ActivityService;
 import hongbao.core.expiry.ExpirySweeper;
 import hongbao.core.grab.Arming;
 import hongbao.core.grab.ClaimService;
@@ -17,19 +19,25 @@ import hongbao.core.packet.DetailsService;
 import hongbao.core.packet.PacketLimits;
 import hongbao.core.packet.SendRules;
 import hongbao.core.packet.SendService;
+import hongbao.core.password.PasswordCheck;
 import hongbao.core.reconcile.Reconciler;
 import hongbao.core.split.SplitPolicies;
 import hongbao.crypto.SealedReceipts;
 import hongbao.crypto.Sealer;
 import hongbao.http.GrabLimiter;
 import hongbao.http.HttpApi;
+import hongbao.http.HttpServerSettings;
 import hongbao.http.HttpServices;
 import hongbao.http.PacketIds;
 import hongbao.http.auth.Tokens;
+import hongbao.pinyin.PinyinPronunciation;
 import hongbao.postgres.PostgresConfig;
 import hongbao.postgres.PostgresDatabase;
 import hongbao.redis.RedisKeys;
+import hongbao.redis.RedisTimeouts;
+import hongbao.redis.activity.RedisActivityCounts;
 import hongbao.redis.grab.RedisGrabStore;
+import hongbao.redis.grab.RedisPasswordLocks;
 import hongbao.redis.ops.RedisSwitches;
 import hongbao.redis.payout.RedisPayoutQueue;
 import io.lettuce.core.RedisClient;
@@ -131,10 +139,14 @@ public final class Hongbao implements AutoCloseable {
   private void startServices(boolean workers) {
     Clock clock = Clock.tick(Clock.systemUTC(), Duration.ofMillis(1));
     PostgresDatabase database =
-        PostgresDatabase.open(PostgresConfig.of(jdbcUrl).withSchema(config.jdbcSchema()));
+        PostgresDatabase.open(
+            PostgresConfig.of(jdbcUrl)
+                .withSchema(config.jdbcSchema())
+                .withTimeouts(config.jdbcTimeouts()));
     resources.push(database);
 
-    RedisClient redis = RedisClient.create(redisUrl);
+    RedisClient redis =
+        RedisTimeouts.client(redisUrl, config.redisTimeout(), RedisPayoutQueue.MAX_WAIT);
     resources.push(redis::shutdown);
     StatefulRedisConnection<String, String> connection = redis.connect();
     resources.push(connection);
@@ -148,6 +160,8 @@ public final class Hongbao implements AutoCloseable {
     var lucky = SplitPolicies.named(config.splitPolicy());
     var fixed = SplitPolicies.named("fixed");
     var seeds = new SecureRandom();
+    var pronunciation = new PinyinPronunciation().warmUp();
+    var activityCounts = new RedisActivityCounts(connection, keys, config.keyGrace(), clock);
     var arming =
         new Arming(
             store,
@@ -155,7 +169,9 @@ public final class Hongbao implements AutoCloseable {
             lucky,
             fixed,
             () -> RandomGeneratorFactory.of("L64X128MixRandom").create(seeds.nextLong()),
-            clock);
+            clock,
+            pronunciation,
+            new ActivityGrabs(database.activities(), activityCounts));
     var limits = PacketLimits.DEFAULTS.withMaxCount(config.maxShares());
     var details = new DetailsService(database.packets(), store, clock);
     var violations = new Violations();
@@ -192,9 +208,22 @@ public final class Hongbao implements AutoCloseable {
     var tokens = new Tokens(secret, clock);
     var services =
         new HttpServices(
-            new SendService(new SendRules(limits), database.ledger(), arming, switches, clock),
+            new SendService(
+                new SendRules(limits),
+                database.ledger(),
+                arming,
+                switches,
+                database.activities(),
+                clock),
             new GrabService(
-                store, database.packets(), arming, switches, receipts, grabRandom(seeds), clock),
+                store,
+                new PasswordCheck(new RedisPasswordLocks(connection, keys), pronunciation),
+                database.packets(),
+                arming,
+                switches,
+                receipts,
+                grabRandom(seeds),
+                clock),
             claims,
             details,
             new Boxes(database.packets(), store, details),
@@ -207,7 +236,8 @@ public final class Hongbao implements AutoCloseable {
             new GrabLimiter(config.grabsPerUserPerSecond()),
             metrics,
             () -> ready(connection, database),
-            config.devMode());
+            config.devMode(),
+            new ActivityService(database.activities(), activityCounts, clock));
     metrics.gauge("hongbao.payout.backlog", queue, q -> q.backlog());
     startHttp(services);
     if (workers) {
@@ -225,8 +255,10 @@ public final class Hongbao implements AutoCloseable {
       }
     }
     LOG.info(
-        "hongbao listening on http://127.0.0.1:{} — redis {}{}, postgres {}{}, dev mode {}",
+        "hongbao listening on http://{}:{}{} — redis {}{}, postgres {}{}, dev mode {}",
+        config.http().host(),
         port,
+        HttpServerSettings.EVERY_INTERFACE.equals(config.http().host()) ? " (every interface)" : "",
         redisUrl,
         config.redisUrl() == null ? " (embedded)" : "",
         jdbcUrl.replaceAll("password=[^&]*", "password=***"),
@@ -240,7 +272,7 @@ public final class Hongbao implements AutoCloseable {
   private void startHttp(HttpServices services) {
     Vertx vertx = Vertx.vertx();
     resources.push(() -> vertx.close().await());
-    var api = new HttpApi(vertx, services);
+    var api = new HttpApi(vertx, services, config.http());
     if (rewards != null) {
       api.with(rewards.routes());
     }
@@ -248,8 +280,7 @@ public final class Hongbao implements AutoCloseable {
     port = config.port() == 0 ? hongbao.app.embedded.FreePorts.find() : config.port();
     int instances = Math.max(1, Runtime.getRuntime().availableProcessors());
     for (int i = 0; i < instances; i++) {
-      HttpServer server =
-          vertx.createHttpServer().requestHandler(api.router()).listen(port, "0.0.0.0").await();
+      HttpServer server = api.listen(port).await();
       resources.push(() -> server.close().await());
     }
   }

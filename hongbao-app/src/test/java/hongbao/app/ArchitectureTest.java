@@ -37,12 +37,21 @@ class ArchitectureTest {
             "hongbao.redis..",
             "hongbao.postgres..",
             "hongbao.http..",
+            "hongbao.pinyin..",
             "hongbao.app..")
         .check(CLASSES);
   }
 
   @Test
   void adapters_dependOnCore_notOnEachOther() {
+    noClasses()
+        .that()
+        .resideInAPackage("hongbao.pinyin..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "hongbao.redis..", "hongbao.postgres..", "hongbao.http..", "hongbao.app..")
+        .check(CLASSES);
     noClasses()
         .that()
         .resideInAPackage("hongbao.redis..")

@@ -4,6 +4,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -27,6 +28,18 @@ final class Blocking implements AutoCloseable {
           }
         });
     return promise.future();
+  }
+
+  /** Runs {@code work} on a virtual thread and completes {@code result} with its outcome. */
+  <T> void start(Callable<T> work, CompletableFuture<T> result) {
+    threads.execute(
+        () -> {
+          try {
+            result.complete(work.call());
+          } catch (Throwable failure) {
+            result.completeExceptionally(failure);
+          }
+        });
   }
 
   @Override

@@ -2,7 +2,14 @@ package hongbao.http;
 
 import hongbao.core.RejectedException;
 import hongbao.core.Unavailable;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.vertx.core.http.HttpClosedException;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.RoutingContext;
+import java.time.Duration;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,11 +17,14 @@ import org.slf4j.LoggerFactory;
 /**
  * Turns whatever went wrong into an error answer. Rejections and API errors are answers; a
  * dependency that is down is 503 UNAVAILABLE; anything else is a bug, logged with its stack trace
- * here and never shown to the client.
+ * here and never shown to the client. A client that goes away is none of these: its request is
+ * logged in one line, without a stack trace, since thousands of them are what an attack or a flaky
+ * network looks like.
  */
 final class Failures {
 
   private static final Logger LOG = LoggerFactory.getLogger(Failures.class);
+  private static final String JSON = "application/json; charset=utf-8";
 
   /**
    * Exceptions from the Redis and PostgreSQL clients mean a dependency is unavailable. They are
@@ -54,14 +64,90 @@ final class Failures {
   }
 
   static void reply(RoutingContext ctx) {
+    if (unwrap(ctx.failure()) instanceof HttpClosedException) {
+      if (!ctx.response().ended()) {
+        LOG.info(
+            "request aborted: {} {} from {}: the connection closed before the answer",
+            ctx.request().method(),
+            ctx.request().path(),
+            ctx.request().remoteAddress());
+      }
+      return;
+    }
     ApiError error = toApiError(ctx.failure(), ctx.statusCode());
-    if (ctx.response().ended()) {
+    if (ctx.response().ended() || ctx.response().closed()) {
       return;
     }
     ctx.response()
         .setStatusCode(error.status())
-        .putHeader("content-type", "application/json; charset=utf-8")
+        .putHeader("content-type", JSON)
         .end(Render.error(error.code(), error.getMessage()).encode());
+  }
+
+  /**
+   * Answers a request whose head Netty could not decode (a request line over 4 KiB: 414; headers
+   * over 8 KiB: 431; anything else: 400) with the API's error body, then closes the connection:
+   * what follows on it cannot be trusted to start a request.
+   */
+  static void invalidRequest(HttpServerRequest request) {
+    Throwable cause = request.decoderResult().cause();
+    int status;
+    String message;
+    if (cause instanceof TooLongHttpLineException) {
+      status = 414;
+      message = "the request line is too long";
+    } else if (cause instanceof TooLongHttpHeaderException) {
+      status = 431;
+      message = "the request headers are too large";
+    } else {
+      status = 400;
+      message = "the request is not valid HTTP";
+    }
+    // Not logged here: Vert.x reports the same decoder failure to connectionFault as well.
+    request
+        .response()
+        .setStatusCode(status)
+        .putHeader("content-type", JSON)
+        .end(Render.error("INVALID_REQUEST", message).encode())
+        .onComplete(ignored -> request.connection().close());
+  }
+
+  /** Answers 408 to a request whose body is overdue and closes its connection. */
+  static void bodyTooSlow(RoutingContext ctx, Duration limit) {
+    HttpServerRequest request = ctx.request();
+    LOG.info(
+        "request body too slow: {} {} from {}: not complete after {} ms; closing the connection",
+        request.method(),
+        request.path(),
+        request.remoteAddress(),
+        limit.toMillis());
+    // An HTTP/2 stream ends alone; an HTTP/1 connection still expects the rest of the body, so it
+    // is closed. The body handler then sees the close, after the answer, and stays quiet.
+    boolean http1 = request.version() != HttpVersion.HTTP_2;
+    HttpServerResponse response = ctx.response().setStatusCode(408).putHeader("content-type", JSON);
+    if (http1) {
+      response.putHeader("connection", "close");
+    }
+    response
+        .end(
+            Render.error(
+                    "INVALID_REQUEST",
+                    "the request body did not arrive within " + limit.toMillis() + " ms")
+                .encode())
+        .onComplete(
+            ignored -> {
+              if (http1) {
+                request.connection().close();
+              }
+            });
+  }
+
+  /**
+   * A fault on a connection outside any request's handlers: a reset, a TLS or protocol error, a
+   * request head that could not be decoded (also answered by {@link #invalidRequest}).
+   */
+  static void connectionFault(Throwable failure) {
+    LOG.info("connection fault: {}", String.valueOf(failure));
   }
 
   private static Throwable unwrap(Throwable failure) {

@@ -10,12 +10,16 @@ import hongbao.core.packet.PacketType;
 import hongbao.core.packet.SendRequest;
 import hongbao.core.packet.SendRules;
 import hongbao.core.packet.SendService;
+import hongbao.core.password.PasswordMatch;
 import hongbao.core.reconcile.Reconciliation;
 import hongbao.http.auth.Caller;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -25,6 +29,8 @@ import io.vertx.ext.web.handler.StaticHandler;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The HTTP contract of API.md. Every request passes the checks in the contract's order: body size
@@ -45,10 +51,12 @@ public final class HttpApi implements AutoCloseable {
 
   private final Vertx vertx;
   private final HttpServices services;
+  private final HttpServerSettings settings;
   private final Render render;
   private final Blocking blocking = new Blocking();
   private final Timer grabLatency;
   private final Map<Class<?>, Counter> grabOutcomes = new java.util.HashMap<>();
+  private final ActivityRoutes activities;
   private final java.util.List<Routes> extensions =
       new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -57,10 +65,15 @@ public final class HttpApi implements AutoCloseable {
     void mount(Router router);
   }
 
-  public HttpApi(Vertx vertx, HttpServices services) {
+  /** The readiness check under way; callers arriving meanwhile share it instead of piling up. */
+  private final AtomicReference<CompletableFuture<Boolean>> readiness = new AtomicReference<>();
+
+  public HttpApi(Vertx vertx, HttpServices services, HttpServerSettings settings) {
     this.vertx = vertx;
     this.services = services;
-    this.render = new Render(services.packetIds());
+    this.settings = settings;
+    this.activities = new ActivityRoutes(services.activities(), services.packetIds(), blocking);
+    this.render = new Render(services.packetIds(), activities::encode);
     this.grabLatency =
         Timer.builder("hongbao.grab.latency")
             .description("grab requests from arrival to answer")
@@ -81,8 +94,22 @@ public final class HttpApi implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Starts one server on the settings' host and {@code port}. Several may listen on one port:
+   * Vert.x spreads the connections over their event loops.
+   */
+  public Future<HttpServer> listen(int port) {
+    return vertx
+        .createHttpServer(settings.options(port))
+        .requestHandler(router())
+        .invalidRequestHandler(Failures::invalidRequest)
+        .exceptionHandler(Failures::connectionFault)
+        .listen();
+  }
+
   public Router router() {
     Router router = Router.router(vertx);
+    router.route().handler(this::bodyDeadline);
     router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
     router.route().failureHandler(Failures::reply);
     for (int status : new int[] {400, 404, 405, 413, 500}) {
@@ -104,6 +131,7 @@ public final class HttpApi implements AutoCloseable {
     router.get("/api/v1/packets/:id").handler(this::details);
     router.post("/api/v1/packets/:id/grab").handler(this::grab);
     router.post("/api/v1/packets/:id/claims").handler(this::claim);
+    activities.mount(router);
     extensions.forEach(routes -> routes.mount(router));
     router
         .get("/*")
@@ -112,19 +140,65 @@ public final class HttpApi implements AutoCloseable {
     return router;
   }
 
+  /**
+   * Bounds the time from a request's headers to the end of its body. The idle timeout alone lets a
+   * client hold a connection forever by sending a byte now and then.
+   */
+  private void bodyDeadline(RoutingContext ctx) {
+    HttpServerRequest request = ctx.request();
+    if (!request.isEnded()) {
+      long timer =
+          vertx.setTimer(
+              settings.bodyTimeout().toMillis(),
+              fired -> {
+                if (!request.isEnded() && !ctx.response().ended() && !ctx.response().closed()) {
+                  Failures.bodyTooSlow(ctx, settings.bodyTimeout());
+                }
+              });
+      ctx.addEndHandler(ended -> vertx.cancelTimer(timer));
+    }
+    ctx.next();
+  }
+
   // --- operations -------------------------------------------------------------------------
 
+  /**
+   * 200 when every dependency answers within the ready timeout, else 503. A dependency that
+   * black-holes would hold the check for its own timeouts (seconds); a probe needs its answer in
+   * about a second, and one check at a time is enough however many probes ask.
+   */
   private void ready(RoutingContext ctx) {
-    blocking
-        .call(vertx.getOrCreateContext(), () -> services.ready().getAsBoolean())
+    Promise<Boolean> answer = Promise.promise();
+    long timer =
+        vertx.setTimer(settings.readyTimeout().toMillis(), late -> answer.tryComplete(false));
+    Future.fromCompletionStage(readinessCheck(), vertx.getOrCreateContext())
         .onComplete(
             result -> {
-              boolean up = result.succeeded() && result.result();
-              json(
-                  ctx,
-                  up ? 200 : 503,
-                  new JsonObject().put("status", up ? "READY" : "UNAVAILABLE"));
+              vertx.cancelTimer(timer);
+              answer.tryComplete(result.succeeded() && result.result());
             });
+    answer
+        .future()
+        .onSuccess(
+            up ->
+                json(
+                    ctx,
+                    up ? 200 : 503,
+                    new JsonObject().put("status", up ? "READY" : "UNAVAILABLE")));
+  }
+
+  private CompletableFuture<Boolean> readinessCheck() {
+    while (true) {
+      CompletableFuture<Boolean> current = readiness.get();
+      if (current != null && !current.isDone()) {
+        return current;
+      }
+      var next = new CompletableFuture<Boolean>();
+      if (readiness.compareAndSet(current, next)) {
+        blocking.start(() -> services.ready().getAsBoolean(), next);
+        return next;
+      }
+    }
   }
 
   private void metrics(RoutingContext ctx) {
@@ -137,7 +211,7 @@ public final class HttpApi implements AutoCloseable {
     if (!services.devMode()) {
       throw ApiError.notFound("dev tokens are only available in dev mode");
     }
-    JsonFields body = JsonFields.parse(ctx.body().buffer());
+    JsonFields body = JsonFields.parse(ctx.body().buffer(), "userId", "admin");
     String userId = userId(body.requiredString("userId"));
     boolean admin = body.optionalBoolean("admin", false);
     String token = services.tokens().mint(userId, admin, DEV_TOKEN_LIFETIME);
@@ -175,7 +249,7 @@ public final class HttpApi implements AutoCloseable {
   // --- money --------------------------------------------------------------------------------
 
   private void topUp(RoutingContext ctx) {
-    JsonFields body = JsonFields.parse(ctx.body().buffer());
+    JsonFields body = JsonFields.parse(ctx.body().buffer(), "userId", "amount");
     String userId = userId(body.requiredString("userId"));
     long amount = body.requiredInteger("amount");
     IdempotencyKey key = idempotencyKey(ctx, TopUpService.ENDPOINT, body);
@@ -210,7 +284,18 @@ public final class HttpApi implements AutoCloseable {
 
   private void send(RoutingContext ctx) {
     Caller caller = caller(ctx);
-    JsonFields body = JsonFields.parse(ctx.body().buffer());
+    JsonFields body =
+        JsonFields.parse(
+            ctx.body().buffer(),
+            "amount",
+            "count",
+            "type",
+            "greeting",
+            "expiresInSeconds",
+            "password",
+            "recipients",
+            "passwordMatch",
+            "activityId");
     var request =
         new SendRequest(
             caller.userId(),
@@ -220,7 +305,9 @@ public final class HttpApi implements AutoCloseable {
             body.optionalString("greeting"),
             body.optionalInteger("expiresInSeconds"),
             body.optionalString("password"),
-            body.optionalStrings("recipients"));
+            body.optionalStrings("recipients"),
+            passwordMatch(body),
+            activityId(body));
     IdempotencyKey key = idempotencyKey(ctx, SendService.ENDPOINT, body);
     blocking
         .call(
@@ -236,13 +323,37 @@ public final class HttpApi implements AutoCloseable {
         .onComplete(result -> replay(ctx, result));
   }
 
+  /** {@code "EXACT"}, {@code "PINYIN"} or an integer percentage 50-100; null when absent. */
+  private static PasswordMatch passwordMatch(JsonFields body) {
+    Object value = body.json().getValue("passwordMatch");
+    if (value == null) {
+      return null;
+    }
+    if (value.equals("EXACT") || value.equals("PINYIN")) {
+      return PasswordMatch.parse((String) value).orElseThrow();
+    }
+    if (value instanceof Integer percent
+        && percent >= PasswordMatch.FUZZY_MIN_PERCENT
+        && percent <= PasswordMatch.FUZZY_MAX_PERCENT) {
+      return new PasswordMatch.Fuzzy(percent);
+    }
+    throw ApiError.invalid(
+        "passwordMatch must be EXACT, PINYIN or an integer percentage from 50 to 100");
+  }
+
+  /** 0 when absent; -1 (no such activity, found out in order) for an id never given out. */
+  private long activityId(JsonFields body) {
+    String text = body.optionalString("activityId");
+    return text == null ? 0 : activities.decode(text);
+  }
+
   // --- packets ------------------------------------------------------------------------------
 
   private void grab(RoutingContext ctx) {
     long started = System.nanoTime();
     Caller caller = caller(ctx);
     long id = packetId(ctx.pathParam("id"));
-    String password = JsonFields.parse(ctx.body().buffer()).optionalString("password");
+    String password = JsonFields.parse(ctx.body().buffer(), "password").optionalString("password");
     if (!services.grabLimiter().tryGrab(caller.userId())) {
       throw new ApiError(429, "RATE_LIMITED", "too many grabs; slow down");
     }
@@ -273,7 +384,7 @@ public final class HttpApi implements AutoCloseable {
   private void claim(RoutingContext ctx) {
     Caller caller = caller(ctx);
     long id = packetId(ctx.pathParam("id"));
-    String receipt = JsonFields.parse(ctx.body().buffer()).requiredString("receipt");
+    String receipt = JsonFields.parse(ctx.body().buffer(), "receipt").requiredString("receipt");
     blocking
         .call(
             ctx.vertx().getOrCreateContext(),
@@ -343,7 +454,7 @@ public final class HttpApi implements AutoCloseable {
   private void setSwitch(RoutingContext ctx) {
     Switch which =
         Switch.byKey(ctx.pathParam("name")).orElseThrow(() -> ApiError.notFound("no such switch"));
-    JsonFields body = JsonFields.parse(ctx.body().buffer());
+    JsonFields body = JsonFields.parse(ctx.body().buffer(), "enabled");
     if (!(body.json().getValue("enabled") instanceof Boolean enabled)) {
       throw ApiError.invalid("enabled must be true or false");
     }
@@ -398,7 +509,7 @@ public final class HttpApi implements AutoCloseable {
     return id;
   }
 
-  private static int intParam(RoutingContext ctx, String name, int absent, int min, int max) {
+  static int intParam(RoutingContext ctx, String name, int absent, int min, int max) {
     String text = ctx.request().getParam(name);
     if (text == null || text.isEmpty()) {
       return absent;

@@ -1,5 +1,6 @@
 package hongbao.http;
 
+import hongbao.core.activity.ActivityService;
 import hongbao.core.grab.ClaimService;
 import hongbao.core.grab.GrabService;
 import hongbao.core.ledger.TopUpService;
@@ -34,4 +35,5 @@ public record HttpServices(
     GrabLimiter grabLimiter,
     PrometheusMeterRegistry metrics,
     BooleanSupplier ready,
-    boolean devMode) {}
+    boolean devMode,
+    ActivityService activities) {}

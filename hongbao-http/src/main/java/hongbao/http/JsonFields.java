@@ -1,22 +1,49 @@
 package hongbao.http;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 
 /**
  * Strict readers for request bodies. Numbers must be JSON integer literals: {@code 100.0}, {@code
  * 1e2}, {@code "100"} and {@code true} are mistyped. An integer too large for a long is kept as out
  * of range (so it earns the field's range error, not a type error).
+ *
+ * <p>A body is refused before any field is read when it is not UTF-8, names a field twice (a
+ * lenient parser keeps the last value, so two readers of one body could disagree about it), names a
+ * field the endpoint does not know (a misspelt {@code pasword} would otherwise send an open
+ * packet), or holds a string no store can keep: U+0000, which PostgreSQL refuses in text, or half
+ * of a surrogate pair, which has no UTF-8 form and would be stored as {@code ?}.
  */
 public final class JsonFields {
 
   /** Stands in for an integer literal beyond the range of a long: outside every limit. */
   public static final long OUT_OF_RANGE = Long.MAX_VALUE;
+
+  /** The deepest body the API needs is an object holding an array; a little room beyond it. */
+  static final int MAX_DEPTH = 8;
+
+  /** Field names quoted in error messages are cut to this many characters. */
+  private static final int QUOTED_NAME_MAX = 64;
+
+  private static final JsonFactory FACTORY =
+      JsonFactory.builder()
+          .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+          .build();
 
   private final JsonObject json;
 
@@ -24,21 +51,118 @@ public final class JsonFields {
     this.json = json;
   }
 
-  /** Parses a body that must be one JSON object; an empty body is an empty object. */
-  public static JsonFields parse(Buffer body) {
-    if (body == null || body.length() == 0) {
-      return new JsonFields(new JsonObject());
-    }
-    Object value;
-    try {
-      value = Buffer.buffer(body.getBytes()).toJsonValue();
-    } catch (DecodeException e) {
-      throw ApiError.invalid("the body is not valid JSON");
-    }
-    if (!(value instanceof JsonObject object)) {
-      throw ApiError.invalid("the body must be a JSON object");
+  /**
+   * Parses a body that must be one JSON object whose fields are among {@code field} and {@code
+   * more}; an empty body is an empty object. Naming at least one field is required by the
+   * signature, so that a handler cannot forget the list and refuse every body.
+   */
+  public static JsonFields parse(Buffer body, String field, String... more) {
+    JsonObject object =
+        body == null || body.length() == 0 ? new JsonObject() : parseObject(utf8(body));
+    var known = new ArrayList<String>(1 + more.length);
+    known.add(field);
+    known.addAll(List.of(more));
+    for (String name : object.fieldNames()) {
+      if (!known.contains(name)) {
+        throw ApiError.invalid("unknown field " + quoted(name) + "; known fields: " + known);
+      }
     }
     return new JsonFields(object);
+  }
+
+  private static String utf8(Buffer body) {
+    try {
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(body.getBytes()))
+          .toString();
+    } catch (CharacterCodingException e) {
+      throw ApiError.invalid("the body is not valid UTF-8");
+    }
+  }
+
+  private static JsonObject parseObject(String text) {
+    try (JsonParser parser = FACTORY.createParser(text)) {
+      JsonToken first = parser.nextToken();
+      if (first != JsonToken.START_OBJECT) {
+        throw ApiError.invalid("the body must be a JSON object");
+      }
+      JsonObject object = object(parser);
+      if (parser.nextToken() != null) {
+        throw ApiError.invalid("the body must be one JSON object, with nothing after it");
+      }
+      return object;
+    } catch (JsonProcessingException e) {
+      throw ApiError.invalid("the body is not valid JSON");
+    } catch (IOException e) {
+      throw new IllegalStateException("reading a string cannot fail", e);
+    }
+  }
+
+  /** Reads the members of an object whose START_OBJECT was just read. */
+  private static JsonObject object(JsonParser parser) throws IOException {
+    var members = new LinkedHashMap<String, Object>();
+    while (parser.nextToken() == JsonToken.FIELD_NAME) {
+      String name = text(parser.currentName(), "a field name");
+      Object value = value(parser, parser.nextToken(), name);
+      if (members.containsKey(name)) {
+        throw ApiError.invalid("field " + quoted(name) + " appears more than once");
+      }
+      members.put(name, value);
+    }
+    return new JsonObject(members);
+  }
+
+  private static Object value(JsonParser parser, JsonToken token, String field) throws IOException {
+    return switch (token) {
+      case START_OBJECT -> object(parser);
+      case START_ARRAY -> {
+        var elements = new ArrayList<Object>();
+        for (JsonToken next = parser.nextToken();
+            next != JsonToken.END_ARRAY;
+            next = parser.nextToken()) {
+          elements.add(value(parser, next, field));
+        }
+        yield new JsonArray(elements);
+      }
+      case VALUE_STRING -> text(parser.getText(), quoted(field));
+      // Integer, Long or BigInteger, as small as the literal allows; a fraction or an exponent is
+      // kept as a Double, which every integer reader refuses as mistyped.
+      case VALUE_NUMBER_INT -> parser.getNumberValue();
+      case VALUE_NUMBER_FLOAT -> parser.getDoubleValue();
+      case VALUE_TRUE -> Boolean.TRUE;
+      case VALUE_FALSE -> Boolean.FALSE;
+      case VALUE_NULL -> null;
+      default -> throw ApiError.invalid("the body is not valid JSON");
+    };
+  }
+
+  /** Returns {@code text} if it holds no U+0000 and no unpaired surrogate. */
+  private static String text(String text, String what) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == 0) {
+        throw ApiError.invalid(what + " must not contain the character U+0000");
+      }
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        throw ApiError.invalid(what + " holds an unpaired surrogate; it is not valid Unicode");
+      }
+    }
+    return text;
+  }
+
+  /** A field name for a message, cut between code points so that it stays valid Unicode. */
+  private static String quoted(String name) {
+    if (name.codePointCount(0, name.length()) <= QUOTED_NAME_MAX) {
+      return "'" + name + "'";
+    }
+    return "'" + name.substring(0, name.offsetByCodePoints(0, QUOTED_NAME_MAX)) + "...'";
   }
 
   public JsonObject json() {

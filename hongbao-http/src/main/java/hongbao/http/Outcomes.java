@@ -22,6 +22,7 @@ final class Outcomes {
       case GrabOutcome.Expired e -> new JsonObject().put("outcome", "EXPIRED");
       case GrabOutcome.NotEligible n -> new JsonObject().put("outcome", "NOT_ELIGIBLE");
       case GrabOutcome.WrongPassword w -> new JsonObject().put("outcome", "WRONG_PASSWORD");
+      case GrabOutcome.LimitReached l -> new JsonObject().put("outcome", "LIMIT_REACHED");
       case GrabOutcome.NotFound n -> throw ApiError.notFound("no such packet");
       case GrabOutcome.Held h ->
           throw new ApiError(

@@ -5,11 +5,13 @@ import hongbao.core.ledger.WalletService.WalletView;
 import hongbao.core.packet.GrabView;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketDetails;
+import hongbao.core.password.PasswordMatch;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.function.LongFunction;
 
 /** The API's JSON shapes, field for field as the contract gives them. */
 final class Render {
@@ -18,9 +20,11 @@ final class Render {
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
   private final PacketIds ids;
+  private final LongFunction<String> activityIds;
 
-  Render(PacketIds ids) {
+  Render(PacketIds ids, LongFunction<String> activityIds) {
     this.ids = ids;
+    this.activityIds = activityIds;
   }
 
   static String time(Instant at) {
@@ -60,6 +64,10 @@ final class Render {
             .put("timeToEmptyMillis", details.timeToEmptyMillis())
             .put("refundedAmount", details.refundedAmount().fen())
             .put("hasPassword", packet.hasPassword())
+            .put("passwordMatch", packet.hasPassword() ? passwordMatch(packet) : null)
+            .put(
+                "activityId",
+                packet.activityId() == 0 ? null : activityIds.apply(packet.activityId()))
             .put("bestLuck", bestLuck(details.bestLuck()));
     if (withGrabs) {
       var grabs = new JsonArray();
@@ -74,6 +82,13 @@ final class Render {
       json.put("grabs", grabs);
     }
     return json;
+  }
+
+  /** As the send request names it: a string, or the fuzzy percentage as an integer. */
+  private static Object passwordMatch(Packet packet) {
+    return packet.passwordMatch() instanceof PasswordMatch.Fuzzy fuzzy
+        ? (Object) fuzzy.percent()
+        : packet.passwordMatch().code();
   }
 
   private static JsonObject bestLuck(GrabView best) {

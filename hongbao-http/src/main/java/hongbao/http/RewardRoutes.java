@@ -72,7 +72,16 @@ public final class RewardRoutes implements HttpApi.Routes, AutoCloseable {
     if (!RewardType.NAME.matcher(name).matches()) {
       throw ApiError.invalid("type must be 1-32 characters of [A-Z0-9_]");
     }
-    JsonFields body = JsonFields.parse(ctx.body().buffer());
+    JsonFields body =
+        JsonFields.parse(
+            ctx.body().buffer(),
+            "type",
+            "kind",
+            "ratePerSecond",
+            "burst",
+            "fused",
+            "queue",
+            "issuerUrl");
     long rate = body.requiredInteger("ratePerSecond");
     Long burst = body.optionalInteger("burst");
     String queue = body.optionalString("queue");
@@ -109,7 +118,7 @@ public final class RewardRoutes implements HttpApi.Routes, AutoCloseable {
   // --- campaigns ----------------------------------------------------------------------------
 
   private void openCampaign(RoutingContext ctx) {
-    JsonFields body = JsonFields.parse(ctx.body().buffer());
+    JsonFields body = JsonFields.parse(ctx.body().buffer(), "campaignId", "budget");
     String campaignId = body.requiredString("campaignId");
     long budget = body.requiredInteger("budget");
     blocking
@@ -134,7 +143,16 @@ public final class RewardRoutes implements HttpApi.Routes, AutoCloseable {
     if (!caller.admin() && !isIssuer(ctx)) {
       throw new ApiError(403, "FORBIDDEN", "an admin or issuer token is required");
     }
-    JsonFields body = JsonFields.parse(ctx.body().buffer());
+    JsonFields body =
+        JsonFields.parse(
+            ctx.body().buffer(),
+            "tradeNo",
+            "userId",
+            "campaignId",
+            "scene",
+            "type",
+            "amount",
+            "desc");
     String mode = ctx.request().getParam("mode");
     if (mode != null && !mode.equals("sync") && !mode.equals("async")) {
       throw ApiError.invalid("mode must be sync or async");
@@ -198,7 +216,7 @@ public final class RewardRoutes implements HttpApi.Routes, AutoCloseable {
 
   private void verify(RoutingContext ctx) {
     Caller caller = HttpApi.caller(ctx);
-    String token = JsonFields.parse(ctx.body().buffer()).requiredString("token");
+    String token = JsonFields.parse(ctx.body().buffer(), "token").requiredString("token");
     blocking
         .call(
             ctx.vertx().getOrCreateContext(),
@@ -230,7 +248,7 @@ public final class RewardRoutes implements HttpApi.Routes, AutoCloseable {
 
   private void statement(RoutingContext ctx) {
     Caller caller = HttpApi.caller(ctx);
-    List<String> tokens = JsonFields.parse(ctx.body().buffer()).optionalStrings("tokens");
+    List<String> tokens = JsonFields.parse(ctx.body().buffer(), "tokens").optionalStrings("tokens");
     List<String> clientTokens = tokens == null ? List.of() : tokens;
     if (clientTokens.size() > RewardStatement.MAX_CLIENT_TOKENS) {
       throw ApiError.invalid("at most " + RewardStatement.MAX_CLIENT_TOKENS + " tokens");

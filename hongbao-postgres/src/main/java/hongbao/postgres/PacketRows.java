@@ -3,6 +3,7 @@ package hongbao.postgres;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketType;
+import hongbao.core.password.PasswordMatch;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,14 +17,15 @@ final class PacketRows {
 
   /** The columns {@link #read} needs, for SELECT lists. */
   static final String COLUMNS =
-      "id, sender, type, amount, count, greeting, password_key, recipients, created_at, expires_at";
+      "id, sender, type, amount, count, greeting, password_key, recipients, created_at, expires_at,"
+          + " password_match";
 
   static final String INSERT =
-      "INSERT INTO packet (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+      "INSERT INTO packet (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
   private PacketRows() {}
 
-  /** Binds a packet to the ten parameters of {@link #INSERT}, starting at {@code first}. */
+  /** Binds a packet to the eleven parameters of {@link #INSERT}, starting at {@code first}. */
   static void bind(Connection connection, PreparedStatement statement, int first, Packet packet)
       throws SQLException {
     int i = first;
@@ -36,7 +38,8 @@ final class PacketRows {
     statement.setString(i++, packet.passwordKey());
     statement.setArray(i++, connection.createArrayOf("text", packet.recipients().toArray()));
     statement.setObject(i++, Sql.timestamp(packet.createdAt()));
-    statement.setObject(i, Sql.timestamp(packet.expiresAt()));
+    statement.setObject(i++, Sql.timestamp(packet.expiresAt()));
+    statement.setString(i, packet.hasPassword() ? packet.passwordMatch().code() : null);
   }
 
   static Packet read(ResultSet row) throws SQLException {
@@ -50,7 +53,16 @@ final class PacketRows {
         row.getString("password_key"),
         recipients(row.getArray("recipients")),
         Sql.instant(row, "created_at"),
-        Sql.instant(row, "expires_at"));
+        Sql.instant(row, "expires_at"),
+        passwordMatch(row.getString("password_match")));
+  }
+
+  /** Null (no 口令, or a packet older than pinyin matching) is an exact match. */
+  private static PasswordMatch passwordMatch(String code) {
+    return code == null
+        ? PasswordMatch.EXACT
+        : PasswordMatch.parse(code)
+            .orElseThrow(() -> new IllegalStateException("unknown password_match " + code));
   }
 
   static List<Packet> readAll(PreparedStatement statement) throws SQLException {

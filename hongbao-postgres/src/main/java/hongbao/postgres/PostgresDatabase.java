@@ -2,10 +2,10 @@ package hongbao.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import hongbao.core.activity.ActivityStore;
 import hongbao.core.ledger.Ledger;
 import hongbao.core.packet.PacketStore;
 import hongbao.core.reconcile.LedgerAudit;
-import java.time.Duration;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 
@@ -14,6 +14,8 @@ import org.flywaydb.core.Flyway;
  * open, and the adapters that share the pool. Close it to release the connections.
  */
 public final class PostgresDatabase implements AutoCloseable {
+
+  private static final long VALIDATION_MAX_MILLIS = 1_000;
 
   private final HikariDataSource dataSource;
   private final Transactions transactions;
@@ -52,7 +54,20 @@ public final class PostgresDatabase implements AutoCloseable {
     hikari.setMinimumIdle(config.poolSize());
     // Every unit of work runs in an explicit transaction (see Transactions).
     hikari.setAutoCommit(false);
-    hikari.setConnectionTimeout(Duration.ofSeconds(10).toMillis());
+    PostgresConfig.Timeouts timeouts = config.timeouts();
+    hikari.setConnectionTimeout(timeouts.connect().toMillis());
+    // Below the connection timeout, as HikariCP requires; checking a connection is one round trip.
+    hikari.setValidationTimeout(Math.min(timeouts.connect().toMillis() / 2, VALIDATION_MAX_MILLIS));
+    int connectSeconds = PostgresConfig.Timeouts.wholeSeconds(timeouts.connect());
+    hikari.addDataSourceProperty("connectTimeout", Integer.toString(connectSeconds));
+    hikari.addDataSourceProperty("loginTimeout", Integer.toString(connectSeconds));
+    hikari.addDataSourceProperty(
+        "socketTimeout", Integer.toString(PostgresConfig.Timeouts.wholeSeconds(timeouts.socket())));
+    hikari.addDataSourceProperty("tcpKeepAlive", "true");
+    // A session setting made once per connection, committed on its own (isolated) so that it
+    // outlives every transaction on the connection, rolled back ones included.
+    hikari.setConnectionInitSql("SET statement_timeout = " + timeouts.statement().toMillis());
+    hikari.setIsolateInternalQueries(true);
     // Multi-row statements are prepared once per connection and reused by every batch.
     hikari.addDataSourceProperty("prepareThreshold", "1");
     return hikari;
@@ -80,6 +95,10 @@ public final class PostgresDatabase implements AutoCloseable {
 
   public hongbao.core.reward.RewardBook rewards() {
     return new PostgresRewardBook(transactions);
+  }
+
+  public ActivityStore activities() {
+    return new PostgresActivityStore(transactions);
   }
 
   public LedgerAudit audit() {

@@ -1,5 +1,6 @@
 package hongbao.redis;
 
+import hongbao.core.packet.Packet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -8,6 +9,12 @@ import java.util.Locale;
  * The Redis key layout. Every key of a packet, and the payout stream its grabs feed, carries the
  * packet's shard tag {@code {sNNN}}, so one Lua script only ever touches one hash slot and the
  * layout works unchanged on Redis Cluster. A user's pending hash has its own tag {@code {u:<id>}}.
+ *
+ * <p>A packet of an activity takes its shard from the activity, not from its own id, and so shares
+ * the slot of the activity's counts ({@code {sNNN}:a:<activity>}): the grab script checks and
+ * raises a user's count in the same atomic step as the grab, on one Redis or on a cluster. The
+ * packet id carries its activity (see {@link Packet#activityOf}), so every key of a packet still
+ * follows from the packet id alone.
  *
  * <p>The prefix is {@code hb} in production; tests use their own prefix so that they can share a
  * Redis server without seeing each other's streams. Immutable and thread-safe.
@@ -47,7 +54,12 @@ public final class RedisKeys {
   }
 
   public int shardOf(long packetId) {
-    return (int) Math.floorMod(packetId, (long) shards);
+    long activity = Packet.activityOf(packetId);
+    return activity != 0 ? shardOfActivity(activity) : (int) Math.floorMod(packetId, (long) shards);
+  }
+
+  public int shardOfActivity(long activityId) {
+    return (int) Math.floorMod(activityId, (long) shards);
   }
 
   /** The hash tag shared by every key of the shard, e.g. {@code {s017}}. */
@@ -73,6 +85,14 @@ public final class RedisKeys {
 
   public String eligible(long packetId) {
     return packetBase(packetId) + ":elig";
+  }
+
+  /**
+   * An activity's counts: a hash from user id to the ids of the activity's packets the user grabbed
+   * ("p1,p2"), plus the field {@code #} that marks the counts as present.
+   */
+  public String activityGrabs(long activityId) {
+    return prefix + ":" + shardTag(shardOfActivity(activityId)) + ":a:" + activityId;
   }
 
   public String payouts(int shard) {

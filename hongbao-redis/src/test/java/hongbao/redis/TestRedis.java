@@ -33,14 +33,21 @@ public final class TestRedis {
       new AtomicLong(ThreadLocalRandom.current().nextLong(1L << 40) * 1_000);
   private static final AtomicLong PREFIXES = new AtomicLong();
 
+  private static RedisURI uri;
   private static RedisClient client;
 
   private TestRedis() {}
 
+  /** Where the tests' Redis is, for tests that build a client of their own. */
+  public static synchronized String url() {
+    client();
+    return uri.toURI().toString();
+  }
+
   public static synchronized RedisClient client() {
     if (client == null) {
       String url = System.getenv("HONGBAO_TEST_REDIS_URL");
-      RedisURI uri = url != null && !url.isBlank() ? RedisURI.create(url) : startEmbedded();
+      uri = url != null && !url.isBlank() ? RedisURI.create(url) : startEmbedded();
       client = RedisClient.create(uri);
       Runtime.getRuntime().addShutdownHook(new Thread(client::shutdown, "test-redis-client"));
     }

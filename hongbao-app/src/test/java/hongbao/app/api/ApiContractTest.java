@@ -294,6 +294,134 @@ abstract class ApiContractTest {
     assertThat(balance(token)).isEqualTo(100_000);
   }
 
+  @Test
+  void strings_withNulOrUnpairedSurrogates_areInvalidRequest_beforeAnythingIsWritten() {
+    String alice = funded("alice", 10_000);
+    String token = api.token(alice);
+    String admin = api.adminToken();
+    for (String bad :
+        new String[] {"\\u0000", "a\\u0000b", "\\ud800", "a\\udc00", "\\ude00\\ud83e"}) {
+      String[] sends = {
+        "{\"amount\":100,\"count\":1,\"type\":\"LUCKY\",\"greeting\":\"" + bad + "\"}",
+        "{\"amount\":100,\"count\":1,\"type\":\"LUCKY\",\"password\":\"hb" + bad + "\"}",
+        "{\"amount\":100,\"count\":1,\"type\":\"EXCLUSIVE\",\"recipients\":[\"b" + bad + "\"]}",
+        "{\"amount\":100,\"count\":1,\"type\":\"LUCKY" + bad + "\"}"
+      };
+      for (String body : sends) {
+        Response response = sendRaw(token, body);
+        assertThat(response.status()).as(body).isEqualTo(400);
+        assertThat(response.errorCode()).as(body).isEqualTo("INVALID_REQUEST");
+      }
+      Response topUp =
+          api.post(
+              "/api/v1/admin/topups",
+              admin,
+              Map.of("Idempotency-Key", UUID.randomUUID().toString()),
+              "{\"userId\":\"" + alice + bad + "\",\"amount\":100}");
+      assertThat(topUp.status()).as(bad).isEqualTo(400);
+      assertThat(topUp.errorCode()).isEqualTo("INVALID_REQUEST");
+      Response devToken =
+          api.post("/api/v1/dev/tokens", null, Map.of(), "{\"userId\":\"u" + bad + "\"}");
+      assertThat(devToken.status()).as(bad).isEqualTo(400);
+    }
+    String packetId = api.sendLucky(token, 100, 1, 600);
+    Response grab =
+        api.post(
+            "/api/v1/packets/" + packetId + "/grab",
+            api.token(user("bob")),
+            Map.of(),
+            "{\"password\":\"a\\u0000\"}");
+    assertThat(grab.status()).isEqualTo(400);
+    assertThat(grab.errorCode()).isEqualTo("INVALID_REQUEST");
+    assertThat(balance(token)).isEqualTo(9_900);
+    assertThat(api.get("/api/v1/packets?box=sent", token).json().getJsonArray("items")).hasSize(1);
+  }
+
+  @Test
+  void duplicateKeys_areInvalidRequest_namingTheKey() {
+    String alice = funded("alice", 10_000);
+    String token = api.token(alice);
+    Response send =
+        sendRaw(token, "{\"amount\":100,\"count\":1,\"type\":\"LUCKY\",\"amount\":200}");
+    assertThat(send.status()).isEqualTo(400);
+    assertThat(send.errorCode()).isEqualTo("INVALID_REQUEST");
+    assertThat(send.json().getJsonObject("error").getString("message")).contains("'amount'");
+    Response topUp =
+        api.post(
+            "/api/v1/admin/topups",
+            api.adminToken(),
+            Map.of("Idempotency-Key", UUID.randomUUID().toString()),
+            "{\"userId\":\"" + alice + "\",\"amount\":1,\"amount\":100000}");
+    assertThat(topUp.status()).isEqualTo(400);
+    assertThat(topUp.json().getJsonObject("error").getString("message")).contains("'amount'");
+    assertThat(balance(token)).isEqualTo(10_000);
+  }
+
+  @Test
+  void unknownFields_areInvalidRequest_onEveryPostAndPut_namingTheField() {
+    String alice = funded("alice", 10_000);
+    String token = api.token(alice);
+    String admin = api.adminToken();
+    String packetId = api.sendLucky(token, 100, 1, 600);
+    var key = Map.of("Idempotency-Key", UUID.randomUUID().toString());
+    record Call(
+        String method, String path, String token, Map<String, String> headers, String body) {}
+    var calls =
+        java.util.List.of(
+            new Call(
+                "POST", "/api/v1/dev/tokens", null, Map.of(), "{\"userId\":\"x\",\"admn\":true}"),
+            new Call(
+                "POST",
+                "/api/v1/admin/topups",
+                admin,
+                key,
+                "{\"userId\":\"" + alice + "\",\"amount\":1,\"note\":\"x\"}"),
+            new Call(
+                "POST",
+                "/api/v1/packets",
+                token,
+                key,
+                "{\"amount\":100,\"count\":1,\"type\":\"LUCKY\",\"pasword\":\"abc\"}"),
+            new Call(
+                "POST",
+                "/api/v1/packets",
+                token,
+                key,
+                "{\"amount\":100,\"count\":1,\"type\":\"LUCKY\",\"expiresInSecond\":60}"),
+            new Call(
+                "POST",
+                "/api/v1/packets/" + packetId + "/grab",
+                api.token(user("bob")),
+                Map.of(),
+                "{\"pasword\":\"abc\"}"),
+            new Call(
+                "POST",
+                "/api/v1/packets/" + packetId + "/claims",
+                api.token(user("bob")),
+                Map.of(),
+                "{\"receipt\":\"x\",\"reciept\":\"x\"}"),
+            new Call(
+                "PUT",
+                "/api/v1/admin/switches/sending",
+                admin,
+                Map.of(),
+                "{\"enabled\":true,\"enable\":false}"));
+    for (Call call : calls) {
+      Response response =
+          api.call(
+              api.request(call.method(), call.path(), call.token(), call.headers(), call.body()));
+      assertThat(response.status()).as(call.toString()).isEqualTo(400);
+      assertThat(response.errorCode()).as(call.toString()).isEqualTo("INVALID_REQUEST");
+      String unknown = call.body().replaceAll(".*[,{]\"([a-zA-Z]+)\":[^,]*}$", "$1");
+      assertThat(response.json().getJsonObject("error").getString("message"))
+          .as(call.toString())
+          .contains("'" + unknown + "'");
+    }
+    assertThat(balance(token)).isEqualTo(9_900);
+    assertThat(api.get("/api/v1/packets/" + packetId, token).json().getInteger("grabbedCount"))
+        .isZero();
+  }
+
   // --- grab -----------------------------------------------------------------------------------
 
   @Test

@@ -278,4 +278,74 @@ class WebUiTest {
     screenshot(page, "09-admin");
     page.context().close();
   }
+
+  /** A 口令 packet of two shares sent through the API, matched by pinyin (the default). */
+  private String passwordPacket(String phrase) {
+    String erin = "erin-" + UUID.randomUUID().toString().substring(0, 6);
+    assertThat(service.api().topUp(erin, 10_000).status()).isEqualTo(200);
+    var sent =
+        service
+            .api()
+            .send(
+                service.api().token(erin),
+                JsonObject.of("amount", 200, "count", 2, "type", "FIXED", "password", phrase));
+    assertThat(sent.status()).isEqualTo(201);
+    return sent.json().getString("id");
+  }
+
+  /** A phone whose browser has no speech recognition at all. */
+  private Page phoneWithoutSpeech() {
+    Page page = phone("zh");
+    page.context()
+        .addInitScript(
+            "for (const name of ['SpeechRecognition', 'webkitSpeechRecognition']) {"
+                + " try { delete window[name]; } catch (e) {}"
+                + " Object.defineProperty(window, name, {value: undefined, configurable: true}); }");
+    page.reload();
+    return page;
+  }
+
+  @Test
+  @Order(5)
+  void passwordEnvelope_withoutSpeechRecognition_hidesTheMic_andOpensWithATypedHomophone() {
+    String packetId = passwordPacket("恭喜发财");
+    Page grabber = phoneWithoutSpeech();
+    signIn(grabber, bob);
+    grabber.navigate(base + "/#/grab/" + packetId);
+    assertThat(grabber.getByTestId("grab-password")).isVisible();
+    assertThat(grabber.getByTestId("grab-mic")).isHidden();
+    grabber.getByTestId("grab-password").fill("恭禧發財");
+    grabber.getByTestId("grab-open").click();
+    assertThat(grabber.getByTestId("grab-result")).hasAttribute("data-outcome", "GRABBED");
+    assertThat(grabber.getByTestId("grab-amount")).containsText("1.00");
+    grabber.context().close();
+  }
+
+  @Test
+  @Order(6)
+  void passwordEnvelope_withSpeechRecognition_sendsWhatWasHeard() {
+    String packetId = passwordPacket("恭喜发财");
+    Page grabber = phone("zh");
+    // A stand-in recogniser that hears "工喜发财" (a homophone, as recognisers write) in zh-CN.
+    grabber
+        .context()
+        .addInitScript(
+            "window.heardLang = null;"
+                + " const Heard = class {"
+                + "   start() { window.heardLang = this.lang; setTimeout(() => {"
+                + "     this.onresult({results: [[{transcript: '工喜发财', confidence: 0.9}]]});"
+                + "     if (this.onend) this.onend(); }, 50); }"
+                + "   stop() {} abort() {} };"
+                + " for (const name of ['SpeechRecognition', 'webkitSpeechRecognition']) {"
+                + "   Object.defineProperty(window, name, {value: Heard, configurable: true}); }");
+    grabber.reload();
+    signIn(grabber, bob);
+    grabber.navigate(base + "/#/grab/" + packetId);
+    assertThat(grabber.getByTestId("grab-mic")).isVisible();
+    grabber.getByTestId("grab-mic").click();
+    assertThat(grabber.getByTestId("grab-result")).hasAttribute("data-outcome", "GRABBED");
+    assertThat(grabber.getByTestId("grab-password")).hasValue("工喜发财");
+    assertThat(grabber.evaluate("window.heardLang")).isEqualTo("zh-CN");
+    grabber.context().close();
+  }
 }

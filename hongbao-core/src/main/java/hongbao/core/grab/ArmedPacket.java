@@ -3,6 +3,7 @@ package hongbao.core.grab;
 import hongbao.core.Invariants;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
+import hongbao.core.password.PasswordLock;
 import java.util.List;
 
 /**
@@ -15,13 +16,17 @@ import java.util.List;
  *
  * @param capFen with {@code splitAtGrab}, the largest share in fen; 0 for none
  * @param restored grabs already paid, in grab order; empty for a new packet
+ * @param lock what a grab's 口令 must open; null for a packet without one
+ * @param grabsPerUserMax the limit of the packet's activity; 0 outside any activity
  */
 public record ArmedPacket(
     Packet packet,
     List<Amount> shares,
     boolean splitAtGrab,
     long capFen,
-    List<GrabRecord> restored) {
+    List<GrabRecord> restored,
+    PasswordLock lock,
+    int grabsPerUserMax) {
 
   public ArmedPacket {
     shares = List.copyOf(shares);
@@ -47,6 +52,27 @@ public record ArmedPacket(
     Invariants.check(
         !splitAtGrab || shares.isEmpty(), "packet %s: split at grab with shares", packet.id());
     Invariants.check(capFen >= 0, "packet %s: negative cap", packet.id());
+    Invariants.check(
+        (lock == null) == !packet.hasPassword()
+            && (lock == null || lock.key().equals(packet.passwordKey())),
+        "packet %s: a lock that is not the packet's",
+        packet.id());
+    Invariants.check(
+        (grabsPerUserMax > 0) == (packet.activityId() != 0),
+        "packet %s: limit %s for activity %s",
+        packet.id(),
+        grabsPerUserMax,
+        packet.activityId());
+  }
+
+  /** A packet opened by its exact key only, outside any activity. */
+  public ArmedPacket(
+      Packet packet,
+      List<Amount> shares,
+      boolean splitAtGrab,
+      long capFen,
+      List<GrabRecord> restored) {
+    this(packet, shares, splitAtGrab, capFen, restored, exactLock(packet), 0);
   }
 
   /** A pre-split packet. */
@@ -57,5 +83,9 @@ public record ArmedPacket(
   /** A packet whose shares are cut at grab time. */
   public static ArmedPacket splitAtGrab(Packet packet, long capFen) {
     return new ArmedPacket(packet, List.of(), true, capFen, List.of());
+  }
+
+  private static PasswordLock exactLock(Packet packet) {
+    return packet.hasPassword() ? PasswordLock.exact(packet.passwordKey()) : null;
   }
 }

@@ -1,16 +1,20 @@
 package hongbao.core.grab;
 
 import hongbao.core.Unavailable;
+import hongbao.core.activity.ActivityGrabs;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.GrabView;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketStore;
 import hongbao.core.packet.PacketType;
+import hongbao.core.password.PasswordLock;
+import hongbao.core.password.Pronunciation;
 import hongbao.core.split.AtGrabSplit;
 import hongbao.core.split.SplitOptions;
 import hongbao.core.split.SplitPolicy;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -26,6 +30,11 @@ import java.util.random.RandomGenerator;
  * splits only what is left over the shares left. So a lost packet never sells a paid share again,
  * and its paid grabbers keep their answer.
  *
+ * <p>A 口令 packet is armed with its lock: the key, the mode and how the phrase sounds, so that any
+ * instance matches a grab's phrase without the ledger. A packet of an activity is armed with the
+ * activity's limit, after the activity's counts in the store have been rebuilt from the ledger if
+ * the store lost them; a rebuilt packet's restored grabs count for their users too.
+ *
  * <p>Arming that finds another packet's state under the id (the ledger was restored from a backup
  * and handed the id out again) holds both: the stale state answers HELD and the packet is marked
  * held in the ledger, refunded whole at expiry, and reported.
@@ -40,6 +49,8 @@ public final class Arming {
   private final SplitPolicy fixed;
   private final Supplier<RandomGenerator> randomness;
   private final Clock clock;
+  private final Pronunciation pronunciation;
+  private final ActivityGrabs activities;
 
   public Arming(
       GrabStore store,
@@ -47,13 +58,17 @@ public final class Arming {
       SplitPolicy lucky,
       SplitPolicy fixed,
       Supplier<RandomGenerator> randomness,
-      Clock clock) {
+      Clock clock,
+      Pronunciation pronunciation,
+      ActivityGrabs activities) {
     this.store = store;
     this.packets = packets;
     this.lucky = lucky;
     this.fixed = fixed;
     this.randomness = randomness;
     this.clock = clock;
+    this.pronunciation = pronunciation;
+    this.activities = activities;
   }
 
   /** Arms a packet just sent (nothing can have been paid yet). Store faults propagate. */
@@ -73,8 +88,21 @@ public final class Arming {
     armWith(packet, paid);
   }
 
+  /**
+   * Puts every grab the ledger has paid in the activity back into the store's counts (after the
+   * store restarted and may have lost some of them).
+   */
+  public void restoreActivity(long activityId, Instant expiresAt) {
+    activities.restore(activityId, expiresAt);
+  }
+
   private void armWith(Packet packet, List<GrabRecord> paid) {
-    ArmResult result = store.arm(armed(packet, paid), clock.instant());
+    int limit = 0;
+    if (packet.activityId() != 0) {
+      limit = activities.maxGrabsPerUser(packet.activityId());
+      activities.ensurePresent(packet.activityId(), packet.expiresAt());
+    }
+    ArmResult result = store.arm(armed(packet, paid, limit), clock.instant());
     switch (result) {
       case ArmResult.Armed armed -> packets.markArmed(packet.id());
       case ArmResult.TooLate tooLate -> {}
@@ -103,11 +131,15 @@ public final class Arming {
     packets.markHeld(packet.id(), reason);
   }
 
-  private ArmedPacket armed(Packet packet, List<GrabRecord> paid) {
+  private ArmedPacket armed(Packet packet, List<GrabRecord> paid, int limit) {
+    PasswordLock lock =
+        packet.hasPassword()
+            ? PasswordLock.of(packet.passwordKey(), packet.passwordMatch(), pronunciation)
+            : null;
     SplitPolicy policy = packet.type() == PacketType.FIXED ? fixed : lucky;
     if (policy instanceof AtGrabSplit atGrab) {
       long cap = atGrab.capFen() == SplitOptions.NO_CAP ? 0 : atGrab.capFen();
-      return new ArmedPacket(packet, List.of(), true, cap, paid);
+      return new ArmedPacket(packet, List.of(), true, cap, paid, lock, limit);
     }
     Amount paidSum = paid.stream().map(GrabRecord::amount).reduce(Amount.ZERO, Amount::plus);
     long left = packet.amount().minus(paidSum).fen();
@@ -118,7 +150,7 @@ public final class Arming {
             : Arrays.stream(policy.split(left, sharesLeft, randomness.get()))
                 .mapToObj(Amount::fen)
                 .toList();
-    return new ArmedPacket(packet, shares, false, 0, paid);
+    return new ArmedPacket(packet, shares, false, 0, paid, lock, limit);
   }
 
   /**

@@ -77,6 +77,8 @@ public final class ClaimService {
       case Recovered.AlreadyThere there -> new ClaimOutcome.Recorded(there.amount());
       case Recovered.Exhausted exhausted ->
           refuse(receipt, "every share of the packet is taken or too little is left");
+      case Recovered.OverLimit overLimit ->
+          refuse(receipt, "the user has grabbed as many shares of the activity as it allows");
       case Recovered.Closed closed -> payFromLedger(receipt);
       case Recovered.Missing missing -> payFromLedger(receipt);
     };

@@ -36,6 +36,12 @@ public sealed interface GrabOutcome {
   /** The 口令 phrase did not match. */
   record WrongPassword() implements GrabOutcome {}
 
+  /**
+   * The packet belongs to an activity and the user has grabbed as many shares of its packets as the
+   * activity allows.
+   */
+  record LimitReached() implements GrabOutcome {}
+
   /** No such packet in the fast store. */
   record NotFound() implements GrabOutcome {}
 
@@ -49,6 +55,7 @@ public sealed interface GrabOutcome {
   GrabOutcome EXPIRED = new Expired();
   GrabOutcome NOT_ELIGIBLE = new NotEligible();
   GrabOutcome WRONG_PASSWORD = new WrongPassword();
+  GrabOutcome LIMIT_REACHED = new LimitReached();
   GrabOutcome NOT_FOUND = new NotFound();
   GrabOutcome HELD = new Held();
 }

@@ -7,7 +7,7 @@ import hongbao.core.ops.Switch;
 import hongbao.core.ops.Switches;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketStore;
-import hongbao.core.password.PasswordKey;
+import hongbao.core.password.PasswordCheck;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
@@ -21,12 +21,16 @@ import java.util.function.LongSupplier;
  * that never existed from one whose keys have aged out of the store, were lost, or were never
  * armed; a packet still open is rebuilt from the ledger (see {@link Arming#rearm}).
  *
+ * <p>A grab that carries a 口令 phrase is matched first (see {@link PasswordCheck}): the script then
+ * only compares keys, and everything it decides stays one atomic step.
+ *
  * <p>Every GRABBED answer carries a sealed receipt of the grab, the user's proof should the store
  * lose it.
  */
 public final class GrabService {
 
   private final GrabStore store;
+  private final PasswordCheck passwords;
   private final PacketStore packets;
   private final Arming arming;
   private final Switches switches;
@@ -39,6 +43,7 @@ public final class GrabService {
    */
   public GrabService(
       GrabStore store,
+      PasswordCheck passwords,
       PacketStore packets,
       Arming arming,
       Switches switches,
@@ -46,6 +51,7 @@ public final class GrabService {
       LongSupplier random,
       Clock clock) {
     this.store = store;
+    this.passwords = passwords;
     this.packets = packets;
     this.arming = arming;
     this.switches = switches;
@@ -61,10 +67,11 @@ public final class GrabService {
     if (!switches.enabled(Switch.GRABBING)) {
       throw new RejectedException(Rejection.DISABLED, "grabbing is switched off");
     }
-    String key = password == null ? null : PasswordKey.of(password);
     Instant now = clock.instant();
-    return store
-        .grab(new GrabAttempt(packetId, userId, key, now, random.getAsLong()))
+    long r = random.getAsLong();
+    return passwords
+        .keyFor(packetId, password)
+        .thenCompose(key -> store.grab(new GrabAttempt(packetId, userId, key, now, r)))
         .thenApply(outcome -> withReceipt(outcome, packetId, userId, now));
   }
 

@@ -14,6 +14,12 @@ public sealed interface Recovered {
   /** What is left of the packet cannot cover the grab; nothing changed. */
   record Exhausted() implements Recovered {}
 
+  /**
+   * A claimed grab of a packet of an activity whose user has grabbed as many of its shares as it
+   * allows without this one; nothing changed.
+   */
+  record OverLimit() implements Recovered {}
+
   /** The packet is closed or held in the store; nothing changed. */
   record Closed() implements Recovered {}
 
@@ -21,6 +27,7 @@ public sealed interface Recovered {
   record Missing() implements Recovered {}
 
   Recovered EXHAUSTED = new Exhausted();
+  Recovered OVER_LIMIT = new OverLimit();
   Recovered CLOSED = new Closed();
   Recovered MISSING = new Missing();
 }

@@ -7,8 +7,10 @@ import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -81,10 +83,12 @@ public final class StoreRepair {
   int repairAll() {
     int repaired = 0;
     long after = 0;
+    Set<Long> restoredActivities = new HashSet<>();
     for (List<Packet> page = packets.open(after, PAGE);
         !page.isEmpty();
         page = packets.open(after, PAGE)) {
       Set<Long> held = packets.heldAmong(page.stream().map(Packet::id).toList());
+      restoreActivities(page, restoredActivities);
       for (Packet packet : page) {
         if (!held.contains(packet.id())) {
           repaired += repair(packet);
@@ -93,6 +97,25 @@ public final class StoreRepair {
       }
     }
     return repaired;
+  }
+
+  /**
+   * Counts first: a grab of a repaired packet must not slip past a count the restart lost. Each
+   * activity once per pass, with every grab the ledger paid in it, closed packets' included.
+   */
+  private void restoreActivities(List<Packet> page, Set<Long> restored) {
+    Map<Long, Instant> latestExpiry = new HashMap<>();
+    for (Packet packet : page) {
+      if (packet.activityId() != 0 && !restored.contains(packet.activityId())) {
+        latestExpiry.merge(packet.activityId(), packet.expiresAt(), StoreRepair::later);
+      }
+    }
+    latestExpiry.forEach(arming::restoreActivity);
+    restored.addAll(latestExpiry.keySet());
+  }
+
+  private static Instant later(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
   }
 
   /** Puts one packet's lost state back; returns how many grabs (or 1 for a re-armed packet). */

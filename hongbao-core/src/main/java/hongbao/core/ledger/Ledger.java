@@ -14,7 +14,10 @@ import java.util.function.Function;
  */
 public interface Ledger {
 
-  /** A fresh packet id; ids are never reused. */
+  /**
+   * A fresh packet number, never reused: the id of a packet outside any activity (see {@link
+   * hongbao.core.packet.Packet#idOf}).
+   */
   long nextPacketId();
 
   /**

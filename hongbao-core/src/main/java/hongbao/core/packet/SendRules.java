@@ -76,6 +76,9 @@ public final class SendRules {
                 .formatted(limits.maxPasswordLength()));
       }
     }
+    if (request.passwordMatch() != null && request.password() == null) {
+      throw reject(Rejection.INVALID_REQUEST, "passwordMatch needs a password");
+    }
     List<String> recipients = request.recipients();
     if (request.type() != PacketType.EXCLUSIVE) {
       if (recipients != null) {

@@ -2,6 +2,7 @@ package hongbao.core.packet;
 
 import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
+import hongbao.core.activity.ActivityStore;
 import hongbao.core.grab.Arming;
 import hongbao.core.ledger.Idempotency;
 import hongbao.core.ledger.IdempotencyKey;
@@ -12,6 +13,7 @@ import hongbao.core.money.Amount;
 import hongbao.core.ops.Switch;
 import hongbao.core.ops.Switches;
 import hongbao.core.password.PasswordKey;
+import hongbao.core.password.PasswordMatch;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,14 +35,21 @@ public final class SendService {
   private final Ledger ledger;
   private final Arming arming;
   private final Switches switches;
+  private final ActivityStore activities;
   private final Clock clock;
 
   public SendService(
-      SendRules rules, Ledger ledger, Arming arming, Switches switches, Clock clock) {
+      SendRules rules,
+      Ledger ledger,
+      Arming arming,
+      Switches switches,
+      ActivityStore activities,
+      Clock clock) {
     this.rules = rules;
     this.ledger = ledger;
     this.arming = arming;
     this.switches = switches;
+    this.activities = activities;
     this.clock = clock;
   }
 
@@ -58,10 +67,18 @@ public final class SendService {
     if (!switches.enabled(Switch.SENDING)) {
       throw new RejectedException(Rejection.DISABLED, "sending is switched off");
     }
+    long activityId = request.activityId();
+    if (activityId != 0 && activities.find(activityId).isEmpty()) {
+      throw new RejectedException(Rejection.NOT_FOUND, "no such activity");
+    }
     Instant now = clock.instant();
+    PasswordMatch match =
+        request.password() == null
+            ? PasswordMatch.EXACT
+            : request.passwordMatch() == null ? PasswordMatch.DEFAULT : request.passwordMatch();
     Packet packet =
         new Packet(
-            ledger.nextPacketId(),
+            Packet.idOf(ledger.nextPacketId(), activityId),
             request.sender(),
             request.type(),
             Amount.fen(request.amount()),
@@ -70,7 +87,8 @@ public final class SendService {
             request.password() == null ? null : PasswordKey.of(request.password()),
             request.recipients() == null ? List.of() : request.recipients(),
             now,
-            now.plus(Duration.ofSeconds(expirySeconds)));
+            now.plus(Duration.ofSeconds(expirySeconds)),
+            match);
     StoredAnswer answer = render.apply(packet);
     try {
       ledger.send(packet, key, answer);

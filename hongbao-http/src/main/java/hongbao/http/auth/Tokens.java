@@ -5,6 +5,7 @@ import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jose.crypto.MACVerifier;
+import com.nimbusds.jwt.JWTClaimNames;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import hongbao.core.packet.SendRules;
@@ -17,9 +18,10 @@ import java.util.Date;
 import java.util.Optional;
 
 /**
- * HS256 bearer tokens signed with the service secret: claim {@code sub} is the user id, {@code
- * admin: true} marks an operator. A token without {@code exp} never expires; one with an {@code
- * exp} in the past is refused.
+ * HS256 bearer tokens signed with the service secret: claim {@code sub} (a JSON string) is the user
+ * id, {@code admin: true} marks an operator. A token must carry {@code exp}: one without it would
+ * be a credential that can never be withdrawn but by changing the secret. A token is refused from
+ * its {@code exp} on and before its {@code nbf}; no clock skew is allowed either way.
  */
 public final class Tokens {
 
@@ -71,12 +73,18 @@ public final class Tokens {
         return Optional.empty();
       }
       JWTClaimsSet claims = jwt.getJWTClaimsSet();
+      Instant now = clock.instant();
       Date expiry = claims.getExpirationTime();
-      if (expiry != null && !expiry.toInstant().isAfter(clock.instant())) {
+      if (expiry == null || !expiry.toInstant().isAfter(now)) {
         return Optional.empty();
       }
-      String subject = claims.getSubject();
-      if (subject == null || !SendRules.USER_ID.matcher(subject).matches()) {
+      Date notBefore = claims.getNotBeforeTime();
+      if (notBefore != null && notBefore.toInstant().isAfter(now)) {
+        return Optional.empty();
+      }
+      // The claims set reads a numeric sub as its decimal text; the payload keeps the JSON type.
+      if (!(jwt.getPayload().toJSONObject().get(JWTClaimNames.SUBJECT) instanceof String subject)
+          || !SendRules.USER_ID.matcher(subject).matches()) {
         return Optional.empty();
       }
       return Optional.of(new Caller(subject, Boolean.TRUE.equals(claims.getClaim("admin"))));

@@ -12,6 +12,7 @@ import hongbao.core.grab.PacketState;
 import hongbao.core.grab.Recovered;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
+import hongbao.core.password.PasswordLock;
 import hongbao.redis.LuaScript;
 import hongbao.redis.RedisFaults;
 import hongbao.redis.RedisKeys;
@@ -21,6 +22,7 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -85,9 +87,14 @@ public final class RedisGrabStore implements GrabStore {
   @Override
   public CompletionStage<GrabOutcome> grab(GrabAttempt attempt) {
     long id = attempt.packetId();
-    String[] scriptKeys = {
-      keys.meta(id), keys.shares(id), keys.grabs(id), keys.eligible(id), keys.payoutsOf(id)
-    };
+    String[] scriptKeys =
+        withActivity(
+            id,
+            keys.meta(id),
+            keys.shares(id),
+            keys.grabs(id),
+            keys.eligible(id),
+            keys.payoutsOf(id));
     String password = attempt.passwordKey() == null ? "" : attempt.passwordKey();
     return GRAB.<List<Object>>runAsync(
             connection,
@@ -113,11 +120,26 @@ public final class RedisGrabStore implements GrabStore {
       case "EXPIRED" -> GrabOutcome.EXPIRED;
       case "NOT_ELIGIBLE" -> GrabOutcome.NOT_ELIGIBLE;
       case "WRONG_PASSWORD" -> GrabOutcome.WRONG_PASSWORD;
+      case "LIMIT_REACHED" -> GrabOutcome.LIMIT_REACHED;
       case "SOLD_OUT" -> GrabOutcome.SOLD_OUT;
       case "NOT_FOUND" -> GrabOutcome.NOT_FOUND;
       case "HELD" -> GrabOutcome.HELD;
       default -> throw new Invariants.InvariantViolation("unknown grab reply " + reply);
     };
+  }
+
+  /**
+   * The keys of a script on a packet, with the activity's counts last for a packet of an activity
+   * (the same slot: the packet takes its shard from the activity).
+   */
+  private String[] withActivity(long packetId, String... packetKeys) {
+    long activity = Packet.activityOf(packetId);
+    if (activity == 0) {
+      return packetKeys;
+    }
+    String[] all = Arrays.copyOf(packetKeys, packetKeys.length + 1);
+    all[packetKeys.length] = keys.activityGrabs(activity);
+    return all;
   }
 
   /**
@@ -150,7 +172,7 @@ public final class RedisGrabStore implements GrabStore {
     long expireAtMillis = packet.expiresAt().toEpochMilli();
     var args =
         new ArrayList<String>(
-            12 + shares.size() + 3 * restored.size() + packet.recipients().size());
+            16 + shares.size() + 3 * restored.size() + packet.recipients().size());
     args.add(Long.toString(packet.amount().fen()));
     args.add(Integer.toString(packet.count()));
     args.add(Long.toString(expireAtMillis));
@@ -163,6 +185,11 @@ public final class RedisGrabStore implements GrabStore {
     args.add(Long.toString(armed.capFen()));
     args.add(Integer.toString(shares.size()));
     args.add(Integer.toString(restored.size()));
+    PasswordLock lock = armed.lock();
+    args.add(lock == null ? "" : lock.match().code());
+    args.add(lock == null || lock.reading() == null ? "" : lock.reading().encode());
+    args.add(Integer.toString(armed.grabsPerUserMax()));
+    args.add(Long.toString(id));
     shares.forEach(share -> args.add(Long.toString(share.fen())));
     for (GrabRecord grab : restored) {
       args.add(grab.userId());
@@ -170,7 +197,8 @@ public final class RedisGrabStore implements GrabStore {
       args.add(Long.toString(grab.at().toEpochMilli()));
     }
     args.addAll(packet.recipients());
-    String[] scriptKeys = {keys.meta(id), keys.shares(id), keys.eligible(id), keys.grabs(id)};
+    String[] scriptKeys =
+        withActivity(id, keys.meta(id), keys.shares(id), keys.eligible(id), keys.grabs(id));
     List<Object> reply =
         ARM.run(connection, ScriptOutputType.MULTI, scriptKeys, args.toArray(String[]::new));
     long code = (Long) reply.get(0);
@@ -228,9 +256,13 @@ public final class RedisGrabStore implements GrabStore {
     if (grabs.isEmpty()) {
       return List.of();
     }
-    String[] scriptKeys = {
-      keys.meta(packetId), keys.shares(packetId), keys.grabs(packetId), keys.payoutsOf(packetId)
-    };
+    String[] scriptKeys =
+        withActivity(
+            packetId,
+            keys.meta(packetId),
+            keys.shares(packetId),
+            keys.grabs(packetId),
+            keys.payoutsOf(packetId));
     var args = new ArrayList<String>(2 + 3 * grabs.size());
     args.add(claimed ? "CLAIM" : "RESTORE");
     args.add(Long.toString(packetId));
@@ -253,6 +285,7 @@ public final class RedisGrabStore implements GrabStore {
                     Amount.fen((Long) reply.get(1)), Math.toIntExact((Long) reply.get(2)));
             case "ALREADY_GRABBED" -> new Recovered.AlreadyThere(Amount.fen((Long) reply.get(1)));
             case "EXHAUSTED" -> Recovered.EXHAUSTED;
+            case "LIMIT_REACHED" -> Recovered.OVER_LIMIT;
             case "CLOSED" -> Recovered.CLOSED;
             case "NOT_FOUND" -> Recovered.MISSING;
             default -> throw new Invariants.InvariantViolation("unknown recover reply " + reply);

@@ -1,0 +1,284 @@
+package hongbao.app.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import hongbao.app.support.Api;
+import hongbao.app.support.Api.Response;
+import hongbao.app.support.Backends;
+import hongbao.app.support.LogCapture;
+import hongbao.app.support.TestService;
+import io.vertx.core.json.JsonObject;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The HTTP server against clients that misbehave on purpose: half-sent requests, trickled bodies,
+ * oversized heads, HTTP/2 where none was asked for, and a look from outside the loopback address.
+ * Timeouts are short here so that the test sees them fire; every loop is bounded in count and time.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class HttpHardeningTest {
+
+  private static final Duration IDLE = Duration.ofMillis(1_000);
+  private static final Duration BODY = Duration.ofMillis(1_500);
+
+  /** Enough sockets to show that stalled ones do not starve the server; few enough for CI. */
+  private static final int HALF_SENT_SOCKETS = 200;
+
+  private static final Duration LOOP_TIME_MAX = Duration.ofSeconds(20);
+
+  private TestService service;
+  private Api api;
+
+  @BeforeAll
+  void start() {
+    service =
+        TestService.start(
+            Backends.embedded(),
+            Map.of(
+                "HONGBAO_HTTP_IDLE_TIMEOUT_MILLIS", Long.toString(IDLE.toMillis()),
+                "HONGBAO_HTTP_BODY_TIMEOUT_MILLIS", Long.toString(BODY.toMillis())),
+            false);
+    api = service.api();
+  }
+
+  @AfterAll
+  void stop() {
+    service.close();
+  }
+
+  private int port() {
+    return service.hongbao().port();
+  }
+
+  private Socket connect() throws IOException {
+    var socket = new Socket();
+    socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port()), 2_000);
+    return socket;
+  }
+
+  private static void send(Socket socket, String text) throws IOException {
+    socket.getOutputStream().write(text.getBytes(StandardCharsets.ISO_8859_1));
+    socket.getOutputStream().flush();
+  }
+
+  /** Everything the server sends until it closes, waiting at most {@code patience} in all. */
+  private static Optional<String> readUntilClosed(Socket socket, Duration patience)
+      throws IOException {
+    long deadline = System.nanoTime() + patience.toNanos();
+    var received = new ByteArrayOutputStream();
+    InputStream in = socket.getInputStream();
+    byte[] buffer = new byte[4096];
+    while (System.nanoTime() < deadline) {
+      socket.setSoTimeout((int) Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+      try {
+        int read = in.read(buffer);
+        if (read < 0) {
+          return Optional.of(received.toString(StandardCharsets.UTF_8));
+        }
+        received.write(buffer, 0, read);
+      } catch (SocketTimeoutException e) {
+        break;
+      } catch (IOException e) {
+        // a reset is a close too
+        return Optional.of(received.toString(StandardCharsets.UTF_8));
+      }
+    }
+    return Optional.empty();
+  }
+
+  @Test
+  void halfSentRequests_doNotStarveTheServer_andAreClosedAtTheIdleTimeout() throws IOException {
+    var sockets = new ArrayList<Socket>();
+    try (var log = new LogCapture()) {
+      long started = System.nanoTime();
+      try {
+        for (int i = 0;
+            i < HALF_SENT_SOCKETS && System.nanoTime() - started < LOOP_TIME_MAX.toNanos();
+            i++) {
+          Socket socket = connect();
+          sockets.add(socket);
+          // Half of them stop inside the headers, half inside the body.
+          send(
+              socket,
+              i % 2 == 0
+                  ? "POST /api/v1/packets HTTP/1.1\r\nHost: x\r\nContent-Le"
+                  : "POST /api/v1/dev/tokens HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"a\"");
+        }
+        assertThat(sockets).hasSize(HALF_SENT_SOCKETS);
+
+        Response health = api.get("/health", null);
+        assertThat(health.status()).isEqualTo(200);
+        assertThat(health.json().getString("status")).isEqualTo("UP");
+
+        for (Socket socket : sockets) {
+          Duration left = LOOP_TIME_MAX.minusNanos(System.nanoTime() - started);
+          assertThat(readUntilClosed(socket, left.isNegative() ? Duration.ofMillis(1) : left))
+              .as("the server closes a stalled connection")
+              .isPresent();
+        }
+        long tookMillis = (System.nanoTime() - started) / 1_000_000;
+        assertThat(tookMillis).isGreaterThanOrEqualTo(IDLE.toMillis());
+        assertThat(api.get("/health", null).status()).isEqualTo(200);
+      } finally {
+        for (Socket socket : sockets) {
+          socket.close();
+        }
+      }
+      List<ILoggingEvent> events = log.events();
+      assertThat(events).noneMatch(e -> e.getThrowableProxy() != null);
+      assertThat(events.stream().filter(e -> e.getFormattedMessage().contains("aborted")))
+          .hasSizeLessThanOrEqualTo(HALF_SENT_SOCKETS / 2)
+          .allMatch(e -> !e.getFormattedMessage().contains("\n"));
+    }
+  }
+
+  @Test
+  void tricklingBody_isAnswered408_atTheBodyTimeout_andClosed() throws IOException {
+    try (Socket socket = connect()) {
+      send(
+          socket,
+          "POST /api/v1/dev/tokens HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"userId\":");
+      long started = System.nanoTime();
+      // One byte every 300 ms keeps the connection from ever being idle for IDLE (1 s).
+      socket.setSoTimeout(300);
+      var received = new ByteArrayOutputStream();
+      for (int i = 0; i < 20 && System.nanoTime() - started < LOOP_TIME_MAX.toNanos(); i++) {
+        try {
+          send(socket, " ");
+        } catch (IOException e) {
+          break; // closed by the server
+        }
+        try {
+          byte[] buffer = new byte[4096];
+          int read = socket.getInputStream().read(buffer);
+          if (read < 0) {
+            break;
+          }
+          received.write(buffer, 0, read);
+        } catch (SocketTimeoutException e) {
+          // nothing yet: trickle on
+        }
+      }
+      received.writeBytes(
+          readUntilClosed(socket, Duration.ofSeconds(5))
+              .orElse("")
+              .getBytes(StandardCharsets.UTF_8));
+      long tookMillis = (System.nanoTime() - started) / 1_000_000;
+      String answer = received.toString(StandardCharsets.UTF_8);
+      assertThat(answer).startsWith("HTTP/1.1 408 ");
+      String body = answer.substring(answer.indexOf("\r\n\r\n") + 4);
+      assertThat(new JsonObject(body).getJsonObject("error").getString("code"))
+          .isEqualTo("INVALID_REQUEST");
+      assertThat(tookMillis).isBetween(BODY.toMillis() - 200, BODY.toMillis() + 3_000);
+    }
+  }
+
+  @Test
+  void oversizedHeadersAndRequestLines_getTheJsonErrorBody() throws IOException {
+    for (String request :
+        List.of(
+            "GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(9_000) + "\r\n\r\n",
+            "GET /health?" + "a".repeat(5_000) + " HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET /health HTTP/1.1\r\nHost: x\r\nBad Header Without Colon\r\n\r\n")) {
+      try (Socket socket = connect()) {
+        send(socket, request);
+        String answer = readUntilClosed(socket, Duration.ofSeconds(5)).orElseThrow();
+        assertThat(answer).matches("(?s)HTTP/1\\.[01] (431|414|400) .*");
+        assertThat(answer.toLowerCase()).contains("content-type: application/json");
+        String body = answer.substring(answer.indexOf("\r\n\r\n") + 4);
+        assertThat(new JsonObject(body).getJsonObject("error").getString("code"))
+            .isEqualTo("INVALID_REQUEST");
+      }
+    }
+    Response response =
+        api.call(
+            java.net.http.HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + port() + "/health"))
+                .header("X-Big", "a".repeat(9_000))
+                .build());
+    assertThat(response.status()).isEqualTo(431);
+    assertThat(response.errorCode()).isEqualTo("INVALID_REQUEST");
+  }
+
+  private static HttpClient.Version versionSpoken(int port) throws IOException {
+    try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build()) {
+      HttpResponse<String> response =
+          client.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health"))
+                  .timeout(Duration.ofSeconds(10))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(response.statusCode()).isEqualTo(200);
+      return response.version();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
+  void cleartextHttp2_isOffUnlessConfigured() throws IOException {
+    assertThat(versionSpoken(port())).isEqualTo(HttpClient.Version.HTTP_1_1);
+    try (Socket socket = connect()) {
+      // HTTP/2 with prior knowledge: a server speaking it would answer with a binary SETTINGS
+      // frame; this one reads the preface as an HTTP/1 request line of an unknown version.
+      send(socket, "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+      assertThat(readUntilClosed(socket, Duration.ofSeconds(5)).orElseThrow()).startsWith("HTTP/");
+    }
+    try (TestService h2c =
+        TestService.start(Backends.embedded(), Map.of("HONGBAO_HTTP2_CLEARTEXT", "true"), false)) {
+      assertThat(versionSpoken(h2c.hongbao().port())).isEqualTo(HttpClient.Version.HTTP_2);
+    }
+  }
+
+  @Test
+  void devMode_listensOnTheLoopbackAddressOnly() throws IOException {
+    Optional<InetAddress> outside =
+        NetworkInterface.networkInterfaces()
+            .filter(
+                nic -> {
+                  try {
+                    return nic.isUp() && !nic.isLoopback();
+                  } catch (IOException e) {
+                    return false;
+                  }
+                })
+            .flatMap(NetworkInterface::inetAddresses)
+            .filter(address -> address instanceof Inet4Address && !address.isLoopbackAddress())
+            .findFirst();
+    assumeTrue(outside.isPresent(), "this machine has no address beside the loopback one");
+    try (var socket = new Socket()) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> socket.connect(new InetSocketAddress(outside.get(), port()), 2_000))
+          .isInstanceOf(ConnectException.class);
+    }
+    try (Socket socket = connect()) {
+      assertThat(socket.isConnected()).isTrue();
+    }
+  }
+}

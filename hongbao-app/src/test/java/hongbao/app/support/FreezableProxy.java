@@ -1,0 +1,115 @@
+package hongbao.app.support;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * A TCP proxy on the loopback address in front of a dependency. Frozen, it keeps every connection
+ * open and forwards nothing, in either direction: what a dropped route or a paused VM looks like
+ * from the client, which neither gets an answer nor learns that none will come. Thawed, it forwards
+ * what it held back.
+ */
+public final class FreezableProxy implements AutoCloseable {
+
+  private static final int BUFFER_BYTES = 16 * 1024;
+
+  private final ServerSocket listener;
+  private final InetSocketAddress upstream;
+  private final Queue<Socket> sockets = new ConcurrentLinkedQueue<>();
+  private volatile boolean frozen;
+  private volatile boolean closed;
+
+  private FreezableProxy(ServerSocket listener, InetSocketAddress upstream) {
+    this.listener = listener;
+    this.upstream = upstream;
+  }
+
+  public static FreezableProxy to(String host, int port) {
+    try {
+      var listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+      var proxy = new FreezableProxy(listener, new InetSocketAddress(host, port));
+      Thread.ofVirtual().name("proxy-accept-" + port).start(proxy::accept);
+      return proxy;
+    } catch (IOException e) {
+      throw new UncheckedIOException("starting a proxy to " + host + ":" + port, e);
+    }
+  }
+
+  public int port() {
+    return listener.getLocalPort();
+  }
+
+  public void freeze() {
+    frozen = true;
+  }
+
+  public void thaw() {
+    frozen = false;
+  }
+
+  private void accept() {
+    while (!closed) {
+      try {
+        Socket client = listener.accept();
+        Socket server = new Socket();
+        server.connect(upstream, 5_000);
+        sockets.add(client);
+        sockets.add(server);
+        Thread.ofVirtual().start(() -> pump(client, server));
+        Thread.ofVirtual().start(() -> pump(server, client));
+      } catch (IOException e) {
+        if (!closed) {
+          System.err.println("proxy to " + upstream + ": " + e);
+        }
+      }
+    }
+  }
+
+  private void pump(Socket from, Socket to) {
+    byte[] buffer = new byte[BUFFER_BYTES];
+    try (InputStream in = from.getInputStream();
+        OutputStream out = to.getOutputStream()) {
+      for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
+        while (frozen && !closed) {
+          Thread.sleep(10);
+        }
+        out.write(buffer, 0, read);
+        out.flush();
+      }
+    } catch (IOException e) {
+      // One side closed; closing both below ends the other pump too.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      closeQuietly(from);
+      closeQuietly(to);
+    }
+  }
+
+  private static void closeQuietly(Socket socket) {
+    try {
+      socket.close();
+    } catch (IOException e) {
+      // already gone
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    try {
+      listener.close();
+    } catch (IOException e) {
+      // already closed
+    }
+    sockets.forEach(FreezableProxy::closeQuietly);
+  }
+}

@@ -1,0 +1,43 @@
+package hongbao.core.activity;
+
+import hongbao.core.Invariants;
+import java.time.Instant;
+
+/**
+ * Keeps the fast store's activity counts whole. The ledger is the truth: it refuses to pay a user
+ * more grabs of an activity than the limit, so its paid grabs are a floor of the true counts. When
+ * the store has lost an activity's counts (or may have lost part of them, after a restart), they
+ * are rebuilt from those paid grabs before any packet of the activity is sold again, so that a user
+ * cannot grab past the limit on the strength of a forgotten count.
+ */
+public final class ActivityGrabs {
+
+  private final ActivityStore activities;
+  private final ActivityCounts counts;
+
+  public ActivityGrabs(ActivityStore activities, ActivityCounts counts) {
+    this.activities = activities;
+    this.counts = counts;
+  }
+
+  /** The activity's limit; the activity must exist (the ledger refused packets of others). */
+  public int maxGrabsPerUser(long activityId) {
+    return activities
+        .find(activityId)
+        .orElseThrow(
+            () -> new Invariants.InvariantViolation("packet of unknown activity " + activityId))
+        .maxGrabsPerUser();
+  }
+
+  /** Rebuilds the counts from the ledger unless the store has them. */
+  public void ensurePresent(long activityId, Instant expiresAt) {
+    if (!counts.present(activityId)) {
+      restore(activityId, expiresAt);
+    }
+  }
+
+  /** Puts every grab the ledger has paid in the activity back into the store's counts. */
+  public void restore(long activityId, Instant expiresAt) {
+    counts.restore(activityId, activities.paidGrabs(activityId), expiresAt);
+  }
+}

@@ -1,0 +1,115 @@
+package hongbao.http.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.PlainHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.PlainJWT;
+import com.nimbusds.jwt.SignedJWT;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Date;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class TokensTest {
+
+  private static final String SECRET = "0123456789abcdef0123456789abcdef-test";
+  private static final Instant NOW = Instant.parse("2027-02-16T12:00:00Z");
+
+  private final Tokens tokens = new Tokens(SECRET, Clock.fixed(NOW, ZoneOffset.UTC));
+
+  private static JWTClaimsSet.Builder claims() {
+    return new JWTClaimsSet.Builder()
+        .subject("alice")
+        .issueTime(Date.from(NOW))
+        .expirationTime(Date.from(NOW.plusSeconds(60)));
+  }
+
+  private static String signed(JWSAlgorithm algorithm, JWTClaimsSet claims) {
+    var jwt = new SignedJWT(new JWSHeader(algorithm), claims);
+    try {
+      jwt.sign(new MACSigner(SECRET.repeat(2).getBytes(StandardCharsets.UTF_8)));
+    } catch (JOSEException e) {
+      throw new IllegalStateException(e);
+    }
+    return jwt.serialize();
+  }
+
+  private static String signed(JWTClaimsSet claims) {
+    var jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims);
+    try {
+      jwt.sign(new MACSigner(SECRET.getBytes(StandardCharsets.UTF_8)));
+    } catch (JOSEException e) {
+      throw new IllegalStateException(e);
+    }
+    return jwt.serialize();
+  }
+
+  @Test
+  void mintedToken_verifies_asItsUser_withItsAdminFlag() {
+    assertThat(tokens.verify(tokens.mint("alice", false, Duration.ofDays(30))))
+        .contains(new Caller("alice", false));
+    assertThat(tokens.verify(tokens.mint("ops", true, Duration.ofDays(30))))
+        .contains(new Caller("ops", true));
+    assertThat(tokens.verify(signed(claims().claim("admin", true).build())))
+        .contains(new Caller("alice", true));
+  }
+
+  @Test
+  void subject_mustBeAJsonString() {
+    assertThat(tokens.verify(signed(claims().claim("sub", 42).build()))).isEmpty();
+    assertThat(tokens.verify(signed(claims().claim("sub", true).build()))).isEmpty();
+    assertThat(tokens.verify(signed(claims().subject(null).build()))).isEmpty();
+    assertThat(tokens.verify(signed(claims().subject("a b").build()))).isEmpty();
+    assertThat(tokens.verify(signed(claims().subject("42").build())))
+        .contains(new Caller("42", false));
+  }
+
+  @Test
+  void tokenWithoutExpiry_isRefused() {
+    assertThat(tokens.verify(signed(claims().expirationTime(null).build()))).isEmpty();
+  }
+
+  @Test
+  void expiredToken_isRefused_fromItsExpiryOn() {
+    assertThat(tokens.verify(signed(claims().expirationTime(Date.from(NOW)).build()))).isEmpty();
+    assertThat(
+            tokens.verify(signed(claims().expirationTime(Date.from(NOW.minusSeconds(1))).build())))
+        .isEmpty();
+    assertThat(
+            tokens.verify(signed(claims().expirationTime(Date.from(NOW.plusSeconds(1))).build())))
+        .isPresent();
+  }
+
+  @Test
+  void tokenNotYetValid_isRefused_untilItsNotBefore() {
+    assertThat(tokens.verify(signed(claims().notBeforeTime(Date.from(NOW.plusSeconds(1))).build())))
+        .isEmpty();
+    assertThat(tokens.verify(signed(claims().notBeforeTime(Date.from(NOW)).build()))).isPresent();
+    assertThat(
+            tokens.verify(signed(claims().notBeforeTime(Date.from(NOW.minusSeconds(60))).build())))
+        .isPresent();
+  }
+
+  @Test
+  void onlyHs256_signedWithTheServiceSecret_isAccepted() {
+    assertThat(tokens.verify(signed(JWSAlgorithm.HS512, claims().build()))).isEmpty();
+    assertThat(tokens.verify(new PlainJWT(new PlainHeader(), claims().build()).serialize()))
+        .isEmpty();
+    var other =
+        new Tokens("another secret of at least thirty-two bytes", Clock.fixed(NOW, ZoneOffset.UTC));
+    assertThat(tokens.verify(other.mint("alice", true, Duration.ofDays(1)))).isEmpty();
+    String token = signed(claims().build());
+    String tampered = token.substring(0, token.length() - 2) + (token.endsWith("AA") ? "BB" : "AA");
+    assertThat(tokens.verify(tampered)).isEmpty();
+    assertThat(tokens.verify("not-a-token")).isEqualTo(Optional.empty());
+  }
+}
