@@ -1,7 +1,9 @@
 package hongbao.app.bench;
 
-import hongbao.app.Config;
-import hongbao.app.Hongbao;
+import hongbao.app.bench.CpuMeter.Party;
+import hongbao.app.bench.Summary.CeilingResult;
+import hongbao.app.bench.Summary.Drain;
+import hongbao.app.bench.Summary.Window;
 import hongbao.http.PacketIds;
 import hongbao.redis.RedisKeys;
 import io.vertx.core.Future;
@@ -12,8 +14,11 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
+import org.HdrHistogram.Histogram;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -21,10 +26,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The load generator of issue #4: runs one scenario against the service (in-process or at a URL),
- * then measures the payout drain, optionally the bare-script ceiling, checks the answers and the
- * reconciler, and writes summary.json, summary.md and a latency picture. Exit code 1 when anything
- * does not add up.
+ * The load generator, always in a process of its own: a running service ({@code --url}) or one it
+ * starts as a separate process ({@code --embedded}). A run warms the service up until the grab rate
+ * stops rising, then measures several closed-loop windows with payouts paused (the service's
+ * maximum, and each process's CPU time per grab), times the payout of what they grabbed, and
+ * optionally the bare grab script's ceiling, the drain of a large backlog and an open-loop window
+ * at a fraction of the maximum. It checks the answers and the reconciler and writes summary.json,
+ * summary.md and latency pictures. Exit code 1 when anything does not add up.
  */
 @Command(
     name = "bench",
@@ -32,27 +40,32 @@ import picocli.CommandLine.Spec;
     description = "Load the service with a scenario (hot, groups, storm, mixed) and report.")
 public final class BenchCommand implements Callable<Integer> {
 
-  static final class Target {
+  /** The most shares one packet may have in Redis; larger backlogs take several packets. */
+  static final int MAX_SHARES_PER_PACKET = 100_000;
+
+  static final class TargetChoice {
     @Option(names = "--url", description = "a running instance, e.g. http://127.0.0.1:8080")
     String url;
 
-    @Option(names = "--embedded", description = "start the service in-process (embedded backends)")
+    @Option(
+        names = "--embedded",
+        description = "start the service as a separate process, on embedded Redis and PostgreSQL")
     boolean embedded;
   }
 
   @ArgGroup(multiplicity = "1")
-  Target target;
+  TargetChoice target;
 
-  @Option(names = "--scenario", required = true, description = "hot, groups, storm or mixed")
+  @Option(names = "--scenario", defaultValue = "hot", description = "hot, groups, storm or mixed")
   String scenario;
 
   @Option(names = "--out", required = true, description = "directory for the results")
   Path out;
 
-  @Option(names = "--shares", defaultValue = "10000", description = "hot/storm packet size")
+  @Option(names = "--shares", defaultValue = "20000", description = "hot/storm packet size")
   int shares;
 
-  @Option(names = "--packets", defaultValue = "2000", description = "groups/mixed packet count")
+  @Option(names = "--packets", defaultValue = "1000", description = "groups/mixed packet count")
   int packets;
 
   @Option(names = "--duplicates", defaultValue = "3", description = "storm: grabs per user")
@@ -61,29 +74,75 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--concurrency", defaultValue = "64", description = "requests in flight")
   int concurrency;
 
-  @Option(names = "--rate", defaultValue = "0", description = "open loop at this many req/s")
-  double rate;
+  @Option(
+      names = "--runs",
+      defaultValue = "5",
+      description = "measured windows (each a fresh instance of the scenario); medians reported")
+  int runs;
+
+  @Option(
+      names = "--warmup-shares",
+      defaultValue = "5000",
+      description = "grabs per warm-up window; 0 skips the warm-up")
+  int warmupShares;
+
+  @Option(
+      names = "--warmup-max-seconds",
+      defaultValue = "180",
+      description = "the warm-up stops here even if the rate still rises")
+  int warmupMaxSeconds;
 
   @Option(names = "--with-ceiling", description = "also measure the bare grab script")
   boolean withCeiling;
 
-  @Option(names = "--ceiling-requests", defaultValue = "100000")
+  @Option(names = "--ceiling-requests", defaultValue = "100000", description = "per ceiling run")
   int ceilingRequests;
 
-  @Option(names = "--drain-grabs", defaultValue = "20000", description = "0 skips the drain test")
-  int drainGrabs;
+  @Option(names = "--ceiling-runs", defaultValue = "3")
+  int ceilingRuns;
 
   @Option(
-      names = "--warmup",
-      defaultValue = "5000",
-      description = "untimed grabs first, so the JIT has compiled the path being measured")
-  int warmup;
+      names = "--drain-backlog",
+      defaultValue = "0",
+      description = "time the payout of a backlog this large (grabbed by redis-benchmark); 0 skips")
+  int drainBacklog;
+
+  @Option(
+      names = "--open-loop-fraction",
+      defaultValue = "0",
+      description = "an open-loop window at this fraction of the measured maximum (e.g. 0.8)")
+  double openLoopFraction;
+
+  @Option(names = "--rate", defaultValue = "0", description = "an open-loop window at this req/s")
+  double rate;
+
+  @Option(
+      names = "--open-loop-payouts",
+      description = "keep payouts running during the open-loop window (default: paused)")
+  boolean openLoopPayouts;
+
+  @Option(names = "--pin", description = "SERVICE_CPUS:GENERATOR_CPUS for taskset, e.g. 0:1")
+  String pin;
+
+  @Option(
+      names = "--service-jvm-arg",
+      description = "--embedded: an extra JVM flag for the service (a profiler agent, JFR, ...)")
+  List<String> serviceJvmArgs = new ArrayList<>();
 
   @Option(names = "--jwt-secret", description = "sign tokens (else dev tokens with --url)")
   String jwtSecret;
 
-  @Option(names = "--redis-url", description = "with --url: the service's Redis, for memory")
+  @Option(names = "--redis-url", description = "with --url: the service's Redis")
   String redisUrl;
+
+  @Option(names = "--jdbc-url", description = "with --url: the service's PostgreSQL (for its pid)")
+  String jdbcUrl;
+
+  @Option(names = "--service-pid", description = "with --url: the service's pid (else found)")
+  Long servicePid;
+
+  @Option(names = "--postgres-pid", description = "with --url: the postmaster's pid")
+  Long postgresPid;
 
   @Option(names = "--id-alphabet", description = "with --url: the service's Sqids alphabet")
   String idAlphabet = PacketIds.DEFAULT_ALPHABET;
@@ -100,38 +159,38 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Hongbao service = null;
-    String baseUrl = target.url;
-    String secret = jwtSecret;
-    String redis = redisUrl;
-    if (target.embedded) {
-      secret = randomSecret();
-      service = Hongbao.start(Config.from(embeddedEnvironment(secret)));
-      baseUrl = "http://127.0.0.1:" + service.port();
-      redis = service.redisUrl();
+    if (runs < 1 || concurrency < 1 || shares < 1 || ceilingRuns < 1) {
+      throw new IllegalArgumentException("runs, concurrency, shares and ceiling runs must be >= 1");
     }
-    try (var client = new BenchClient(baseUrl, concurrency, secret)) {
-      Summary summary = new Run(client, redis).execute();
-      SummaryWriter.write(out, summary, plot);
+    Pinning pinning = pin == null ? null : Pinning.parse(pin);
+    if (!ProcessCpu.available()) {
+      System.err.println("bench: no /proc here; CPU time per grab is not measured");
+    }
+    try (Target service = target(pinning);
+        var client = new BenchClient(service.baseUrl(), concurrency, service.jwtSecret())) {
+      Summary summary = new Run(client, service, pinning).execute();
+      SummaryWriter.write(out, summary, plots);
       System.out.println(SummaryWriter.markdown(summary));
       return summary.reconciled() ? 0 : 1;
-    } finally {
-      if (service != null) {
-        service.close();
-      }
     }
   }
 
-  private String plot = "";
+  private final Map<String, String> plots = new HashMap<>();
 
-  private java.util.Map<String, String> embeddedEnvironment(String secret) {
+  private Target target(Pinning pinning) throws Exception {
+    if (target.embedded) {
+      return Target.embedded(
+          embeddedEnvironment(randomSecret()), serviceJvmArgs, pinning, out.resolve("service.log"));
+    }
+    return Target.attach(
+        target.url, redisUrl, jdbcUrl, jwtSecret, servicePid, postgresPid, pinning);
+  }
+
+  private Map<String, String> embeddedEnvironment(String secret) {
     var env = new HashMap<String, String>();
-    env.put("HONGBAO_PORT", "0");
     env.put("HONGBAO_JWT_SECRET", secret);
     env.put("HONGBAO_DEV_MODE", "true");
-    env.put("HONGBAO_MAX_SHARES", Integer.toString(Math.max(100_000, shares)));
-    // The bench's users are few and fast; the per-user limit is not what is measured.
-    env.put("HONGBAO_GRABS_PER_USER_PER_SECOND", "1000000");
+    env.put("HONGBAO_MAX_SHARES", Integer.toString(Math.max(MAX_SHARES_PER_PACKET, shares)));
     env.put("HONGBAO_SHARDS", Integer.toString(shards));
     return env;
   }
@@ -139,142 +198,292 @@ public final class BenchCommand implements Callable<Integer> {
   /** One run's steps, in order. */
   private final class Run {
     private final BenchClient client;
-    private final String redis;
+    private final Target service;
+    private final Pinning pinning;
+    private final CpuMeter meter;
     private final GrabBook book = new GrabBook();
+    private boolean payoutsPaused;
 
-    Run(BenchClient client, String redis) {
+    Run(BenchClient client, Target service, Pinning pinning) {
       this.client = client;
-      this.redis = redis;
+      this.service = service;
+      this.pinning = pinning;
+      this.meter = service.meter();
     }
 
     Summary execute() throws Exception {
-      Scenario chosen = Scenario.named(scenario, new BenchOptions(shares, packets, duplicates));
-      RedisMemory memory = redis == null ? null : new RedisMemory(redis);
+      RedisInfo redis = service.redisUrl() == null ? null : new RedisInfo(service.redisUrl());
       try {
-        if (warmup > 0) {
-          grabOnePacket("warmup", warmup);
-          PayoutDrain.awaitEmpty(client, System.nanoTime());
+        List<Double> warmup = warmUp();
+        long memoryBefore = redis == null ? 0 : redis.usedBytes();
+        setPayouts(false);
+        var windows = new ArrayList<Window>();
+        var histogram = new Histogram(3);
+        long[] lastPerSecond = new long[0];
+        for (int r = 0; r < runs; r++) {
+          Scenario chosen = scenario("run" + r);
+          var recorder = new LatencyRecorder();
+          windows.add(measure(chosen, new Load(concurrency, 0), recorder, "run " + (r + 1)));
+          histogram.add(recorder.histogram());
+          lastPerSecond = recorder.perSecond(windows.getLast().seconds());
         }
-        // The warm-up's answers stay in the book (audited too) but are not the scenario's numbers.
-        var outcomesBefore = book.outcomes();
-        long memoryBefore = memory == null ? 0 : memory.usedBytes();
-        List<Supplier<Future<?>>> calls = chosen.prepare(client, book);
-        var recorder = new LatencyRecorder();
-        var load = new Load(concurrency, rate);
-        double elapsed;
-        var progress = new Progress(chosen.name(), calls.size(), load::completed, System.out);
-        try {
-          elapsed = load.run(calls, recorder);
-        } finally {
-          progress.close();
-        }
-        var outcomes = new java.util.TreeMap<String, Long>();
-        book.outcomes()
-            .forEach(
-                (name, n) -> {
-                  long scenarioOnly = n - outcomesBefore.getOrDefault(name, 0L);
-                  if (scenarioOnly > 0) {
-                    outcomes.put(name, scenarioOnly);
-                  }
-                });
-        long grabbed = outcomes.getOrDefault("GRABBED", 0L);
-        PayoutDrain.awaitEmpty(client, System.nanoTime());
+        Window median = Medians.of(windows);
+        plots.put(
+            SummaryWriter.PLOT,
+            LatencyPlot.svg(
+                String.format(
+                    java.util.Locale.ROOT,
+                    "%s: %d closed-loop windows, median %.0f req/s, concurrency %d",
+                    scenario,
+                    runs,
+                    median.requestsPerSec(),
+                    concurrency),
+                histogram,
+                lastPerSecond));
+        long grabbed = windows.stream().mapToLong(Window::grabbed).sum();
+        Drain drain = timeDrain();
         Double bytesPerGrab =
-            memory == null || grabbed == 0
+            redis == null || grabbed == 0
                 ? null
-                : (memory.usedBytes() - memoryBefore) / (double) grabbed;
-        PayoutDrain.Result drain = drainGrabs > 0 ? measureDrain() : null;
-        Double ceiling = withCeiling ? measureCeiling() : null;
+                : (redis.usedBytes() - memoryBefore) / (double) grabbed;
+        CeilingResult ceiling = null;
+        Drain backlogDrain = null;
+        if (withCeiling || drainBacklog > 0) {
+          setPayouts(false);
+          ceiling = ceiling();
+          if (drainBacklog > 0) {
+            fillBacklog(drainBacklog - (ceiling == null ? 0 : ceilingRequests * ceilingRuns));
+            backlogDrain = timeDrain();
+          } else {
+            setPayouts(true);
+            PayoutDrain.awaitEmpty(client, System.nanoTime());
+          }
+        }
+        Window openLoop = openLoop(median);
+        setPayouts(true);
         PayoutDrain.awaitEmpty(client, System.nanoTime());
         List<String> discrepancies = new ArrayList<>(book.discrepancies());
         JsonObject reconciliation = client.get("/api/v1/admin/reconciliation");
         if (!reconciliation.getBoolean("ok", false)) {
           discrepancies.add("reconciliation: " + reconciliation.encode());
         }
-        double grabsPerSec = grabbed / elapsed;
-        plot =
-            LatencyPlot.svg(
-                String.format(
-                    java.util.Locale.ROOT,
-                    "%s: %d requests, %.0f req/s, concurrency %d%s",
-                    chosen.name(),
-                    calls.size(),
-                    calls.size() / elapsed,
-                    concurrency,
-                    rate > 0 ? ", open loop at " + (long) rate + "/s" : ", closed loop"),
-                recorder.histogram(),
-                recorder.perSecond(elapsed));
         return new Summary(
-            chosen.name(),
+            scenario,
             command(),
-            rate > 0 ? "open-loop" : "closed-loop",
             concurrency,
-            rate > 0 ? rate : null,
-            calls.size(),
-            grabbed,
-            load.failed(),
-            outcomes,
-            elapsed,
-            calls.size() / elapsed,
-            grabsPerSec,
-            new Summary.Latency(
-                recorder.percentileMillis(50),
-                recorder.percentileMillis(90),
-                recorder.percentileMillis(99),
-                recorder.percentileMillis(99.9),
-                recorder.maxMillis()),
-            discrepancies.isEmpty(),
-            discrepancies,
+            pinning == null ? null : pinning.serviceCpus() + ":" + pinning.generatorCpus(),
+            warmup,
+            windows,
+            median,
             ceiling,
-            ceiling == null ? null : grabsPerSec / ceiling,
-            drain == null ? null : drain.perSecond(),
-            drain == null ? null : drain.backlog(),
-            drain == null ? null : drain.resumeLagSeconds(),
-            bytesPerGrab);
+            drain,
+            backlogDrain,
+            openLoop,
+            bytesPerGrab,
+            discrepancies.isEmpty(),
+            discrepancies);
       } finally {
-        if (memory != null) {
-          memory.close();
+        if (redis != null) {
+          redis.close();
+        }
+        if (payoutsPaused) {
+          setPayouts(true);
         }
       }
     }
 
-    /** Pause payouts, pile up grabs, resume and time the drain. */
-    private PayoutDrain.Result measureDrain() throws InterruptedException {
-      int wait = switchWaitMillis != null ? switchWaitMillis : target.embedded ? 1_200 : 5_500;
-      client.switchPayouts(false);
+    private Scenario scenario(String round) {
+      return Scenario.named(scenario, new BenchOptions(shares, packets, duplicates), round);
+    }
+
+    /**
+     * Windows of hot grabs, payouts paused, until the JIT has settled: neither has the grab rate
+     * risen nor the service's CPU per grab fallen by more than 3% against the best window so far,
+     * two windows in a row (at least three windows, at most the time limit). CPU per grab is the
+     * steadier sign on a shared machine; the rate is what a user sees. Then the payouts drain,
+     * which warms their path up as well. Returns each window's grabs/s.
+     */
+    private List<Double> warmUp() throws Exception {
+      var rates = new ArrayList<Double>();
+      if (warmupShares <= 0) {
+        return rates;
+      }
+      setPayouts(false);
+      long deadline = System.nanoTime() + warmupMaxSeconds * 1_000_000_000L;
+      double bestRate = 0;
+      double bestMicros = Double.MAX_VALUE;
+      int flat = 0;
+      for (int w = 0; System.nanoTime() < deadline; w++) {
+        Window window =
+            measure(
+                new HotScenario(warmupShares, "warm" + w),
+                new Load(concurrency, 0),
+                new LatencyRecorder(),
+                "warm-up " + (w + 1));
+        rates.add(Math.round(window.grabsPerSec() * 10) / 10.0);
+        double micros = window.cpuMicrosPerGrab().getOrDefault(Party.SERVICE, 0.0);
+        boolean rising = window.grabsPerSec() > bestRate * 1.03;
+        boolean falling = meter.measures(Party.SERVICE) && micros < bestMicros * 0.97;
+        flat = rising || falling ? 0 : flat + 1;
+        bestRate = Math.max(bestRate, window.grabsPerSec());
+        bestMicros = Math.min(bestMicros, micros);
+        if (w + 1 >= 3 && flat >= 2) {
+          break;
+        }
+      }
+      setPayouts(true);
+      PayoutDrain.awaitEmpty(client, System.nanoTime());
+      return rates;
+    }
+
+    /** One window: CPU sampled around the load only, so that preparation does not count. */
+    private Window measure(Scenario chosen, Load load, LatencyRecorder recorder, String label)
+        throws InterruptedException {
+      List<Supplier<Future<?>>> calls = chosen.prepare(client, book);
+      Map<String, Long> outcomesBefore = book.outcomes();
+      CpuMeter.Sample start = meter.sample();
+      double elapsed;
+      var progress = new Progress(label, calls.size(), load::completed, System.out);
       try {
-        Thread.sleep(wait);
-        grabOnePacket("drain", drainGrabs);
+        elapsed = load.run(calls, recorder);
       } finally {
-        client.switchPayouts(true);
+        progress.close();
       }
-      return PayoutDrain.awaitEmpty(client, System.nanoTime());
+      CpuMeter.Usage usage = meter.sample().since(start);
+      var outcomes = new TreeMap<String, Long>();
+      book.outcomes()
+          .forEach(
+              (name, n) -> {
+                long windowOnly = n - outcomesBefore.getOrDefault(name, 0L);
+                if (windowOnly > 0) {
+                  outcomes.put(name, windowOnly);
+                }
+              });
+      long grabbed = outcomes.getOrDefault("GRABBED", 0L);
+      var window =
+          new Window(
+              calls.size(),
+              grabbed,
+              load.failed(),
+              outcomes,
+              elapsed,
+              calls.size() / elapsed,
+              grabbed / elapsed,
+              load.ratePerSecond() > 0 ? load.ratePerSecond() : null,
+              recorder.latency(),
+              usage.microsPer(grabbed),
+              usage.cores());
+      System.out.println(SummaryWriter.windowLine(label, window));
+      return window;
     }
 
-    /** One packet of {@code shares} grabbed by as many distinct users, closed loop, untimed. */
-    private void grabOnePacket(String users, int shares) throws InterruptedException {
-      String packetId = Scenario.sendFunded(client, book, shares);
-      var calls = new ArrayList<Supplier<Future<?>>>(shares);
-      for (int u = 0; u < shares; u++) {
-        String user = users + "-" + u;
-        calls.add(Scenario.grab(client, book, packetId, user, client.token(user)));
-      }
-      new Load(concurrency, 0).run(calls, new LatencyRecorder());
+    /** Resumes payouts and times the drain of the backlog, with each party's CPU meanwhile. */
+    private Drain timeDrain() throws InterruptedException {
+      CpuMeter.Sample start = meter.sample();
+      long resumed = System.nanoTime();
+      setPayouts(true);
+      PayoutDrain.Result result = PayoutDrain.awaitEmpty(client, resumed);
+      CpuMeter.Usage usage = meter.sample().since(start);
+      var drain =
+          new Drain(
+              result.backlog(),
+              result.drainSeconds(),
+              result.resumeLagSeconds(),
+              usage.microsPer(result.backlog()));
+      System.out.println(SummaryWriter.drainLine(drain));
+      return drain;
     }
 
-    private Double measureCeiling() throws Exception {
-      if (redis == null) {
+    /** The bare grab script, {@code ceilingRuns} times on fresh packets; payouts are paused. */
+    private CeilingResult ceiling() throws Exception {
+      if (!withCeiling) {
+        return null;
+      }
+      if (service.redisUrl() == null) {
         System.err.println("bench: --with-ceiling needs --redis-url with --url; skipped");
         return null;
       }
-      String packetId = Scenario.sendFunded(client, book, ceilingRequests);
+      var rates = new ArrayList<Double>();
+      var redisMicros = new ArrayList<Double>();
+      for (int c = 0; c < ceilingRuns; c++) {
+        CpuMeter.Sample start = meter.sample();
+        rates.add(grabByScript(ceilingRequests));
+        CpuMeter.Usage usage = meter.sample().since(start);
+        Double micros = usage.microsPer(ceilingRequests).get(Party.REDIS);
+        if (micros != null) {
+          redisMicros.add(micros);
+        }
+        System.out.printf(
+            java.util.Locale.ROOT,
+            "ceiling %d: %.0f grabs/s, Redis %s µs per call%n",
+            c + 1,
+            rates.getLast(),
+            micros == null ? "-" : String.format(java.util.Locale.ROOT, "%.1f", micros));
+      }
+      return new CeilingResult(rates, Medians.median(rates), redisMicros);
+    }
+
+    /** Piles up {@code grabs} payout tasks with the bare grab script, in packets of 100,000. */
+    private void fillBacklog(long grabs) throws Exception {
+      if (service.redisUrl() == null) {
+        throw new IllegalStateException("--drain-backlog needs the service's Redis (--redis-url)");
+      }
+      for (long left = grabs; left > 0; left -= MAX_SHARES_PER_PACKET) {
+        grabByScript((int) Math.min(left, MAX_SHARES_PER_PACKET));
+      }
+    }
+
+    /** redis-benchmark on a fresh funded packet of exactly {@code calls} shares; grabs/s. */
+    private double grabByScript(int calls) throws Exception {
+      String packetId = Scenario.sendFunded(client, book, calls);
       long numericId = new PacketIds(idAlphabet).decode(packetId);
       return Ceiling.measure(
-          redis,
+          service.redisUrl(),
           new RedisKeys(shards),
           numericId,
-          ceilingRequests,
+          calls,
+          pinning == null ? List.of() : pinning.generatorCommandPrefix(),
           Path.of("scripts", "install-redis-tools.sh"));
+    }
+
+    private Window openLoop(Window max) throws Exception {
+      double openRate = rate > 0 ? rate : openLoopFraction * max.requestsPerSec();
+      if (openRate <= 0) {
+        return null;
+      }
+      setPayouts(openLoopPayouts);
+      var recorder = new LatencyRecorder();
+      Window window =
+          measure(
+              scenario("open"),
+              new Load(concurrency, openRate),
+              recorder,
+              String.format(java.util.Locale.ROOT, "open loop at %.0f req/s", openRate));
+      plots.put(
+          SummaryWriter.OPEN_LOOP_PLOT,
+          LatencyPlot.svg(
+              String.format(
+                  java.util.Locale.ROOT,
+                  "%s: open loop at %.0f req/s (payouts %s), concurrency %d",
+                  scenario,
+                  openRate,
+                  openLoopPayouts ? "running" : "paused",
+                  concurrency),
+              recorder.histogram(),
+              recorder.perSecond(window.seconds())));
+      return window;
+    }
+
+    private void setPayouts(boolean enabled) throws InterruptedException {
+      if (payoutsPaused == !enabled) {
+        return;
+      }
+      client.switchPayouts(enabled);
+      payoutsPaused = !enabled;
+      if (!enabled) {
+        // Let the pause reach every worker before anything is measured.
+        Thread.sleep(switchWaitMillis != null ? switchWaitMillis : target.embedded ? 1_200 : 5_500);
+      }
     }
   }
 

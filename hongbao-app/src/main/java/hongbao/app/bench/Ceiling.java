@@ -30,40 +30,46 @@ final class Ceiling {
    * Runs redis-benchmark; returns grabs per second.
    *
    * @param numericId the packet's internal id (the Sqids-decoded public id)
+   * @param prefix what starts redis-benchmark (a {@code taskset} onto the generator's CPUs)
    */
   static double measure(
-      String redisUrl, RedisKeys keys, long numericId, int requests, Path installScript)
+      String redisUrl,
+      RedisKeys keys,
+      long numericId,
+      int requests,
+      List<String> prefix,
+      Path installScript)
       throws IOException, InterruptedException {
     ensureInstalled(installScript);
     URI uri = URI.create(redisUrl);
     String sha = LuaScript.fromResource("grab.lua").sha();
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                "redis-benchmark",
-                "-h",
-                uri.getHost(),
-                "-p",
-                Integer.toString(uri.getPort()),
-                "-c",
-                Integer.toString(CLIENTS),
-                "-n",
-                Integer.toString(requests),
-                "-r",
-                "1000000000",
-                "--csv",
-                "EVALSHA",
-                sha,
-                "5",
-                keys.meta(numericId),
-                keys.shares(numericId),
-                keys.grabs(numericId),
-                keys.eligible(numericId),
-                keys.payoutsOf(numericId),
-                "ceil-__rand_int__",
-                Long.toString(System.currentTimeMillis()),
-                "",
-                Long.toString(numericId)));
+    List<String> command = new ArrayList<>(prefix);
+    command.addAll(
+        List.of(
+            "redis-benchmark",
+            "-h",
+            uri.getHost(),
+            "-p",
+            Integer.toString(uri.getPort()),
+            "-c",
+            Integer.toString(CLIENTS),
+            "-n",
+            Integer.toString(requests),
+            "-r",
+            "1000000000",
+            "--csv",
+            "EVALSHA",
+            sha,
+            "5",
+            keys.meta(numericId),
+            keys.shares(numericId),
+            keys.grabs(numericId),
+            keys.eligible(numericId),
+            keys.payoutsOf(numericId),
+            "ceil-__rand_int__",
+            Long.toString(System.currentTimeMillis()),
+            "",
+            Long.toString(numericId)));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     var lines = new ArrayList<String>();
     try (var reader =

@@ -9,7 +9,7 @@ import java.util.function.Supplier;
  * Many small group packets, as in chat groups: each of {@code packets} packets has 10 shares and 20
  * members of a shared pool grab it, so half of them come away empty-handed.
  */
-record GroupsScenario(int packets) implements Scenario {
+record GroupsScenario(int packets, String round) implements Scenario {
 
   static final int SHARES = 10;
   static final int MEMBERS = 20;
@@ -26,7 +26,7 @@ record GroupsScenario(int packets) implements Scenario {
   public List<Supplier<Future<?>>> prepare(BenchClient client, GrabBook book) {
     String[] tokens = new String[POOL];
     for (int u = 0; u < POOL; u++) {
-      tokens[u] = client.token("member-" + u);
+      tokens[u] = client.token("member-" + round + "-" + u);
     }
     var ids = new ArrayList<String>(packets);
     for (int p = 0; p < packets; p++) {
@@ -37,7 +37,8 @@ record GroupsScenario(int packets) implements Scenario {
     for (int m = 0; m < MEMBERS; m++) {
       for (int p = 0; p < packets; p++) {
         int user = (p * MEMBERS + m) % POOL;
-        calls.add(Scenario.grab(client, book, ids.get(p), "member-" + user, tokens[user]));
+        calls.add(
+            Scenario.grab(client, book, ids.get(p), "member-" + round + "-" + user, tokens[user]));
       }
     }
     return calls;

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /** One packet, one distinct user per share plus 10% more, all racing for it. */
-record HotScenario(int shares) implements Scenario {
+record HotScenario(int shares, String round) implements Scenario {
 
   @Override
   public String name() {
@@ -19,7 +19,7 @@ record HotScenario(int shares) implements Scenario {
     int users = shares + Math.max(1, shares / 10);
     var calls = new ArrayList<Supplier<Future<?>>>(users);
     for (int u = 0; u < users; u++) {
-      String user = "hot-" + u;
+      String user = "hot-" + round + "-" + u;
       calls.add(Scenario.grab(client, book, packetId, user, client.token(user)));
     }
     return calls;

@@ -52,6 +52,15 @@ final class LatencyRecorder {
     return histogram.getMaxValue() / 1_000.0;
   }
 
+  Summary.Latency latency() {
+    return new Summary.Latency(
+        percentileMillis(50),
+        percentileMillis(90),
+        percentileMillis(99),
+        percentileMillis(99.9),
+        maxMillis());
+  }
+
   /** Completions in each whole second of the run, up to the last second that saw one. */
   long[] perSecond(double runSeconds) {
     int seconds = (int) Math.min(MAX_SECONDS, Math.max(1, Math.ceil(runSeconds)));

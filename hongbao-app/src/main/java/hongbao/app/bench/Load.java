@@ -35,6 +35,10 @@ final class Load {
     this.ratePerSecond = ratePerSecond;
   }
 
+  double ratePerSecond() {
+    return ratePerSecond;
+  }
+
   long completed() {
     return completed.get();
   }

@@ -10,7 +10,7 @@ import java.util.function.Supplier;
  * 10-share packets (10 members each); the sends made under load are new packets of their own,
  * checked by the reconciler.
  */
-record MixedScenario(int packets) implements Scenario {
+record MixedScenario(int packets, String round) implements Scenario {
 
   @Override
   public String name() {
@@ -28,7 +28,7 @@ record MixedScenario(int packets) implements Scenario {
     String senderToken = client.token(Senders.SENDER);
     String[] tokens = new String[GroupsScenario.SHARES];
     for (int u = 0; u < tokens.length; u++) {
-      tokens[u] = client.token("mixed-" + u);
+      tokens[u] = client.token("mixed-" + round + "-" + u);
     }
     var calls = new ArrayList<Supplier<Future<?>>>(packets * (GroupsScenario.SHARES + 1));
     for (int p = 0; p < packets; p++) {
@@ -47,7 +47,7 @@ record MixedScenario(int packets) implements Scenario {
                       })
                   .onFailure(e -> book.outcome("FAILED")));
       for (int u = 0; u < GroupsScenario.SHARES; u++) {
-        calls.add(Scenario.grab(client, book, ids.get(p), "mixed-" + u, tokens[u]));
+        calls.add(Scenario.grab(client, book, ids.get(p), "mixed-" + round + "-" + u, tokens[u]));
       }
     }
     return calls;

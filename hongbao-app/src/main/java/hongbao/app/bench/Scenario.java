@@ -17,12 +17,16 @@ interface Scenario {
 
   List<Supplier<Future<?>>> prepare(BenchClient client, GrabBook book);
 
-  static Scenario named(String name, BenchOptions options) {
+  /**
+   * The scenario of that name. {@code round} names this instance's users apart from other rounds',
+   * so that a new user (with a token the service has never seen) makes each first grab.
+   */
+  static Scenario named(String name, BenchOptions options, String round) {
     return switch (name) {
-      case "hot" -> new HotScenario(options.shares());
-      case "groups" -> new GroupsScenario(options.packets());
-      case "storm" -> new StormScenario(options.shares(), options.duplicates());
-      case "mixed" -> new MixedScenario(options.packets());
+      case "hot" -> new HotScenario(options.shares(), round);
+      case "groups" -> new GroupsScenario(options.packets(), round);
+      case "storm" -> new StormScenario(options.shares(), options.duplicates(), round);
+      case "mixed" -> new MixedScenario(options.packets(), round);
       default ->
           throw new IllegalArgumentException(
               "unknown scenario '" + name + "': hot, groups, storm or mixed");

@@ -9,7 +9,7 @@ import java.util.function.Supplier;
  * A packet that sells out at once and is then hammered: twice as many users as shares, each sending
  * {@code duplicates} grabs (impatient re-taps), so most answers are SOLD_OUT or ALREADY_GRABBED.
  */
-record StormScenario(int shares, int duplicates) implements Scenario {
+record StormScenario(int shares, int duplicates, String round) implements Scenario {
 
   @Override
   public String name() {
@@ -22,12 +22,12 @@ record StormScenario(int shares, int duplicates) implements Scenario {
     int users = shares * 2;
     String[] tokens = new String[users];
     for (int u = 0; u < users; u++) {
-      tokens[u] = client.token("storm-" + u);
+      tokens[u] = client.token("storm-" + round + "-" + u);
     }
     var calls = new ArrayList<Supplier<Future<?>>>(users * duplicates);
     for (int d = 0; d < duplicates; d++) {
       for (int u = 0; u < users; u++) {
-        calls.add(Scenario.grab(client, book, packetId, "storm-" + u, tokens[u]));
+        calls.add(Scenario.grab(client, book, packetId, "storm-" + round + "-" + u, tokens[u]));
       }
     }
     return calls;

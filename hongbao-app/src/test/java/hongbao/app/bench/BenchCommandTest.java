@@ -21,11 +21,17 @@ class BenchCommandTest {
                 "--scenario",
                 "hot",
                 "--shares",
-                "2000",
+                "1000",
+                "--runs",
+                "2",
+                "--warmup-shares",
+                "300",
+                "--warmup-max-seconds",
+                "5",
                 "--concurrency",
                 "32",
-                "--drain-grabs",
-                "500",
+                "--open-loop-fraction",
+                "0.5",
                 "--out",
                 out.toString());
 
@@ -33,18 +39,26 @@ class BenchCommandTest {
     var summary = new JsonObject(Files.readString(out.resolve(SummaryWriter.JSON)));
     assertThat(summary.getString("scenario")).isEqualTo("hot");
     assertThat(summary.getBoolean("reconciled")).isTrue();
+    assertThat(summary.getInteger("runs")).isEqualTo(2);
     assertThat(summary.getLong("grabbed")).isEqualTo(2000L);
     assertThat(summary.getLong("requests")).isEqualTo(2200L);
+    assertThat(summary.getJsonArray("warmupGrabsPerSec")).isNotEmpty();
     assertThat(summary.getDouble("throughputPerSec")).isPositive();
     var latency = summary.getJsonObject("latencyMillis");
     for (String p : new String[] {"p50", "p90", "p99", "p999", "max"}) {
       assertThat(latency.getDouble(p)).as(p).isPositive();
     }
+    // The service ran in a process of its own, so its CPU time is measured apart from ours.
+    assertThat(summary.getJsonObject("cpuMicrosPerGrab").fieldNames())
+        .contains("service", "redis", "postgres", "generator");
+    assertThat(summary.getJsonObject("drain").getLong("grabs")).isEqualTo(2000L);
     assertThat(summary.getDouble("payoutDrainPerSec")).isPositive();
+    assertThat(summary.getJsonObject("openLoop").getLong("requests")).isEqualTo(1100L);
     assertThat(summary.getDouble("redisBytesPerGrab")).isNotNull();
     assertThat(summary.containsKey("ceilingPerSec")).isTrue();
     assertThat(summary.containsKey("ratioToCeiling")).isTrue();
     assertThat(Files.readString(out.resolve(SummaryWriter.PLOT))).startsWith("<svg");
+    assertThat(Files.readString(out.resolve(SummaryWriter.OPEN_LOOP_PLOT))).startsWith("<svg");
     assertThat(Files.readString(out.resolve(SummaryWriter.MARKDOWN)))
         .contains("| grabbed | 2000 |");
   }

@@ -1,0 +1,51 @@
+package hongbao.app.bench;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.util.OptionalLong;
+
+/**
+ * What the bench reads from Redis's {@code INFO}: {@code used_memory} (what the grabs cost Redis)
+ * and {@code process_id} (whose CPU time to measure when Redis runs on this machine).
+ */
+final class RedisInfo implements AutoCloseable {
+
+  private final RedisClient client;
+  private final StatefulRedisConnection<String, String> connection;
+
+  RedisInfo(String redisUrl) {
+    this.client = RedisClient.create(redisUrl);
+    this.connection = client.connect();
+  }
+
+  long usedBytes() {
+    return field("memory", "used_memory")
+        .orElseThrow(() -> new IllegalStateException("no used_memory in INFO memory"));
+  }
+
+  /** The server's pid, if it runs on this machine (a remote server's pid means nothing here). */
+  OptionalLong localPid() {
+    OptionalLong pid = field("server", "process_id");
+    if (pid.isEmpty() || !ProcessCpu.command(pid.getAsLong()).startsWith("redis")) {
+      return OptionalLong.empty();
+    }
+    return pid;
+  }
+
+  private OptionalLong field(String section, String name) {
+    String info = connection.sync().info(section);
+    String prefix = name + ":";
+    for (String line : info.split("\r?\n")) {
+      if (line.startsWith(prefix)) {
+        return OptionalLong.of(Long.parseLong(line.substring(prefix.length()).trim()));
+      }
+    }
+    return OptionalLong.empty();
+  }
+
+  @Override
+  public void close() {
+    connection.close();
+    client.shutdown();
+  }
+}
