@@ -168,6 +168,8 @@ public final class BenchCommand implements Callable<Integer> {
     }
     try (Target service = target(pinning);
         var client = new BenchClient(service.baseUrl(), concurrency, service.jwtSecret())) {
+      // One line that scripts (a profiler attaching to the service, say) can read.
+      System.out.println("bench: pids " + pidsText(service.meter()));
       Summary summary = new Run(client, service, pinning).execute();
       SummaryWriter.write(out, summary, plots);
       System.out.println(SummaryWriter.markdown(summary));
@@ -227,6 +229,7 @@ public final class BenchCommand implements Callable<Integer> {
           histogram.add(recorder.histogram());
           lastPerSecond = recorder.perSecond(windows.getLast().seconds());
         }
+        System.out.println("windows: done");
         Window median = Medians.of(windows);
         plots.put(
             SummaryWriter.PLOT,
@@ -341,6 +344,7 @@ public final class BenchCommand implements Callable<Integer> {
         throws InterruptedException {
       List<Supplier<Future<?>>> calls = chosen.prepare(client, book);
       Map<String, Long> outcomesBefore = book.outcomes();
+      System.out.println(label + ": started");
       CpuMeter.Sample start = meter.sample();
       double elapsed;
       var progress = new Progress(label, calls.size(), load::completed, System.out);
@@ -493,6 +497,19 @@ public final class BenchCommand implements Callable<Integer> {
     // The parent's parse result starts with the subcommand's own name: drop it.
     int from = !args.isEmpty() && args.get(0).equals("bench") ? 1 : 0;
     return "./hongbao bench " + String.join(" ", args.subList(from, args.size()));
+  }
+
+  private static String pidsText(CpuMeter meter) {
+    var text = new StringBuilder();
+    meter
+        .pids()
+        .forEach(
+            (party, pids) ->
+                text.append(text.isEmpty() ? "" : " ")
+                    .append(party.key())
+                    .append('=')
+                    .append(pids.isEmpty() ? "-" : pids.getFirst()));
+    return text.toString();
   }
 
   private static String randomSecret() {
