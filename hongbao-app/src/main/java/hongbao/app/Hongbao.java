@@ -32,6 +32,7 @@ import hongbao.http.HttpServices;
 import hongbao.http.PacketIds;
 import hongbao.http.WithdrawalRoutes;
 import hongbao.http.auth.Tokens;
+import hongbao.http.auth.VerifiedTokens;
 import hongbao.pinyin.PinyinPronunciation;
 import hongbao.postgres.PostgresConfig;
 import hongbao.postgres.PostgresDatabase;
@@ -223,7 +224,7 @@ public final class Hongbao implements AutoCloseable {
             withdrawals);
 
     String secret = config.jwtSecret() != null ? config.jwtSecret() : randomSecret();
-    var tokens = new Tokens(secret, clock);
+    var tokens = new VerifiedTokens(new Tokens(secret, clock), clock);
     var services =
         new HttpServices(
             new SendService(

@@ -12,7 +12,7 @@ import hongbao.core.packet.SendService;
 import hongbao.core.reconcile.Reconciler;
 import hongbao.core.withdrawal.GatewayCallbacks;
 import hongbao.core.withdrawal.WithdrawalService;
-import hongbao.http.auth.Tokens;
+import hongbao.http.auth.VerifiedTokens;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.function.BooleanSupplier;
 
@@ -34,7 +34,7 @@ public record HttpServices(
     TopUpService topUps,
     Switches switches,
     Reconciler reconciler,
-    Tokens tokens,
+    VerifiedTokens tokens,
     PacketIds packetIds,
     GrabLimiter grabLimiter,
     PrometheusMeterRegistry metrics,
