@@ -87,7 +87,12 @@ final class Target implements AutoCloseable {
         command.addAll(pinning.serviceCommandPrefix());
       }
       command.add(ProcessHandle.current().info().command().orElse("java"));
-      command.addAll(SERVICE_JVM_FLAGS);
+      boolean ownCollector = jvmArgs.stream().anyMatch(arg -> arg.matches("-XX:\\+Use\\w+GC"));
+      for (String flag : SERVICE_JVM_FLAGS) {
+        if (!(ownCollector && flag.matches("-XX:\\+Use\\w+GC"))) {
+          command.add(flag);
+        }
+      }
       command.addAll(jvmArgs);
       command.addAll(
           List.of("-cp", System.getProperty("java.class.path"), "hongbao.app.Main", "serve"));
