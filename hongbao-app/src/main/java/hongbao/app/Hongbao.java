@@ -23,6 +23,7 @@ import hongbao.core.packet.SendService;
 import hongbao.core.password.PasswordCheck;
 import hongbao.core.reconcile.Reconciler;
 import hongbao.core.split.SplitPolicies;
+import hongbao.core.withdrawal.ForcedCredit;
 import hongbao.crypto.SealedReceipts;
 import hongbao.crypto.Sealer;
 import hongbao.http.GrabLimiter;
@@ -181,6 +182,9 @@ public final class Hongbao implements AutoCloseable {
     var limits = PacketLimits.DEFAULTS.withMaxCount(config.maxShares());
     var details = new DetailsService(database.packets(), store, clock);
     var violations = new Violations();
+    // Forced credit of reward tokens before a withdrawal: bound once the reward pipeline is up.
+    var forcedCredit =
+        new java.util.concurrent.atomic.AtomicReference<ForcedCredit>(ForcedCredit.NONE);
     // Withdrawals through the payment gateway: the simulator as a child process unless configured.
     var withdrawals =
         WithdrawalParts.wire(
@@ -191,6 +195,7 @@ public final class Hongbao implements AutoCloseable {
             RandomGeneratorFactory.of("L64X128MixRandom").create(seeds.nextLong()),
             () -> port,
             WithdrawalRoutes.CALLBACK_PATH,
+            (userId, tokens) -> forcedCredit.get().credit(userId, tokens),
             resources);
     var reconciler =
         new Reconciler(
@@ -208,6 +213,10 @@ public final class Hongbao implements AutoCloseable {
         new ClaimService(receipts, database.packets(), store, arming, database.ledger(), clock);
     var metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     startRewards(redis.isCluster(), database, switches, reconciler, metrics, clock, tokenSealer);
+    if (rewards != null) {
+      var credits = rewards.forcedCredits();
+      forcedCredit.set((userId, tokens) -> credits.creditNow(userId, tokens));
+    }
     parts =
         new Parts(
             database,

@@ -73,6 +73,7 @@ public record WithdrawalParts(
       RandomGenerator random,
       Supplier<Integer> servicePort,
       String callbackPath,
+      ForcedCredit forcedCredit,
       Deque<AutoCloseable> resources) {
     String url = config.gatewayUrl();
     String secret = config.gatewaySecret();
@@ -116,8 +117,7 @@ public record WithdrawalParts(
             Thread.ofPlatform().name("withdrawal-sender-", 0).daemon().factory());
     resources.push(senders::shutdownNow);
     var service =
-        new WithdrawalService(
-            store, ForcedCredit.NONE, settlement, senders, switches, timings, clock);
+        new WithdrawalService(store, forcedCredit, settlement, senders, switches, timings, clock);
     LOG.info("withdrawals through the payment gateway at {}{}", url, local ? " (simulator)" : "");
     return new WithdrawalParts(
         url,

@@ -382,6 +382,34 @@ class RewardPipelineTest {
   }
 
   @Test
+  void withdrawal_creditsTheCallersTokensFirst_andTheQueuedEventFindsThemDone() {
+    String campaign = unique("c");
+    fixture.openCampaign(campaign, 10_000);
+    var switches = fixture.service.hongbao().parts().switches();
+    String user = unique("wd");
+    String token;
+    switches.set(Switch.REWARDS, false);
+    try {
+      token = send(reward(campaign + "_wd", user, campaign, "CASH", 700), false);
+      var withdrawal =
+          fixture.api.post(
+              "/api/v1/withdrawals",
+              fixture.api.token(user),
+              java.util.Map.of("Idempotency-Key", unique("k")),
+              io.vertx.core.json.JsonObject.of("amount", 700, "tokens", List.of(token)).encode());
+      assertThat(withdrawal.status()).as(withdrawal.raw()).isEqualTo(202);
+    } finally {
+      switches.set(Switch.REWARDS, true);
+    }
+    fixture.awaitCredited(campaign, 1, Duration.ofSeconds(30));
+    assertThat(
+            fixture.count(
+                "SELECT count(*) FROM transfer WHERE campaign_id = ? AND kind = 'REWARD'",
+                campaign))
+        .isEqualTo(1L);
+  }
+
+  @Test
   void forcedCreditRacingItsQueuedEvent_creditsOnce() throws Exception {
     String campaign = unique("c");
     fixture.openCampaign(campaign, 10_000);
