@@ -266,8 +266,12 @@ class RewardPipelineTest {
         stats.maxPerSecondByType().get(coupon),
         item,
         stats.maxPerSecondByType().get(item));
-    assertThat(stats.maxPerSecondByType().get(coupon)).isLessThanOrEqualTo(150 + 15);
-    assertThat(stats.maxPerSecondByType().get(item)).isLessThanOrEqualTo(80 + 8);
+    // Measured where the calls arrive: calls the bucket admitted at one instant reach the issuer
+    // up to a few tens of milliseconds apart on a loaded box, so a one-second window there may
+    // hold what the bucket admitted over slightly more than a second (up to 5% of the rate more;
+    // 166 against 150+15 was seen once).
+    assertThat(stats.maxPerSecondByType().get(coupon)).isLessThanOrEqualTo(150 + 15 + 150 / 20);
+    assertThat(stats.maxPerSecondByType().get(item)).isLessThanOrEqualTo(80 + 8 + 80 / 20);
     // CASH is measured at the ledger, by the start of the transaction that wrote it. Credits are
     // group-committed: a batch carries what the bucket admitted while the previous batch was being
     // written (up to about a tenth of a second), so its window may hold that much more.
