@@ -13,6 +13,8 @@ import com.microsoft.playwright.options.AriaRole;
 import hongbao.app.support.Backends;
 import hongbao.app.support.TestService;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,7 +33,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * The web UI in a real browser (Debian's chromium driven by Playwright) against the real service on
  * embedded backends: two people sign in, one sends, the other opens the envelope. Every page is
- * photographed at phone width into docs/screenshots/, which the README and the issue link to.
+ * photographed at phone width into target/screenshots/ (docs/screenshots/ with
+ * -Dhongbao.update-screenshots=true, the copies the README shows).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -123,10 +126,23 @@ class WebUiTest {
     assertThat(file).exists();
   }
 
-  /** The repository root: tests run in hongbao-app/, a run from the root works too. */
+  /**
+   * Where the pictures go: {@code target/screenshots/} of the module, so a test run never rewrites
+   * tracked files; {@code -Dhongbao.update-screenshots=true} writes the README's copies in
+   * docs/screenshots/ instead.
+   */
   private static Path screenshots() {
     Path here = Path.of("").toAbsolutePath();
-    Path root = here.getFileName().toString().equals("hongbao-app") ? here.getParent() : here;
+    boolean inModule = here.getFileName().toString().equals("hongbao-app");
+    if (!Boolean.getBoolean("hongbao.update-screenshots")) {
+      Path dir = (inModule ? here : here.resolve("hongbao-app")).resolve("target/screenshots");
+      try {
+        return Files.createDirectories(dir);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    Path root = inModule ? here.getParent() : here;
     return root.resolve("docs").resolve("screenshots");
   }
 
