@@ -39,7 +39,7 @@ const TEXT = {
   FIXED: ["普通", "Fixed"],
   EXCLUSIVE: ["专属", "Exclusive"],
   typeHintLUCKY: ["每人抢到的金额随机", "Each share is a random amount"],
-  typeHintFIXED: ["每人金额相同，总额需能被个数整除", "Equal shares; the total must divide by the count"],
+  typeHintFIXED: ["每人金额相同，填写单个金额", "Equal shares: enter the amount of one share"],
   typeHintEXCLUSIVE: ["只有指定的人可以领取", "Only the people you name can grab"],
   recipients: ["领取人（用逗号分隔）", "Recipients (comma separated)"],
   greeting: ["祝福语", "Greeting"],
@@ -78,7 +78,6 @@ const TEXT = {
   EXPIRED: ["该红包已过期", "This packet has expired"],
   WRONG_PASSWORD: ["口令不对，再试一次", "Wrong password — try again"],
   NOT_ELIGIBLE: ["这是专属红包，你不在领取名单中", "This packet is for someone else"],
-  payoutNote: ["已存入钱包", "Paid into your wallet"],
   details: ["红包详情", "Packet details"],
   grabbedOf: ["已领取", "Grabbed"],
   status: ["状态", "Status"],
@@ -125,9 +124,51 @@ const TEXT = {
   NOT_FOUND: ["找不到", "Not found"],
   UNKNOWN: ["出错了", "Something went wrong"],
   yuanFormat: ["请输入金额，如 12.34", "Enter an amount like 12.34"],
-  countFormat: ["请输入 1 到 10000 的整数", "Enter a whole number from 1 to 10000"],
+  countFormat: ["请输入整数", "Enter a whole number"],
   fixedDivisible: ["普通红包总额需能被个数整除", "A fixed packet's total must divide by the count"],
   recipientsCount: ["专属红包个数需等于领取人数", "An exclusive packet needs one share per recipient"],
+  records: ["红包记录", "Packets"],
+  received: ["收到的红包", "Received"],
+  sentBox: ["发出的红包", "Sent"],
+  receivedTotal: ["共收到 {n} 个红包", "{n} packets received"],
+  sentTotal: ["共发出 {n} 个红包", "{n} packets sent"],
+  noReceived: ["还没有收到红包", "No packets received yet"],
+  noSent: ["还没有发过红包", "No packets sent yet"],
+  loadMore: ["加载更多", "More"],
+  shares: ["{n} 个", "{n} shares"],
+  grabbedShares: ["已领取 {g}/{n} 个", "{g}/{n} grabbed"],
+  share: ["分享给好友", "Share"],
+  shareHint: ["发给好友，或让好友扫码", "Send the link, or let friends scan the code"],
+  qrFailed: ["二维码加载失败", "The QR code did not load"],
+  perShareYuan: ["单个金额（元）", "Amount per share (yuan)"],
+  total: ["合计", "Total"],
+  kindLUCKY: ["拼手气红包", "Lucky packet"],
+  kindFIXED: ["普通红包", "Fixed packet"],
+  kindEXCLUSIVE: ["专属红包", "Exclusive packet"],
+  kindPassword: ["口令红包", "Password packet"],
+  exclusiveNote: ["仅限指定的人领取", "Only the named people can open it"],
+  passwordNote: ["输入口令才能领取", "Say or type the password to open"],
+  seeEveryonesLuck: ["看看大家的手气", "See everyone's luck"],
+  paidNote: ["已领取，已存入钱包", "Received — in your wallet"],
+  payingNote: ["入账中，稍后存入钱包", "Paying in — on its way to your wallet"],
+  yourShare: ["你抢到了", "You got"],
+  amountLimits: ["金额不正确：每个红包至少 ¥0.01，总额不超过 ¥{max}", "Invalid amount: at least ¥0.01 per share and at most ¥{max} in all"],
+  countLimits: ["红包个数需在 1 到 {max} 之间", "The number of shares must be from 1 to {max}"],
+  expiryLimits: ["有效期需在 1 秒到 {max} 之间", "The expiry must be from 1 second to {max}"],
+  userNameChinese: ["用户名暂不支持中文，请用字母或拼音，如 zhangsan", "User names cannot hold Chinese characters yet: use letters or pinyin, like zhangsan"],
+  signInToken: ["粘贴令牌登录", "Sign in with a token"],
+  tokenHint: ["从运营方的登录页获得的令牌（JWT）", "The token (JWT) your operator's sign-in gave you"],
+  tokenInvalid: ["令牌无效或已过期", "The token is invalid or has expired"],
+  signInWithLogin: ["前往登录", "Sign in"],
+  loginHint: ["将跳转到登录页，登录后自动返回", "You go to the sign-in page and come back signed in"],
+  cancel: ["取消", "Cancel"],
+  turnOff: ["关闭", "Turn off"],
+  confirmOff: ["确定关闭「{name}」？这会立即影响所有用户。", "Turn \u201c{name}\u201d off? Every user is affected at once."],
+  sendingNote: ["关闭后，任何人都不能发新红包", "When off, nobody can send a packet"],
+  grabbingNote: ["关闭后，任何人都抢不了红包", "When off, nobody can grab a packet"],
+  payoutsNote: ["关闭后，抢到的钱暂不入账，打开后补上", "When off, grabbed money waits and is paid once back on"],
+  withdrawalsNote: ["关闭后不能发起提现，处理中的照常完成", "When off, no new withdrawals; those under way still settle"],
+  rewardsNote: ["关闭后暂停发放奖励，事件在队列中等待", "When off, rewards wait on their queues"],
 };
 
 let lang = localStorage.getItem("hb.lang") || (navigator.language.startsWith("zh") ? "zh" : "en");
@@ -146,4 +187,9 @@ export function t(key) {
   const entry = TEXT[key];
   if (!entry) return key;
   return entry[lang === "zh" ? 0 : 1];
+}
+
+/** A text with {name} placeholders filled in: tf("shares", {n: 5}) → "5 个". */
+export function tf(key, values) {
+  return t(key).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
