@@ -21,6 +21,7 @@ import com.microsoft.playwright.assertions.PlaywrightAssertions;
 import com.microsoft.playwright.options.AriaRole;
 import hongbao.app.support.Backends;
 import hongbao.app.support.TestService;
+import hongbao.core.ops.Switch;
 import hongbao.http.auth.Tokens;
 import io.vertx.core.json.JsonObject;
 import java.awt.image.BufferedImage;
@@ -700,5 +701,31 @@ class WebUiTest {
       page.context().close();
       strict.assertReconciled();
     }
+  }
+
+  @Test
+  @Order(12)
+  void openedEnvelope_saysPaying_whilePayoutsWait_andReceived_onceTheWalletHasIt() {
+    String kai = "kai-" + UUID.randomUUID().toString().substring(0, 6);
+    assertThat(service.api().topUp(kai, 10_000).status()).isEqualTo(200);
+    String packetId = service.api().sendLucky(service.api().token(kai), 300, 3, 3600);
+    var switches = service.hongbao().parts().switches();
+    Page grabber = phone("zh");
+    signIn(grabber, bob);
+    grabber.navigate(base + "/#/grab/" + packetId);
+    switches.set(Switch.PAYOUTS, false);
+    try {
+      grabber.getByTestId("grab-open").click();
+      assertThat(grabber.getByTestId("grab-result")).hasAttribute("data-outcome", "GRABBED");
+      assertThat(grabber.getByTestId("grab-payout")).hasText("入账中，稍后存入钱包");
+      grabber.waitForTimeout(1_500); // a refresh or two: still waiting, still saying so
+      assertThat(grabber.getByTestId("grab-payout")).hasAttribute("data-paid", "false");
+      assertThat(grabber.getByTestId("luck")).containsText("入账中");
+    } finally {
+      switches.set(Switch.PAYOUTS, true);
+    }
+    assertThat(grabber.getByTestId("grab-payout")).hasAttribute("data-paid", "true");
+    assertThat(grabber.getByTestId("grab-payout")).hasText("已领取，已存入钱包");
+    grabber.context().close();
   }
 }
