@@ -91,6 +91,7 @@ function tokenSignIn() {
     text: sessionStorage.getItem("hb.signinError") ?? "" });
   sessionStorage.removeItem("hb.signinError");
   const button = h("button.btn.ghost", { type: "submit", "data-testid": "signin-token-submit", text: t("signIn") });
+  input.addEventListener("input", () => (error.textContent = ""));
   const login = settings.loginUrl
     ? h("section.card", {},
       h("a.btn", { "data-testid": "signin-login", text: t("signInWithLogin"),
@@ -268,8 +269,8 @@ function sendPage() {
       [["PINYIN", "matchPINYIN"], ["EXACT", "matchEXACT"], ["85", "match85"], ["70", "match70"]].map(
         ([value, key]) => h("option", { value, text: t(key) }))));
   const expiry = field("expiry", "expiry", h("select#expiry", { "data-testid": "send-expiry" },
-    [["minute1", 60], ["hour1", 3600], ["hour24", 86400], ["day3", 259200], ["day7", 604800]].map(
-      ([key, seconds]) => h("option", { value: seconds, selected: seconds === 86400, text: t(key) }))));
+    [60, 3600, 86400, 259200, 604800].map((seconds) =>
+      h("option", { value: seconds, selected: seconds === 86400, text: duration(seconds * 1000) }))));
   recipients.node.hidden = true;
   const amountLabel = amount.node.querySelector("label");
   const totalBox = h("div.send-total", { "data-testid": "send-total" });
@@ -731,7 +732,7 @@ function adminPage() {
       stat("grabsTotal", String(Math.round(m.grabs)), "metric-grabs"),
       stat("grabRate", rate.toFixed(1), "metric-rate"),
       stat("payoutBacklog", m.backlog === null ? "—" : String(Math.round(m.backlog)), "metric-backlog"),
-      stat("p99", m.p99 === null ? "—" : m.p99 === Infinity ? "> max" : (m.p99 * 1000).toFixed(1) + " ms", "metric-p99"));
+      stat("p99", m.p99 === null ? "—" : m.p99 === Infinity ? "> max" : duration(m.p99 * 1000), "metric-p99"));
   };
   api.switches(token).then((result) => {
     if (result.status === 200) showSwitches(result.body);

@@ -44,7 +44,7 @@ function unit(value, name, fractionDigits = 0) {
 /** 850 → "850毫秒" / "850 ms", 3400 → "3.4秒", 125000 → "2分钟5秒": Intl, never hand-made words. */
 export function duration(millis) {
   if (millis === null || millis === undefined) return "—";
-  if (millis < 1000) return unit(millis, "millisecond");
+  if (millis < 1000) return unit(millis, "millisecond", 1);
   if (millis < 60_000) return unit(Math.floor(millis / 100) / 10, "second", 1);
   const totalSeconds = Math.floor(millis / 1000);
   const parts = {

@@ -327,6 +327,7 @@ class WebUiTest {
     sender.getByTestId("send-count").fill("2");
     assertThat(sender.getByTestId("send-total")).containsText("10.00");
     sender.getByTestId("send-password").fill("芝麻开门");
+    sender.evaluate("window.scrollTo(0, 0)");
     screenshot(sender, "11-send-fixed");
     sender.getByTestId("send-submit").click();
     assertThat(sender.getByTestId("share-summary")).hasText("普通红包 · 2 个 · ¥10.00");
