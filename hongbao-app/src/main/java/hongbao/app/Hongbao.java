@@ -31,6 +31,7 @@ import hongbao.http.HttpApi;
 import hongbao.http.HttpServerSettings;
 import hongbao.http.HttpServices;
 import hongbao.http.PacketIds;
+import hongbao.http.WebUiRoutes;
 import hongbao.http.WithdrawalRoutes;
 import hongbao.http.auth.Tokens;
 import hongbao.http.auth.VerifiedTokens;
@@ -308,6 +309,7 @@ public final class Hongbao implements AutoCloseable {
     Vertx vertx = Vertx.vertx();
     resources.push(() -> vertx.close().await());
     var api = new HttpApi(vertx, services, config.http());
+    api.with(new WebUiRoutes(services, config.webUi()));
     if (rewards != null) {
       api.with(rewards.routes());
     }
