@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import hongbao.app.support.Backends;
 import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
 import hongbao.core.money.Amount;
@@ -67,9 +68,16 @@ class RewardPipelineTest {
   /** The service's keyset was rotated once: tokens of the old key must still open. */
   private final Sealer oldKey = Sealer.generate();
 
+  /** One Redis here; the embedded cluster of three masters in the subclass. */
+  Backends backends() {
+    return Backends.embedded();
+  }
+
   @BeforeAll
   void start() {
-    fixture = new RewardFixture(Map.of("HONGBAO_REWARD_KEYSET", oldKey.rotate().keysetJson()));
+    fixture =
+        new RewardFixture(
+            backends(), Map.of("HONGBAO_REWARD_KEYSET", oldKey.rotate().keysetJson()));
     issuer =
         IssuerSimulator.start(
             new IssuerSimulator.Settings(0, 100_000, 0, Duration.ZERO), Clock.systemUTC(), 7);
@@ -591,7 +599,8 @@ class RewardPipelineTest {
             dyingWorkers,
             new KafkaRewardConsumer.Settings(Duration.ofMillis(100), 64, Duration.ofSeconds(3)));
     // A Redis consumer that reads a batch and dies before acknowledging any of it.
-    var redis = parts.connection();
+    // (On a connection of its own: its blocking reads must not hold up the service's commands.)
+    var redis = parts.redis().another();
     var rewards = new ArrayList<JsonObject>();
     for (int i = 0; i < 300; i++) {
       rewards.add(reward(campaign + "_d_" + i, "d" + i, campaign, "CASH", 10));
@@ -634,6 +643,7 @@ class RewardPipelineTest {
     } finally {
       dying.abort();
       dyingWorkers.shutdownNow();
+      redis.close();
     }
     fixture.awaitCredited(campaign, 300, Duration.ofSeconds(90));
     assertThat(

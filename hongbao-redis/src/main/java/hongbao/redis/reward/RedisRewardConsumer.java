@@ -4,16 +4,15 @@ import hongbao.core.reward.FailureLog;
 import hongbao.core.reward.Reward;
 import hongbao.core.reward.RewardHandler;
 import hongbao.core.reward.RewardHandler.Handling;
+import hongbao.redis.RedisLink;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XClaimArgs;
 import io.lettuce.core.XPendingArgs;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.XReadArgs.StreamOffset;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.models.stream.PendingMessage;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,14 +26,15 @@ import java.util.concurrent.Future;
  * XREADGROUP, handles its events concurrently, and acknowledges (XACK and XDEL) those that are
  * settled. Events left pending — a paused pipeline, a crash — are taken over by {@link
  * #reclaimOnce} once idle long enough (XCLAIM's min-idle guard keeps two reclaimers from taking one
- * entry); after {@code maxDeliveries} deliveries an event goes to the failure stream.
+ * entry); after {@code maxDeliveries} deliveries an event goes to the failure stream. Each command
+ * names the one stream key, so a cluster routes it to the master that owns the topic's slot.
  */
 public final class RedisRewardConsumer implements AutoCloseable {
 
   private final String stream;
   private final String consumer;
-  private final StatefulRedisConnection<String, String> reader;
-  private final StatefulRedisConnection<String, String> commands;
+  private final RedisLink reader;
+  private final RedisLink commands;
   private final RewardHandler handler;
   private final FailureLog failures;
   private final ExecutorService workers;
@@ -44,7 +44,7 @@ public final class RedisRewardConsumer implements AutoCloseable {
   public record Settings(int batch, Duration pollWait, Duration reclaimIdle, int maxDeliveries) {}
 
   public RedisRewardConsumer(
-      RedisClient client,
+      RedisLink redis,
       RewardKeys keys,
       String topic,
       String consumer,
@@ -54,8 +54,9 @@ public final class RedisRewardConsumer implements AutoCloseable {
       Settings settings) {
     this.stream = keys.stream(topic);
     this.consumer = consumer;
-    this.reader = client.connect();
-    this.commands = client.connect();
+    // The blocking read has a connection of its own, so it never holds up the other commands.
+    this.reader = redis.another();
+    this.commands = redis;
     this.handler = handler;
     this.failures = failures;
     this.workers = workers;
@@ -167,6 +168,5 @@ public final class RedisRewardConsumer implements AutoCloseable {
   @Override
   public void close() {
     reader.close();
-    commands.close();
   }
 }
