@@ -148,6 +148,7 @@ public final class RewardSdk implements AutoCloseable {
     private Sealer sealer;
     private QueueTopology topology = QueueTopology.defaults();
     private int budgetKeys = 8;
+    private int streamsPerTopic = 1;
     private String prefix = "hb";
     private Clock clock = Clock.systemUTC();
     private Switches switches = ALWAYS_ON;
@@ -189,6 +190,15 @@ public final class RewardSdk implements AutoCloseable {
 
     public Builder budgetKeys(int keys) {
       this.budgetKeys = keys;
+      return this;
+    }
+
+    /**
+     * How many Redis streams each Redis topic is split over (1): more spread a topic over a
+     * cluster's masters. Every producer and consumer of a topic must use the same number.
+     */
+    public Builder streamsPerTopic(int streams) {
+      this.streamsPerTopic = streams;
       return this;
     }
 
@@ -268,7 +278,9 @@ public final class RewardSdk implements AutoCloseable {
       Producer<String, byte[]> kafka = null;
       for (QueueTopology.Topic topic : topology.topics()) {
         if (topic.kind() == QueueTopology.Kind.REDIS) {
-          var stream = new RedisRewardStream(connection, keys, topic.name(), Duration.ofSeconds(5));
+          var stream =
+              new RedisRewardStream(
+                  connection, keys, topic.name(), streamsPerTopic, Duration.ofSeconds(5));
           redisTopics.put(topic.name(), stream);
           producers.put(topic, stream);
         } else {

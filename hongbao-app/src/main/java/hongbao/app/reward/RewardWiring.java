@@ -139,6 +139,7 @@ public final class RewardWiring implements AutoCloseable {
             .sealer(sealer)
             .topology(config.topology())
             .budgetKeys(config.budgetKeys())
+            .streamsPerTopic(config.streamsPerTopic())
             .clock(clock)
             .switches(switches)
             .crediting(service, book)
@@ -194,8 +195,7 @@ public final class RewardWiring implements AutoCloseable {
       var consumer =
           new RedisRewardConsumer(
               parts.redis(),
-              parts.keys(),
-              topic,
+              parts.redisTopics().get(topic).streams(),
               instance + "-" + topic,
               handler,
               failures,
