@@ -46,7 +46,6 @@ import hongbao.redis.grab.RedisGrabStore;
 import hongbao.redis.grab.RedisPasswordLocks;
 import hongbao.redis.ops.RedisSwitches;
 import hongbao.redis.payout.RedisPayoutQueue;
-import io.lettuce.core.RedisClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
@@ -213,7 +212,7 @@ public final class Hongbao implements AutoCloseable {
     var claims =
         new ClaimService(receipts, database.packets(), store, arming, database.ledger(), clock);
     var metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    startRewards(redis.isCluster(), database, switches, reconciler, metrics, clock, tokenSealer);
+    startRewards(redis, database, switches, reconciler, metrics, clock, tokenSealer);
     if (rewards != null) {
       var credits = rewards.forcedCredits();
       forcedCredit.set((userId, tokens) -> credits.creditNow(userId, tokens));
@@ -327,7 +326,7 @@ public final class Hongbao implements AutoCloseable {
    * the service runs without rewards.
    */
   private void startRewards(
-      boolean redisCluster,
+      RedisLink redis,
       PostgresDatabase database,
       RedisSwitches switches,
       Reconciler reconciler,
@@ -338,14 +337,6 @@ public final class Hongbao implements AutoCloseable {
       LOG.info("rewards are off: no Kafka (set HONGBAO_KAFKA_BOOTSTRAP)");
       return;
     }
-    if (redisCluster) {
-      // The reward adapters speak to one Redis; on a cluster the packet side runs without them.
-      LOG.warn("rewards are off: the reward pipeline does not run on a Redis Cluster yet");
-      return;
-    }
-    RedisClient redis =
-        RedisTimeouts.client(redisUrl, config.redisTimeout(), RedisPayoutQueue.MAX_WAIT);
-    resources.push(redis::shutdown);
     rewards =
         hongbao.app.reward.RewardWiring.wire(
             config.rewards(),

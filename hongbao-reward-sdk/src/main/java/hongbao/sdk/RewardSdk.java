@@ -20,13 +20,12 @@ import hongbao.core.reward.VirtualQueue;
 import hongbao.crypto.SealedRewardTokens;
 import hongbao.crypto.Sealer;
 import hongbao.kafka.KafkaRewardProducer;
+import hongbao.redis.RedisLink;
 import hongbao.redis.reward.RedisRewardBudget;
 import hongbao.redis.reward.RedisRewardStream;
 import hongbao.redis.reward.RedisRewardTypes;
 import hongbao.redis.reward.RedisTokenStore;
 import hongbao.redis.reward.RewardKeys;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -61,8 +60,7 @@ public final class RewardSdk implements AutoCloseable {
 
   /** The pieces the SDK built, for a service that also consumes and credits. */
   public record Parts(
-      RedisClient redis,
-      StatefulRedisConnection<String, String> connection,
+      RedisLink redis,
       RewardKeys keys,
       RedisRewardTypes types,
       RedisRewardBudget budget,
@@ -145,11 +143,12 @@ public final class RewardSdk implements AutoCloseable {
   /** Configures and builds the SDK. */
   public static final class Builder {
     private String redisUrl;
-    private RedisClient redisClient;
+    private RedisLink redisLink;
     private String kafkaBootstrap;
     private Sealer sealer;
     private QueueTopology topology = QueueTopology.defaults();
     private int budgetKeys = 8;
+    private int streamsPerTopic = 1;
     private String prefix = "hb";
     private Clock clock = Clock.systemUTC();
     private Switches switches = ALWAYS_ON;
@@ -161,14 +160,15 @@ public final class RewardSdk implements AutoCloseable {
 
     private Builder() {}
 
+    /** {@code redis://host:port[/db]}, or {@code redis-cluster://host:port[,host:port...]}. */
     public Builder redis(String url) {
       this.redisUrl = url;
       return this;
     }
 
-    /** A client the caller owns (and closes). */
-    public Builder redis(RedisClient client) {
-      this.redisClient = client;
+    /** A link to one Redis or a cluster that the caller owns (and closes). */
+    public Builder redis(RedisLink link) {
+      this.redisLink = link;
       return this;
     }
 
@@ -190,6 +190,15 @@ public final class RewardSdk implements AutoCloseable {
 
     public Builder budgetKeys(int keys) {
       this.budgetKeys = keys;
+      return this;
+    }
+
+    /**
+     * How many Redis streams each Redis topic is split over (1): more spread a topic over a
+     * cluster's masters. Every producer and consumer of a topic must use the same number.
+     */
+    public Builder streamsPerTopic(int streams) {
+      this.streamsPerTopic = streams;
       return this;
     }
 
@@ -252,13 +261,11 @@ public final class RewardSdk implements AutoCloseable {
     }
 
     private RewardSdk build(Deque<AutoCloseable> resources) {
-      RedisClient client = redisClient;
-      if (client == null) {
-        client = RedisClient.create(redisUrl);
-        resources.push(client::shutdown);
+      RedisLink connection = redisLink;
+      if (connection == null) {
+        connection = RedisLink.open(redisUrl);
+        resources.push(connection);
       }
-      StatefulRedisConnection<String, String> connection = client.connect();
-      resources.push(connection);
       var keys = new RewardKeys(prefix);
       var types = new RedisRewardTypes(connection, keys, typesRefresh);
       resources.push(types);
@@ -271,8 +278,9 @@ public final class RewardSdk implements AutoCloseable {
       Producer<String, byte[]> kafka = null;
       for (QueueTopology.Topic topic : topology.topics()) {
         if (topic.kind() == QueueTopology.Kind.REDIS) {
-          var stream = new RedisRewardStream(client, keys, topic.name(), Duration.ofSeconds(5));
-          resources.push(stream);
+          var stream =
+              new RedisRewardStream(
+                  connection, keys, topic.name(), streamsPerTopic, Duration.ofSeconds(5));
           redisTopics.put(topic.name(), stream);
           producers.put(topic, stream);
         } else {
@@ -315,8 +323,7 @@ public final class RewardSdk implements AutoCloseable {
           new RewardSender(
               types, tokens, budget, tokenStore, queues, crediting, rewardBook, switches, clock);
       var parts =
-          new Parts(
-              client, connection, keys, types, budget, tokenStore, tokens, queues, redisTopics);
+          new Parts(connection, keys, types, budget, tokenStore, tokens, queues, redisTopics);
       return new RewardSdk(resources, sender, queues, parts);
     }
   }

@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
-    description = "Load the service with a scenario (hot, groups, storm, mixed) and report.")
+    description =
+        "Load the service with a scenario (hot, groups, storm, mixed, rewards) and report.")
 public final class BenchCommand implements Callable<Integer> {
 
   /** The most shares one packet may have in Redis; larger backlogs take several packets. */
@@ -56,8 +57,24 @@ public final class BenchCommand implements Callable<Integer> {
   @ArgGroup(multiplicity = "1")
   TargetChoice target;
 
-  @Option(names = "--scenario", defaultValue = "hot", description = "hot, groups, storm or mixed")
+  @Option(
+      names = "--scenario",
+      defaultValue = "hot",
+      description = "hot, groups, storm, mixed, or rewards (the reward pipeline, see --rewards)")
   String scenario;
+
+  @Option(
+      names = "--redis-cluster",
+      defaultValue = "0",
+      description =
+          "--embedded: an embedded Redis Cluster of this many masters instead of one Redis")
+  int redisClusterMasters;
+
+  @Option(
+      names = "--rewards",
+      defaultValue = "20000",
+      description = "rewards: how many the SDK sends per window (HTTP sends a quarter as many)")
+  int rewards;
 
   @Option(names = "--out", required = true, description = "directory for the results")
   Path out;
@@ -162,7 +179,14 @@ public final class BenchCommand implements Callable<Integer> {
     if (runs < 1 || concurrency < 1 || shares < 1 || ceilingRuns < 1) {
       throw new IllegalArgumentException("runs, concurrency, shares and ceiling runs must be >= 1");
     }
+    if (redisClusterMasters > 0 && (!target.embedded || withCeiling || drainBacklog > 0)) {
+      throw new IllegalArgumentException(
+          "--redis-cluster goes with --embedded, without --with-ceiling and --drain-backlog");
+    }
     Pinning pinning = pin == null ? null : Pinning.parse(pin);
+    if (RewardsRun.SCENARIO.equals(scenario)) {
+      return rewardsRun(pinning);
+    }
     if (!ProcessCpu.available()) {
       System.err.println("bench: no /proc here; CPU time per grab is not measured");
     }
@@ -179,10 +203,35 @@ public final class BenchCommand implements Callable<Integer> {
 
   private final Map<String, String> plots = new HashMap<>();
 
+  private int rewardsRun(Pinning pinning) throws Exception {
+    if (!target.embedded) {
+      throw new IllegalArgumentException("--scenario rewards runs with --embedded");
+    }
+    var keyset = hongbao.crypto.Sealer.generate();
+    var env = embeddedEnvironment(randomSecret());
+    env.put("HONGBAO_REWARD_KEYSET", keyset.keysetJson());
+    try (Target service =
+            Target.embedded(
+                env,
+                serviceJvmArgs,
+                pinning,
+                out.resolve("service.log"),
+                new Target.Backends(redisClusterMasters, true));
+        var client = new BenchClient(service.baseUrl(), concurrency, service.jwtSecret())) {
+      System.out.println("bench: pids " + pidsText(service.meter()));
+      var run = new RewardsRun(client, service, keyset, rewards, concurrency, runs, command(), out);
+      return run.execute() ? 0 : 1;
+    }
+  }
+
   private Target target(Pinning pinning) throws Exception {
     if (target.embedded) {
       return Target.embedded(
-          embeddedEnvironment(randomSecret()), serviceJvmArgs, pinning, out.resolve("service.log"));
+          embeddedEnvironment(randomSecret()),
+          serviceJvmArgs,
+          pinning,
+          out.resolve("service.log"),
+          new Target.Backends(redisClusterMasters, false));
     }
     return Target.attach(
         target.url, redisUrl, jdbcUrl, jwtSecret, servicePid, postgresPid, pinning);
@@ -214,7 +263,11 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     Summary execute() throws Exception {
-      RedisInfo redis = service.redisUrl() == null ? null : new RedisInfo(service.redisUrl());
+      // Bytes per grab are read from one server's INFO: not measured on a cluster.
+      RedisInfo redis =
+          service.redisUrl() == null || redisClusterMasters > 0
+              ? null
+              : new RedisInfo(service.redisUrl());
       try {
         List<Double> warmup = warmUp();
         long memoryBefore = redis == null ? 0 : redis.usedBytes();

@@ -22,6 +22,7 @@ final class CpuMeter {
     SERVICE,
     REDIS,
     POSTGRES,
+    KAFKA,
     GENERATOR,
     OTHERS;
 

@@ -3,7 +3,9 @@ package hongbao.app.bench;
 import hongbao.app.bench.CpuMeter.Party;
 import hongbao.app.embedded.EmbeddedPostgresServer;
 import hongbao.app.embedded.EmbeddedRedis;
+import hongbao.app.embedded.EmbeddedRedisCluster;
 import hongbao.app.embedded.FreePorts;
+import hongbao.kafka.embedded.EmbeddedKafka;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.net.URI;
@@ -34,6 +36,7 @@ final class Target implements AutoCloseable {
   private final String baseUrl;
   private final String redisUrl;
   private final String jwtSecret;
+  private final String kafkaBootstrap;
   private final CpuMeter meter;
   private final List<AutoCloseable> owned;
 
@@ -41,11 +44,13 @@ final class Target implements AutoCloseable {
       String baseUrl,
       String redisUrl,
       String jwtSecret,
+      String kafkaBootstrap,
       CpuMeter meter,
       List<AutoCloseable> owned) {
     this.baseUrl = baseUrl;
     this.redisUrl = redisUrl;
     this.jwtSecret = jwtSecret;
+    this.kafkaBootstrap = kafkaBootstrap;
     this.meter = meter;
     this.owned = owned;
   }
@@ -64,21 +69,52 @@ final class Target implements AutoCloseable {
     return jwtSecret;
   }
 
+  /** The Kafka broker the bench started; null when it started none. */
+  String kafkaBootstrap() {
+    return kafkaBootstrap;
+  }
+
   CpuMeter meter() {
     return meter;
   }
 
+  /** What {@link #embedded} starts beside the service: Redis (one server or a cluster), Kafka. */
+  record Backends(int redisClusterMasters, boolean kafka) {
+    static final Backends STANDALONE = new Backends(0, false);
+  }
+
   /**
-   * Starts Redis, PostgreSQL and the service process; returns once the service answers {@code
-   * /health}. The service's output goes to {@code log}.
+   * Starts Redis (one server, or a cluster of {@code backends.redisClusterMasters()} masters),
+   * PostgreSQL, a Kafka broker if asked, and the service process; returns once the service answers
+   * {@code /health}. The service's output goes to {@code log}.
    */
   static Target embedded(
-      Map<String, String> environment, List<String> jvmArgs, Pinning pinning, Path log)
+      Map<String, String> environment,
+      List<String> jvmArgs,
+      Pinning pinning,
+      Path log,
+      Backends backends)
       throws IOException, InterruptedException {
     var owned = new ArrayList<AutoCloseable>();
     try {
-      EmbeddedRedis redis = EmbeddedRedis.start();
-      owned.add(redis);
+      String redisUrl;
+      List<String> redisNodes;
+      if (backends.redisClusterMasters() > 0) {
+        EmbeddedRedisCluster cluster = EmbeddedRedisCluster.start(backends.redisClusterMasters());
+        owned.add(cluster);
+        redisUrl = cluster.url();
+        redisNodes = cluster.ports().stream().map(port -> "redis://127.0.0.1:" + port).toList();
+      } else {
+        EmbeddedRedis redis = EmbeddedRedis.start();
+        owned.add(redis);
+        redisUrl = redis.url();
+        redisNodes = List.of(redisUrl);
+      }
+      EmbeddedKafka kafka = null;
+      if (backends.kafka()) {
+        kafka = EmbeddedKafka.start();
+        owned.add(kafka);
+      }
       EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start();
       owned.add(postgres);
       int port = FreePorts.find();
@@ -101,23 +137,42 @@ final class Target implements AutoCloseable {
       builder.redirectOutput(log.toFile());
       builder.environment().putAll(environment);
       builder.environment().put("HONGBAO_PORT", Integer.toString(port));
-      builder.environment().put("HONGBAO_REDIS_URL", redis.url());
+      builder.environment().put("HONGBAO_REDIS_URL", redisUrl);
       builder.environment().put("HONGBAO_JDBC_URL", postgres.jdbcUrl());
+      if (kafka != null) {
+        builder.environment().put("HONGBAO_KAFKA_BOOTSTRAP", kafka.bootstrap());
+      }
       Process service = builder.start();
       owned.add(() -> stop(service));
       String baseUrl = "http://127.0.0.1:" + port;
       awaitHealthy(baseUrl, service, log);
       long self = ProcessHandle.current().pid();
       var meter = new CpuMeter().with(Party.SERVICE, () -> List.of(service.pid()), false);
-      try (var info = new RedisInfo(redis.url())) {
-        info.localPid().ifPresent(pid -> meter.with(Party.REDIS, () -> List.of(pid), true));
+      // Every master of a cluster counts as Redis: CPU per grab is what all of them spent.
+      var redisPids = new ArrayList<Long>();
+      for (String node : redisNodes) {
+        try (var info = new RedisInfo(node)) {
+          info.localPid().ifPresent(redisPids::add);
+        }
+      }
+      if (!redisPids.isEmpty()) {
+        meter.with(Party.REDIS, () -> redisPids, true);
+      }
+      if (kafka != null) {
+        long broker = kafka.pid();
+        meter.with(Party.KAFKA, () -> List.of(broker), false);
       }
       long postmaster = postmaster(postgres.jdbcUrl());
       meter.with(Party.POSTGRES, () -> postgresProcesses(postmaster), true);
       meter.with(Party.GENERATOR, () -> List.of(self), false);
       var target =
           new Target(
-              baseUrl, redis.url(), environment.get("HONGBAO_JWT_SECRET"), meter, reversed(owned));
+              baseUrl,
+              redisUrl,
+              environment.get("HONGBAO_JWT_SECRET"),
+              kafka == null ? null : kafka.bootstrap(),
+              meter,
+              reversed(owned));
       target.pin(pinning);
       return target;
     } catch (IOException | InterruptedException | RuntimeException e) {
@@ -162,7 +217,7 @@ final class Target implements AutoCloseable {
     }
     long self = ProcessHandle.current().pid();
     meter.with(Party.GENERATOR, () -> List.of(self), false);
-    var target = new Target(url, redisUrl, jwtSecret, meter, List.of());
+    var target = new Target(url, redisUrl, jwtSecret, null, meter, List.of());
     target.pin(pinning);
     return target;
   }

@@ -172,6 +172,11 @@ public final class IssuerSimulator implements AutoCloseable {
             new JsonObject(new HashMap<String, Object>(stats.maxPerSecondByType())));
   }
 
+  /** When each reward of {@code type} was issued (epoch ms), in the order they came. */
+  public synchronized List<Long> issuedTimes(String type) {
+    return List.copyOf(issuedAtByType.getOrDefault(type, List.of()));
+  }
+
   /** Whether this tradeNo was issued. */
   public boolean issued(String tradeNo) {
     synchronized (this) {

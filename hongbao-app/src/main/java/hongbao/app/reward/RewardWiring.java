@@ -20,13 +20,13 @@ import hongbao.http.RewardRoutes;
 import hongbao.kafka.KafkaRewardConsumer;
 import hongbao.kafka.KafkaTopics;
 import hongbao.postgres.PostgresDatabase;
+import hongbao.redis.RedisLink;
 import hongbao.redis.reward.RedisFailureLog;
 import hongbao.redis.reward.RedisParkingLot;
 import hongbao.redis.reward.RedisRewardConsumer;
 import hongbao.redis.reward.RedisTypeThrottle;
 import hongbao.sdk.QueueTopology;
 import hongbao.sdk.RewardSdk;
-import io.lettuce.core.RedisClient;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -78,7 +78,7 @@ public final class RewardWiring implements AutoCloseable {
   /** Everything but the consumers. */
   public static RewardWiring wire(
       RewardConfig config,
-      RedisClient redis,
+      RedisLink redis,
       String kafkaBootstrap,
       PostgresDatabase database,
       Switches switches,
@@ -107,7 +107,7 @@ public final class RewardWiring implements AutoCloseable {
 
   private void build(
       RewardConfig config,
-      RedisClient redis,
+      RedisLink redis,
       String kafkaBootstrap,
       PostgresDatabase database,
       Switches switches,
@@ -127,8 +127,7 @@ public final class RewardWiring implements AutoCloseable {
       KafkaTopics.ensure(kafkaBootstrap, kafkaTopics, config.kafkaPartitions(), (short) 1);
     }
     book = database.rewards();
-    var connection = redis.connect();
-    resources.push(connection);
+    var connection = redis;
     var keys = new hongbao.redis.reward.RewardKeys("hb");
     var tokenStore = new hongbao.redis.reward.RedisTokenStore(connection, keys);
     service =
@@ -140,6 +139,7 @@ public final class RewardWiring implements AutoCloseable {
             .sealer(sealer)
             .topology(config.topology())
             .budgetKeys(config.budgetKeys())
+            .streamsPerTopic(config.streamsPerTopic())
             .clock(clock)
             .switches(switches)
             .crediting(service, book)
@@ -195,8 +195,7 @@ public final class RewardWiring implements AutoCloseable {
       var consumer =
           new RedisRewardConsumer(
               parts.redis(),
-              parts.keys(),
-              topic,
+              parts.redisTopics().get(topic).streams(),
               instance + "-" + topic,
               handler,
               failures,

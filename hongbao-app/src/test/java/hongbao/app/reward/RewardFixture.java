@@ -15,8 +15,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The service with its reward pipeline on the embedded default — Redis, PostgreSQL and a Kafka
- * broker in a child process of its own (the tests kill it) — and helpers to drive it.
+ * The service with its reward pipeline on the given backends (the embedded Redis or the embedded
+ * cluster, and PostgreSQL) and a Kafka broker in a child process of its own (the tests kill it),
+ * and helpers to drive it.
  */
 final class RewardFixture implements AutoCloseable {
 
@@ -25,7 +26,7 @@ final class RewardFixture implements AutoCloseable {
   final Api api;
   final String admin;
 
-  RewardFixture(Map<String, String> overrides) {
+  RewardFixture(Backends backends, Map<String, String> overrides) {
     kafka = EmbeddedKafka.start();
     var env = new HashMap<String, String>();
     env.put("HONGBAO_KAFKA_BOOTSTRAP", kafka.bootstrap());
@@ -33,7 +34,7 @@ final class RewardFixture implements AutoCloseable {
     env.put("HONGBAO_REWARD_STUCK_AFTER_SECONDS", "600");
     env.putAll(overrides);
     try {
-      service = TestService.start(Backends.embedded(), env, true);
+      service = TestService.start(backends, env, true);
     } catch (RuntimeException e) {
       kafka.close();
       throw e;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import hongbao.app.support.Backends;
 import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
 import hongbao.core.money.Amount;
@@ -67,9 +68,26 @@ class RewardPipelineTest {
   /** The service's keyset was rotated once: tokens of the old key must still open. */
   private final Sealer oldKey = Sealer.generate();
 
+  /** One Redis here; the embedded cluster of three masters in the subclass. */
+  Backends backends() {
+    return Backends.embedded();
+  }
+
+  /** How many streams each Redis topic is split over. */
+  int streamsPerTopic() {
+    return 1;
+  }
+
   @BeforeAll
   void start() {
-    fixture = new RewardFixture(Map.of("HONGBAO_REWARD_KEYSET", oldKey.rotate().keysetJson()));
+    fixture =
+        new RewardFixture(
+            backends(),
+            Map.of(
+                "HONGBAO_REWARD_KEYSET",
+                oldKey.rotate().keysetJson(),
+                "HONGBAO_REWARD_STREAMS",
+                Integer.toString(streamsPerTopic())));
     issuer =
         IssuerSimulator.start(
             new IssuerSimulator.Settings(0, 100_000, 0, Duration.ZERO), Clock.systemUTC(), 7);
@@ -591,7 +609,8 @@ class RewardPipelineTest {
             dyingWorkers,
             new KafkaRewardConsumer.Settings(Duration.ofMillis(100), 64, Duration.ofSeconds(3)));
     // A Redis consumer that reads a batch and dies before acknowledging any of it.
-    var redis = parts.connection();
+    // (On a connection of its own: its blocking reads must not hold up the service's commands.)
+    var redis = parts.redis().another();
     var rewards = new ArrayList<JsonObject>();
     for (int i = 0; i < 300; i++) {
       rewards.add(reward(campaign + "_d_" + i, "d" + i, campaign, "CASH", 10));
@@ -610,8 +629,9 @@ class RewardPipelineTest {
               .submit(
                   () -> {
                     var stolen = new ArrayList<Object>();
+                    var streams = parts.redisTopics().get("rewards-massive").streams();
                     long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-                    while (stolen.size() < 5 && System.nanoTime() < until) {
+                    for (int i = 0; stolen.size() < 5 && System.nanoTime() < until; i++) {
                       stolen.addAll(
                           redis
                               .sync()
@@ -619,7 +639,7 @@ class RewardPipelineTest {
                                   Consumer.from("rewards", "dead-redis-consumer"),
                                   XReadArgs.Builder.count(5).block(Duration.ofMillis(50)),
                                   XReadArgs.StreamOffset.lastConsumed(
-                                      parts.keys().stream("rewards-massive"))));
+                                      streams.get(i % streams.size()))));
                     }
                     return stolen.size();
                   });
@@ -634,6 +654,7 @@ class RewardPipelineTest {
     } finally {
       dying.abort();
       dyingWorkers.shutdownNow();
+      redis.close();
     }
     fixture.awaitCredited(campaign, 300, Duration.ofSeconds(90));
     assertThat(

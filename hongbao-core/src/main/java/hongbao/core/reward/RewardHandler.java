@@ -97,15 +97,15 @@ public final class RewardHandler {
         return Handling.FAILED;
       }
       if (type.fused()) {
-        parking.park(reward, attempt);
-        metrics.fused(type.type());
-        return Handling.PARKED;
+        return park(reward, type, attempt);
       }
       try {
         RewardType admitted = type;
         return settle(reward, service.credit(reward, type, () -> admit(admitted)));
       } catch (Invariants.InvariantViolation bug) {
         throw bug;
+      } catch (FusedWhileHeld fused) {
+        return park(reward, type, attempt);
       } catch (RuntimeException outage) {
         if (tries < TRIES_IN_PLACE) {
           sleeper.sleep(Duration.ofMillis(BACKOFF_MILLIS << (2 * (tries - 1))));
@@ -116,13 +116,37 @@ public final class RewardHandler {
     }
   }
 
-  /** Waits for a token of the type's bucket: the event is held, unacknowledged, meanwhile. */
+  private Handling park(Reward reward, RewardType type, int attempt) {
+    parking.park(reward, attempt);
+    metrics.fused(type.type());
+    return Handling.PARKED;
+  }
+
+  /**
+   * Waits for a token of the type's bucket: the event is held, unacknowledged, meanwhile. A type
+   * fused while its events wait stops them here, before the issuer is called: a type pushed at
+   * several times its rate has a consumer's whole in-flight window waiting (256 events are more
+   * than a second at 200/s), which would otherwise still be issued after the fuse.
+   */
   private void admit(RewardType type) throws InterruptedException {
     for (long waitMillis = throttle.acquire(type, 1);
         waitMillis > 0;
         waitMillis = throttle.acquire(type, 1)) {
       metrics.throttled(type.type());
       sleeper.sleep(Duration.ofMillis(Math.min(waitMillis, THROTTLE_SLEEP_MAX_MILLIS)));
+      if (types.find(type.type()).map(RewardType::fused).orElse(false)) {
+        throw FusedWhileHeld.INSTANCE;
+      }
+    }
+  }
+
+  /** The type was fused while an event waited for its token: park the event instead. */
+  private static final class FusedWhileHeld extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    static final FusedWhileHeld INSTANCE = new FusedWhileHeld();
+
+    private FusedWhileHeld() {
+      super("fused while held", null, false, false);
     }
   }
 

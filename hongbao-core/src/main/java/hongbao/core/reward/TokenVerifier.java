@@ -36,6 +36,10 @@ public final class TokenVerifier {
 
   /** The verdict on a token that opened. */
   Verification judge(Reward reward) {
+    // The copy is asked for before the book: crediting writes the row first and drops the copy
+    // after, so a reward credited between the two questions is found in the book. Asked the
+    // other way round, it was in neither (seen on the cluster): a LEGAL token judged UNKNOWN.
+    boolean held = tokenStore.holds(reward);
     Optional<RewardRecord> record = book.find(reward.tradeNo());
     if (record.isPresent()) {
       boolean same = record.get().digest().equals(reward.digest());
@@ -44,7 +48,7 @@ public final class TokenVerifier {
               Validity.LEGAL, reward, record.get().status() == RewardRecord.Status.CREDITED)
           : new Verification(Validity.UNKNOWN, reward, false);
     }
-    return tokenStore.holds(reward)
+    return held
         ? new Verification(Validity.LEGAL, reward, false)
         : new Verification(Validity.UNKNOWN, reward, false);
   }

@@ -2,20 +2,20 @@ package hongbao.redis.reward;
 
 import hongbao.core.reward.FailureLog;
 import hongbao.core.reward.Reward;
+import hongbao.redis.RedisLink;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.util.ArrayList;
 import java.util.List;
 
 /** The failure stream: one entry per reward given up on, with the reason. Thread-safe. */
 public final class RedisFailureLog implements FailureLog {
 
-  private final StatefulRedisConnection<String, String> redis;
+  private final RedisLink redis;
   private final RewardKeys keys;
 
-  public RedisFailureLog(StatefulRedisConnection<String, String> redis, RewardKeys keys) {
+  public RedisFailureLog(RedisLink redis, RewardKeys keys) {
     this.redis = redis;
     this.keys = keys;
   }

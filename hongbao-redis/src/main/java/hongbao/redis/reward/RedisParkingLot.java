@@ -1,18 +1,18 @@
 package hongbao.redis.reward;
 
 import hongbao.core.reward.ParkingLot;
+import hongbao.redis.RedisLink;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.util.List;
 
 /** Parked events in a stream per type, and a set of the types that have any. Thread-safe. */
 public final class RedisParkingLot implements ParkingLot {
 
-  private final StatefulRedisConnection<String, String> redis;
+  private final RedisLink redis;
   private final RewardKeys keys;
 
-  public RedisParkingLot(StatefulRedisConnection<String, String> redis, RewardKeys keys) {
+  public RedisParkingLot(RedisLink redis, RewardKeys keys) {
     this.redis = redis;
     this.keys = keys;
   }

@@ -5,10 +5,10 @@ import hongbao.core.money.Amount;
 import hongbao.core.reward.Reward;
 import hongbao.core.reward.RewardBudget;
 import hongbao.redis.LuaScript;
+import hongbao.redis.RedisLink;
 import io.lettuce.core.MapScanCursor;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
@@ -34,17 +34,13 @@ public final class RedisRewardBudget implements RewardBudget {
   private static final LuaScript GRANT = LuaScript.fromResource("budget_grant.lua");
   private static final LuaScript RELEASE = LuaScript.fromResource("budget_release.lua");
 
-  private final StatefulRedisConnection<String, String> redis;
+  private final RedisLink redis;
   private final RewardKeys keys;
   private final int keysPerCampaign;
   private final Clock clock;
   private final Map<String, Layout> layouts = new java.util.concurrent.ConcurrentHashMap<>();
 
-  public RedisRewardBudget(
-      StatefulRedisConnection<String, String> redis,
-      RewardKeys keys,
-      int keysPerCampaign,
-      Clock clock) {
+  public RedisRewardBudget(RedisLink redis, RewardKeys keys, int keysPerCampaign, Clock clock) {
     if (keysPerCampaign < 1 || keysPerCampaign > MAX_KEYS) {
       throw new IllegalArgumentException("keys per campaign must be 1.." + MAX_KEYS);
     }

@@ -4,16 +4,15 @@ import hongbao.core.reward.FailureLog;
 import hongbao.core.reward.Reward;
 import hongbao.core.reward.RewardHandler;
 import hongbao.core.reward.RewardHandler.Handling;
+import hongbao.redis.RedisLink;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XClaimArgs;
 import io.lettuce.core.XPendingArgs;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.XReadArgs.StreamOffset;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.models.stream.PendingMessage;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,61 +22,89 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 
 /**
- * One consumer of a reward stream in the group {@value RedisRewardStream#GROUP}: reads a batch with
- * XREADGROUP, handles its events concurrently, and acknowledges (XACK and XDEL) those that are
- * settled. Events left pending — a paused pipeline, a crash — are taken over by {@link
+ * One consumer of a reward topic's streams in the group {@value RedisRewardStream#GROUP}: reads a
+ * batch with XREADGROUP, handles its events concurrently, and acknowledges (XACK and XDEL) those
+ * that are settled. Events left pending — a paused pipeline, a crash — are taken over by {@link
  * #reclaimOnce} once idle long enough (XCLAIM's min-idle guard keeps two reclaimers from taking one
- * entry); after {@code maxDeliveries} deliveries an event goes to the failure stream.
+ * entry); after {@code maxDeliveries} deliveries an event goes to the failure stream. A read names
+ * the streams of one slot (one group of {@link RewardKeys#streams}), every other command one
+ * stream, so a cluster routes each to the master that owns it.
  */
 public final class RedisRewardConsumer implements AutoCloseable {
 
-  private final String stream;
+  /** Streams one XREADGROUP names at most (one slot's, on a cluster). */
+  static final int STREAMS_PER_READ = 16;
+
+  private final List<String> streams;
+  private final List<List<String>> readGroups;
   private final String consumer;
-  private final StatefulRedisConnection<String, String> reader;
-  private final StatefulRedisConnection<String, String> commands;
+  private final RedisLink reader;
+  private final RedisLink commands;
   private final RewardHandler handler;
   private final FailureLog failures;
   private final ExecutorService workers;
   private final Settings settings;
+  private int nextGroup;
 
   /** How a consumer reads and reclaims. */
   public record Settings(int batch, Duration pollWait, Duration reclaimIdle, int maxDeliveries) {}
 
   public RedisRewardConsumer(
-      RedisClient client,
-      RewardKeys keys,
-      String topic,
+      RedisLink redis,
+      List<String> streams,
       String consumer,
       RewardHandler handler,
       FailureLog failures,
       ExecutorService workers,
       Settings settings) {
-    this.stream = keys.stream(topic);
+    this.streams = List.copyOf(streams);
+    // On a cluster one read may name the streams of one slot only: read slot by slot, as the
+    // payout reader does. On one server this is a single group, one read over every stream.
+    this.readGroups = redis.groupsOf(this.streams, STREAMS_PER_READ);
     this.consumer = consumer;
-    this.reader = client.connect();
-    this.commands = client.connect();
+    // The blocking read has a connection of its own, so it never holds up the other commands.
+    this.reader = redis.another();
+    this.commands = redis;
     this.handler = handler;
     this.failures = failures;
     this.workers = workers;
     this.settings = settings;
-    RedisRewardStream.createGroup(commands, stream);
+    this.streams.forEach(stream -> RedisRewardStream.createGroup(commands, stream));
   }
 
-  /** Reads and handles one batch; returns how many events were settled. */
-  @SuppressWarnings("unchecked") // one stream offset through a generic varargs parameter
+  /**
+   * Reads and handles one batch from the next group of streams (one slot's on a cluster), blocking
+   * for a share of the poll wait so that a pass over every group waits about {@code pollWait}.
+   * Returns how many events were settled.
+   */
   public int consumeOnce() throws InterruptedException {
+    List<String> group = readGroups.get(Math.floorMod(nextGroup++, readGroups.size()));
+    long blockMillis = Math.max(1, settings.pollWait().toMillis() / readGroups.size());
     List<StreamMessage<String, String>> batch =
         reader
             .sync()
             .xreadgroup(
                 Consumer.from(RedisRewardStream.GROUP, consumer),
-                XReadArgs.Builder.count(settings.batch()).block(settings.pollWait()),
-                StreamOffset.lastConsumed(stream));
+                XReadArgs.Builder.count(settings.batch()).block(blockMillis),
+                lastConsumed(group));
     return handle(batch);
+  }
+
+  @SuppressWarnings("unchecked") // stream offsets through a generic varargs parameter
+  private static StreamOffset<String>[] lastConsumed(List<String> streams) {
+    return streams.stream().map(StreamOffset::lastConsumed).toArray(StreamOffset[]::new);
   }
 
   /** Takes over entries other consumers left pending too long, and handles them. */
   public int reclaimOnce() throws InterruptedException {
+    int settled = 0;
+    for (String stream : streams) {
+      settled += reclaimOnce(stream);
+    }
+    return settled;
+  }
+
+  private int reclaimOnce(String stream) throws InterruptedException {
     var args =
         new XPendingArgs<String>()
             .group(RedisRewardStream.GROUP)
@@ -112,7 +139,7 @@ public final class RedisRewardConsumer implements AutoCloseable {
         failures.fail(
             RewardFields.reward(message.getBody()),
             "delivered more than " + settings.maxDeliveries() + " times");
-        ack(List.of(message.getId()));
+        ack(List.of(message));
       } else {
         live.add(message);
       }
@@ -130,12 +157,12 @@ public final class RedisRewardConsumer implements AutoCloseable {
       int attempt = RewardFields.attempt(message.getBody());
       futures.add(workers.submit(() -> handler.handle(reward, attempt)));
     }
-    var settled = new ArrayList<String>();
+    var settled = new ArrayList<StreamMessage<String, String>>();
     RuntimeException failure = null;
     for (int i = 0; i < batch.size(); i++) {
       try {
         if (futures.get(i).get() != Handling.PAUSED) {
-          settled.add(batch.get(i).getId());
+          settled.add(batch.get(i));
         }
       } catch (ExecutionException e) {
         // Left pending: reclaimed and retried later. An invariant violation is rethrown below.
@@ -155,18 +182,22 @@ public final class RedisRewardConsumer implements AutoCloseable {
     return settled.size();
   }
 
-  private void ack(List<String> ids) {
-    if (ids.isEmpty()) {
-      return;
+  /** XACK and XDEL, stream by stream: each command names one stream's key. */
+  private void ack(List<StreamMessage<String, String>> messages) {
+    var byStream = new java.util.LinkedHashMap<String, List<String>>();
+    for (StreamMessage<String, String> message : messages) {
+      byStream.computeIfAbsent(message.getStream(), s -> new ArrayList<>()).add(message.getId());
     }
-    String[] array = ids.toArray(String[]::new);
-    commands.sync().xack(stream, RedisRewardStream.GROUP, array);
-    commands.sync().xdel(stream, array);
+    byStream.forEach(
+        (stream, ids) -> {
+          String[] array = ids.toArray(String[]::new);
+          commands.sync().xack(stream, RedisRewardStream.GROUP, array);
+          commands.sync().xdel(stream, array);
+        });
   }
 
   @Override
   public void close() {
     reader.close();
-    commands.close();
   }
 }

@@ -4,7 +4,7 @@ import hongbao.core.reward.RewardKind;
 import hongbao.core.reward.RewardType;
 import hongbao.core.reward.RewardTypes;
 import hongbao.core.reward.VirtualQueue;
-import io.lettuce.core.api.StatefulRedisConnection;
+import hongbao.redis.RedisLink;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,14 +28,13 @@ public final class RedisRewardTypes implements RewardTypes, AutoCloseable {
 
   private static final System.Logger LOG = System.getLogger(RedisRewardTypes.class.getName());
 
-  private final StatefulRedisConnection<String, String> redis;
+  private final RedisLink redis;
   private final String key;
   private final ScheduledExecutorService refresher;
   private final Object writeLock = new Object();
   private volatile Map<String, RewardType> cached = Map.of("CASH", RewardType.CASH);
 
-  public RedisRewardTypes(
-      StatefulRedisConnection<String, String> redis, RewardKeys keys, Duration refresh) {
+  public RedisRewardTypes(RedisLink redis, RewardKeys keys, Duration refresh) {
     this.redis = redis;
     this.key = keys.types();
     refreshQuietly();

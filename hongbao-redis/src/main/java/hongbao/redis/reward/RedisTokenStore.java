@@ -2,7 +2,7 @@ package hongbao.redis.reward;
 
 import hongbao.core.reward.Reward;
 import hongbao.core.reward.TokenStore;
-import io.lettuce.core.api.StatefulRedisConnection;
+import hongbao.redis.RedisLink;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,10 +12,10 @@ import java.util.List;
  */
 public final class RedisTokenStore implements TokenStore {
 
-  private final StatefulRedisConnection<String, String> redis;
+  private final RedisLink redis;
   private final RewardKeys keys;
 
-  public RedisTokenStore(StatefulRedisConnection<String, String> redis, RewardKeys keys) {
+  public RedisTokenStore(RedisLink redis, RewardKeys keys) {
     this.redis = redis;
     this.keys = keys;
   }

@@ -3,8 +3,8 @@ package hongbao.redis.reward;
 import hongbao.core.reward.RewardType;
 import hongbao.core.reward.TypeThrottle;
 import hongbao.redis.LuaScript;
+import hongbao.redis.RedisLink;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Clock;
 
 /**
@@ -15,12 +15,11 @@ public final class RedisTypeThrottle implements TypeThrottle {
 
   private static final LuaScript THROTTLE = LuaScript.fromResource("throttle.lua");
 
-  private final StatefulRedisConnection<String, String> redis;
+  private final RedisLink redis;
   private final RewardKeys keys;
   private final Clock clock;
 
-  public RedisTypeThrottle(
-      StatefulRedisConnection<String, String> redis, RewardKeys keys, Clock clock) {
+  public RedisTypeThrottle(RedisLink redis, RewardKeys keys, Clock clock) {
     this.redis = redis;
     this.keys = keys;
     this.clock = clock;

@@ -55,6 +55,26 @@ public final class RewardKeys {
     return prefix + ":rwq:{" + topic + "}";
   }
 
+  /**
+   * The streams of a Redis topic split {@code n} ways: {@code n == 1} is {@link #stream} itself;
+   * more are {@code {<topic>:<i>}}, so that a cluster spreads them over slots (and masters).
+   */
+  public java.util.List<String> streams(String topic, int n) {
+    if (n < 1 || n > MAX_STREAMS_PER_TOPIC) {
+      throw new IllegalArgumentException("streams per topic must be 1.." + MAX_STREAMS_PER_TOPIC);
+    }
+    if (n == 1) {
+      return java.util.List.of(stream(topic));
+    }
+    var streams = new java.util.ArrayList<String>(n);
+    for (int i = 0; i < n; i++) {
+      streams.add(String.format(Locale.ROOT, "%s:rwq:{%s:%d}", prefix, topic, i));
+    }
+    return java.util.List.copyOf(streams);
+  }
+
+  public static final int MAX_STREAMS_PER_TOPIC = 1_024;
+
   public String deadLetters(String topic) {
     return stream(topic) + ":dead";
   }

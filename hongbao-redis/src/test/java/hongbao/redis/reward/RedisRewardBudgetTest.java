@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import hongbao.core.money.Amount;
 import hongbao.core.reward.Reward;
 import hongbao.core.reward.RewardBudget.Reservation;
+import hongbao.redis.RedisLink;
 import hongbao.redis.TestRedis;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,21 +14,20 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 class RedisRewardBudgetTest {
 
   private static final AtomicLong IDS = new AtomicLong();
-  private static final StatefulRedisConnection<String, String> REDIS = TestRedis.connect();
+
+  /** The Redis under test: one server here, a cluster in the subclass. */
+  RedisLink redis() {
+    return TestRedis.link();
+  }
 
   private final RewardKeys keys = new RewardKeys("t" + System.nanoTime());
-  private final RedisRewardBudget budget = new RedisRewardBudget(REDIS, keys, 8, Clock.systemUTC());
-
-  @AfterAll
-  static void close() {
-    REDIS.close();
-  }
+  private final RedisRewardBudget budget =
+      new RedisRewardBudget(redis(), keys, 8, Clock.systemUTC());
 
   private static Reward reward(String campaign, String tradeNo, long fen) {
     return new Reward(

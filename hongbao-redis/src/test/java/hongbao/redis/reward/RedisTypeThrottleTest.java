@@ -5,22 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import hongbao.core.reward.RewardKind;
 import hongbao.core.reward.RewardType;
 import hongbao.core.reward.VirtualQueue;
+import hongbao.redis.RedisLink;
 import hongbao.redis.TestRedis;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 class RedisTypeThrottleTest {
 
-  private static final StatefulRedisConnection<String, String> REDIS = TestRedis.connect();
-
-  @AfterAll
-  static void close() {
-    REDIS.close();
+  /** The Redis under test: one server here, a cluster in the subclass. */
+  RedisLink redis() {
+    return TestRedis.link();
   }
 
   /** A clock the test moves by hand. */
@@ -47,8 +44,8 @@ class RedisTypeThrottleTest {
   void acquire_givesTheBurst_thenRatePerSecond_sharedByEveryInstance() {
     var clock = new ManualClock();
     var keys = new RewardKeys("t" + System.nanoTime());
-    var one = new RedisTypeThrottle(REDIS, keys, clock);
-    var two = new RedisTypeThrottle(REDIS, keys, clock);
+    var one = new RedisTypeThrottle(redis(), keys, clock);
+    var two = new RedisTypeThrottle(redis(), keys, clock);
     var type = new RewardType("TEA", RewardKind.COUPON, 100, 10, false, VirtualQueue.SPECIAL, null);
 
     int granted = 0;

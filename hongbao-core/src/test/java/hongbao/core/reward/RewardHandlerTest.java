@@ -1,0 +1,190 @@
+package hongbao.core.reward;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import hongbao.core.money.Amount;
+import hongbao.core.ops.Switch;
+import hongbao.core.ops.Switches;
+import java.lang.reflect.Proxy;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class RewardHandlerTest {
+
+  private static final RewardType OPEN =
+      new RewardType("TEA", RewardKind.COUPON, 10, 1, false, VirtualQueue.SPECIAL, "http://issuer");
+
+  private static final Reward REWARD =
+      new Reward("t1", "u1", "c1", "rain", "TEA", Amount.fen(1), "", Instant.EPOCH);
+
+  @Test
+  void typeFusedWhileItsEventWaitsForAToken_parksTheEvent_andNeverCallsTheIssuer()
+      throws Exception {
+    var current = new AtomicReference<>(OPEN);
+    RewardTypes types =
+        new RewardTypes() {
+          @Override
+          public Optional<RewardType> find(String type) {
+            return Optional.of(current.get()).filter(t -> t.type().equals(type));
+          }
+
+          @Override
+          public RewardType put(RewardType type) {
+            current.set(type);
+            return type;
+          }
+
+          @Override
+          public List<RewardType> all() {
+            return List.of(current.get());
+          }
+        };
+    // The bucket is empty for a while, then has a token: without the fuse the event is issued.
+    var acquisitions = new AtomicInteger();
+    TypeThrottle throttle = (type, permits) -> acquisitions.incrementAndGet() <= 3 ? 100 : 0;
+    var issued = new AtomicInteger();
+    Issuer issuer =
+        (reward, type) -> {
+          issued.incrementAndGet();
+          return new Issuer.Issue.Issued();
+        };
+    var parked = new ArrayList<Reward>();
+    // The operator fuses the type while the worker sleeps, waiting for a token.
+    RewardHandler.Sleeper sleeper =
+        duration ->
+            current.set(
+                new RewardType(
+                    "TEA", RewardKind.COUPON, 10, 1, true, VirtualQueue.SPECIAL, "http://issuer"));
+    var handler =
+        new RewardHandler(
+            types,
+            throttle,
+            new RewardService(emptyBook(), issuer, new NoTokens(), RewardMetrics.NONE),
+            new Lot(parked),
+            new NoFailures(),
+            noQueues(),
+            new AlwaysOn(),
+            RewardMetrics.NONE,
+            sleeper,
+            new ConsumeRate(1_000_000, Clock.systemUTC(), duration -> {}));
+
+    assertThat(handler.handle(REWARD, 0)).isEqualTo(RewardHandler.Handling.PARKED);
+    assertThat(parked).containsExactly(REWARD);
+    assertThat(issued).as("not issued after the fuse").hasValue(0);
+  }
+
+  /** Queues that must not be used: the event is neither issued nor re-queued. */
+  private static RewardQueues noQueues() {
+    RewardProducer unused =
+        new RewardProducer() {
+          @Override
+          public String name() {
+            return "unused";
+          }
+
+          @Override
+          public CompletionStage<Void> send(Reward reward, int attempt) {
+            throw new AssertionError("re-queued " + reward);
+          }
+        };
+    var queues = new ArrayList<FailoverQueue>();
+    for (VirtualQueue name : VirtualQueue.values()) {
+      queues.add(new FailoverQueue(name, unused, unused, 100, Clock.systemUTC()));
+    }
+    return new RewardQueues(queues, RewardMetrics.NONE);
+  }
+
+  /** A book that has seen nothing; anything but a lookup would be a wrong turn here. */
+  private static RewardBook emptyBook() {
+    return (RewardBook)
+        Proxy.newProxyInstance(
+            RewardBook.class.getClassLoader(),
+            new Class<?>[] {RewardBook.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("find")) {
+                return Optional.empty();
+              }
+              throw new AssertionError("unexpected " + method.getName());
+            });
+  }
+
+  private record Lot(List<Reward> parked) implements ParkingLot {
+    @Override
+    public void park(Reward reward, int attempt) {
+      parked.add(reward);
+    }
+
+    @Override
+    public List<Parked> peek(String type, int max) {
+      return List.of();
+    }
+
+    @Override
+    public void remove(String type, List<Parked> parked) {}
+
+    @Override
+    public long size() {
+      return parked.size();
+    }
+  }
+
+  private static final class NoFailures implements FailureLog {
+    @Override
+    public void fail(Reward reward, String reason) {
+      throw new AssertionError("failed: " + reason);
+    }
+
+    @Override
+    public List<String> entries(int max) {
+      return List.of();
+    }
+
+    @Override
+    public List<String> tradeNos(int max) {
+      return List.of();
+    }
+  }
+
+  private static final class NoTokens implements TokenStore {
+    @Override
+    public void save(Reward reward, String token) {}
+
+    @Override
+    public boolean holds(Reward reward) {
+      return false;
+    }
+
+    @Override
+    public void delete(Reward reward) {}
+
+    @Override
+    public List<String> pending(String userId, int max) {
+      return List.of();
+    }
+  }
+
+  private static final class AlwaysOn implements Switches {
+    @Override
+    public boolean enabled(Switch which) {
+      return true;
+    }
+
+    @Override
+    public Map<Switch, Boolean> set(Switch which, boolean enabled) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Map<Switch, Boolean> all() {
+      return Map.of();
+    }
+  }
+}

@@ -1,0 +1,13 @@
+package hongbao.redis.reward;
+
+import hongbao.redis.RedisLink;
+import hongbao.redis.TestRedis;
+
+/** The same on an embedded cluster of three masters. */
+class ClusterRedisTypeThrottleTest extends RedisTypeThrottleTest {
+
+  @Override
+  RedisLink redis() {
+    return TestRedis.cluster();
+  }
+}
