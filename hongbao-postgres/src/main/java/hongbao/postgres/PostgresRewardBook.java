@@ -111,8 +111,7 @@ final class PostgresRewardBook implements RewardBook {
     }
   }
 
-  private static void fund(Connection connection, String campaignId, Amount budget)
-      throws SQLException {
+  static void fund(Connection connection, String campaignId, Amount budget) throws SQLException {
     String escrow = campaignAccount(campaignId);
     try (PreparedStatement fund =
         connection.prepareStatement(
