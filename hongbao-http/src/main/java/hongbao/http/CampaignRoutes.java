@@ -169,6 +169,12 @@ public final class CampaignRoutes implements HttpApi.Routes, AutoCloseable {
                 ctx.fail(new ApiError(429, "RATE_LIMITED", "too many taps; slow down"));
                 return;
               }
+              if (result.failed()
+                  && result.cause() instanceof hongbao.core.reward.RewardQueues.QueuesFull) {
+                // The win is recorded in the pools; the closer issues it if nobody else does.
+                ctx.fail(new ApiError(503, "UNAVAILABLE", "the reward queues are down"));
+                return;
+              }
               HttpApi.answer(ctx, result.map(CampaignRoutes::tapJson));
             });
   }

@@ -254,16 +254,17 @@ final class PostgresCampaigns implements CampaignStore {
       """;
 
   @Override
-  public boolean returnUnspent(String id, Amount amount) {
+  public boolean returnUnspent(String id, Amount amount, java.time.Instant at) {
     return transactions.write(
         "return the unspent budget of " + id,
         connection -> {
           try (PreparedStatement mark =
               connection.prepareStatement(
-                  "UPDATE campaign SET returned_amount = ?, returned_at = now()"
+                  "UPDATE campaign SET returned_amount = ?, returned_at = ?"
                       + " WHERE id = ? AND returned_at IS NULL")) {
             mark.setLong(1, amount.fen());
-            mark.setString(2, id);
+            mark.setObject(2, Sql.timestamp(at));
+            mark.setString(3, id);
             if (mark.executeUpdate() == 0) {
               return false;
             }
@@ -291,19 +292,22 @@ final class PostgresCampaigns implements CampaignStore {
   }
 
   @Override
-  public Optional<Amount> returned(String id) {
+  public Optional<Return> returned(String id) {
     return transactions.read(
         "returned of " + id,
         connection -> {
           try (PreparedStatement find =
-              connection.prepareStatement("SELECT returned_amount FROM campaign WHERE id = ?")) {
+              connection.prepareStatement(
+                  "SELECT returned_amount, returned_at FROM campaign WHERE id = ?")) {
             find.setString(1, id);
             try (ResultSet row = find.executeQuery()) {
               if (!row.next()) {
-                return Optional.<Amount>empty();
+                return Optional.<Return>empty();
               }
               long fen = row.getLong(1);
-              return row.wasNull() ? Optional.<Amount>empty() : Optional.of(Amount.fen(fen));
+              return row.wasNull()
+                  ? Optional.<Return>empty()
+                  : Optional.of(new Return(Amount.fen(fen), Sql.instant(row, "returned_at")));
             }
           }
         });

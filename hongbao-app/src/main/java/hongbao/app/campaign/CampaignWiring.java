@@ -90,7 +90,7 @@ public final class CampaignWiring implements AutoCloseable {
             new RedisBudgetClosing(redis, new RewardKeys("hb")),
             clock,
             grace);
-    audit = new CampaignAudit(store, campaigns, pools, database.rewards(), types, clock);
+    audit = new CampaignAudit(store, campaigns, pools, database.rewards(), types);
     routes = new CampaignRoutes(service, taps);
     resources.push(routes);
   }

@@ -22,13 +22,19 @@ import java.util.UUID;
  */
 final class RainFixture implements AutoCloseable {
 
-  final TestClock clock = new TestClock(Instant.parse("2027-02-16T11:00:00Z"));
+  final TestClock clock;
   final EmbeddedKafka kafka;
   final TestService service;
   final Api api;
   final String admin;
 
   RainFixture() {
+    this(Instant.parse("2027-02-16T11:00:00Z"));
+  }
+
+  /** With the rain's clock standing at {@code clockStart} until a test moves it. */
+  RainFixture(Instant clockStart) {
+    clock = new TestClock(clockStart);
     kafka = EmbeddedKafka.start();
     var env = new HashMap<String, String>();
     env.put("HONGBAO_KAFKA_BOOTSTRAP", kafka.bootstrap());
@@ -146,7 +152,7 @@ final class RainFixture implements AutoCloseable {
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(100))
         .until(() -> rain().store().returned(campaignId).isPresent());
-    return rain().store().returned(campaignId).orElseThrow().fen();
+    return rain().store().returned(campaignId).orElseThrow().amount().fen();
   }
 
   @Override

@@ -127,6 +127,8 @@ class RainTest {
     assertThat(json.getLong("budget")).isEqualTo(1_000);
     assertThat(fixture.create(body, "k-rain").raw()).isEqualTo(created.raw());
     assertError(fixture.create(campaign(2_000, 1, 3, one), "k-rain"), 409, "IDEMPOTENCY_CONFLICT");
+    // Validation comes before the replay: an invalid body under a used key is a 400.
+    assertError(fixture.create(campaign(499, 1, 3, one), "k-rain"), 400, "INVALID_AMOUNT");
     assertThat(fixture.systemBalance()).isEqualTo(system - 1_000);
     assertThat(fixture.escrow(id)).isEqualTo(1_000);
 
@@ -193,6 +195,23 @@ class RainTest {
   private static void assertError(Api.Response response, int status, String code) {
     assertThat(response.status()).as(response.raw()).isEqualTo(status);
     assertThat(response.errorCode()).isEqualTo(code);
+  }
+
+  /** The audit sees a pool that disagrees with its recorded wins (a prize made up in Redis). */
+  @Test
+  void audit_reportsAPoolThatDisagreesWithItsWins() {
+    Instant starts = fixture.clock.instant().plusSeconds(3_600);
+    String id = fixture.created(campaign(1_000, 1, 3, round(starts, 60, prize("CASH", 10, 5))));
+    String pool = "hb:cp:{cp:" + id + ":0}:r1";
+    try (var redis = hongbao.redis.RedisLink.open(fixture.service.hongbao().redisUrl())) {
+      redis.sync().hincrby(pool, "0", 1);
+      try {
+        assertThat(fixture.service.hongbao().parts().reconciler().reconcile().discrepancies())
+            .contains("campaign %s round 1 line 0: 6 left + 0 won != 5 held".formatted(id));
+      } finally {
+        redis.sync().hincrby(pool, "0", -1);
+      }
+    }
   }
 
   // -------------------------------------------------------------------------------- the tail

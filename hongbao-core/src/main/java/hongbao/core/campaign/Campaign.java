@@ -23,6 +23,12 @@ public record Campaign(
     rounds = List.copyOf(rounds);
   }
 
+  /** The same campaign under another id (validation runs before an id is taken). */
+  public Campaign withId(String newId) {
+    return new Campaign(
+        newId, name, budget, rounds, maxWinsPerUser, tapsPerUserPerSecond, createdAt);
+  }
+
   public int homePools() {
     return rounds.stream().mapToInt(Round::subPools).max().orElse(1);
   }

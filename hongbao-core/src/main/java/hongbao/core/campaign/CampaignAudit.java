@@ -5,7 +5,6 @@ import hongbao.core.reconcile.Audit;
 import hongbao.core.reward.RewardBook;
 import hongbao.core.reward.RewardKind;
 import hongbao.core.reward.RewardTypes;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,8 +20,8 @@ import java.util.Optional;
  *       lost);
  *   <li>no user won more than {@code maxWinsPerUser};
  *   <li>the CASH won fits the budget;
- *   <li>the unspent budget went back at most once, only after the end, and it is exactly the budget
- *       less the CASH won.
+ *   <li>the unspent budget went back at most once, only after the end (on the clock of the closer
+ *       that returned it), and it is exactly the budget less the CASH won.
  * </ul>
  */
 public final class CampaignAudit implements Audit {
@@ -34,21 +33,18 @@ public final class CampaignAudit implements Audit {
   private final PrizePools pools;
   private final RewardBook book;
   private final RewardTypes types;
-  private final Clock clock;
 
   public CampaignAudit(
       CampaignStore store,
       Campaigns campaigns,
       PrizePools pools,
       RewardBook book,
-      RewardTypes types,
-      Clock clock) {
+      RewardTypes types) {
     this.store = store;
     this.campaigns = campaigns;
     this.pools = pools;
     this.book = book;
     this.types = types;
-    this.clock = clock;
   }
 
   @Override
@@ -79,15 +75,16 @@ public final class CampaignAudit implements Audit {
     if (cashWon.compareTo(campaign.budget()) > 0) {
       lines.add("campaign %s: CASH won %s over the budget".formatted(id, cashWon));
     }
-    Optional<Amount> returned = store.returned(id);
+    Optional<CampaignStore.Return> returned = store.returned(id);
     if (returned.isPresent()) {
+      Amount amount = returned.get().amount();
       Amount expected = campaign.budget().minus(cashWon);
-      if (!returned.get().equals(expected) || !b.returned().equals(returned.get())) {
+      if (!amount.equals(expected) || !b.returned().equals(amount)) {
         lines.add(
             "campaign %s: returned %s (ledger %s), expected budget - CASH won = %s"
-                .formatted(id, returned.get(), b.returned(), expected));
+                .formatted(id, amount, b.returned(), expected));
       }
-      if (clock.instant().isBefore(campaign.endsAt())) {
+      if (returned.get().at().isBefore(campaign.endsAt())) {
         lines.add("campaign %s: budget returned before the campaign ended".formatted(id));
       }
     } else if (b.returned().isPositive()) {

@@ -63,7 +63,7 @@ public final class CampaignCloser {
       }
       reissueLostWins(campaign);
       Amount reserved = closing.close(id);
-      if (store.returnUnspent(id, campaign.budget().minus(reserved))) {
+      if (store.returnUnspent(id, campaign.budget().minus(reserved), clock.instant())) {
         returned++;
       }
     }

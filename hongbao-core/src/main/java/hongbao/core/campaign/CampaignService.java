@@ -33,6 +33,8 @@ public final class CampaignService {
    */
   static final long DEFAULT_COUPON_RATE = 2_000;
 
+  private static final String PENDING_ID = "c_pending";
+
   private static final String ID_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz";
 
   private final CampaignStore store;
@@ -85,12 +87,14 @@ public final class CampaignService {
 
   public StoredAnswer create(
       CampaignDraft draft, IdempotencyKey key, Function<Campaign, StoredAnswer> render) {
+    // The contract's order: validation (400) before an idempotency replay or conflict (409).
+    Campaign valid = CampaignRules.accept(PENDING_ID, draft, this::isCash, clock.instant());
     Optional<StoredAnswer> earlier = Idempotency.replay(store::answerFor, key);
     if (earlier.isPresent()) {
       store.createdUnder(key).ifPresent(campaigns::find);
       return earlier.get();
     }
-    Campaign campaign = CampaignRules.accept(newId(), draft, this::isCash, clock.instant());
+    Campaign campaign = valid.withId(newId());
     StoredAnswer answer = render.apply(campaign);
     try {
       store.create(campaign, key, answer);
@@ -130,7 +134,11 @@ public final class CampaignService {
     RewardBudget.BudgetState state = budget.state(id);
     Amount spent = state == null ? Amount.ZERO : state.reserved();
     return new CampaignView(
-        campaign, campaign.statusAt(now), rounds, spent, store.returned(id).orElse(null));
+        campaign,
+        campaign.statusAt(now),
+        rounds,
+        spent,
+        store.returned(id).map(CampaignStore.Return::amount).orElse(null));
   }
 
   /** A campaign and where it stands. */

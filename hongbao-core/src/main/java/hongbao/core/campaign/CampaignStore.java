@@ -3,6 +3,7 @@ package hongbao.core.campaign;
 import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.StoredAnswer;
 import hongbao.core.money.Amount;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -39,8 +40,11 @@ public interface CampaignStore {
    *
    * @return true if this call returned it
    */
-  boolean returnUnspent(String id, Amount amount);
+  boolean returnUnspent(String id, Amount amount, Instant at);
 
-  /** What went back to the funding account, once the campaign was returned. */
-  Optional<Amount> returned(String id);
+  /** What went back to the funding account and when, once the campaign was returned. */
+  Optional<Return> returned(String id);
+
+  /** The unspent budget as it went back. */
+  record Return(Amount amount, Instant at) {}
 }
