@@ -34,6 +34,16 @@ const TEXT = {
   noCampaign: ["没有这个活动", "No such campaign"],
   prizesLeft: ["剩余红包 %s", "%s packets left"],
   campaign: ["活动编号", "Campaign id"],
+  create: ["创建红包雨（管理员）", "Create a rain (admin)"],
+  name: ["名称", "Name"],
+  budgetFen: ["预算（分）", "Budget (fen)"],
+  startsInSeconds: ["几秒后开始", "Starts in (s)"],
+  durationSeconds: ["时长（秒）", "Duration (s)"],
+  amountFen: ["每个红包（分）", "Each prize (fen)"],
+  count: ["红包个数", "Prizes"],
+  maxWins: ["每人最多中奖", "Max wins per user"],
+  tapsPerSecond: ["每秒最多点击", "Taps per second"],
+  spent: ["已发 ¥%s", "Spent ¥%s"],
   open: ["进入", "Open"],
 };
 
@@ -197,6 +207,50 @@ async function withdrawAll() {
   refreshRewards();
 }
 
+/** An operator's form: one round of CASH prizes starting soon (dev mode mints the admin token). */
+function createForm() {
+  const input = (name, value) => h("input", { name, value, inputmode: "numeric", "data-testid": "rain-new-" + name });
+  const fields = {
+    name: h("input", { name: "name", value: "除夕红包雨", "data-testid": "rain-new-name" }),
+    budget: input("budget", "100000"),
+    startsIn: input("startsIn", "10"),
+    duration: input("duration", "60"),
+    amount: input("amount", "88"),
+    count: input("count", "1000"),
+    maxWins: input("maxWins", "3"),
+    taps: input("taps", "10"),
+  };
+  const error = h("div", { class: "field-error", "data-testid": "rain-new-error" });
+  const row = (key, el) => h("div", {}, h("label", { text: t(key) }), el);
+  return h("form", { class: "card", "data-testid": "rain-new", onsubmit: async (e) => {
+      e.preventDefault();
+      let admin = session.adminToken;
+      if (!admin) {
+        const minted = await call("POST", "/api/v1/dev/tokens", { body: { userId: "ops", admin: true } });
+        if (minted.status !== 200) return (error.textContent = errorOf(minted).message);
+        admin = minted.body.token;
+        session.setAdminToken(admin);
+      }
+      const int = (el) => Number.parseInt(el.value, 10);
+      const startsAt = new Date(Date.now() + int(fields.startsIn) * 1000).toISOString();
+      const body = {
+        name: fields.name.value, budget: int(fields.budget),
+        rounds: [{ startsAt, durationSeconds: int(fields.duration),
+          prizes: [{ type: "CASH", amount: int(fields.amount), count: int(fields.count) }] }],
+        maxWinsPerUser: int(fields.maxWins), tapsPerUserPerSecond: int(fields.taps),
+      };
+      const created = await call("POST", "/api/v1/admin/campaigns",
+        { token: admin, body, headers: { "Idempotency-Key": newKey() } });
+      if (created.status !== 201) return (error.textContent = errorOf(created).message);
+      location.search = "?c=" + encodeURIComponent(created.body.id);
+    } },
+    h("h2", { text: t("create") }),
+    row("name", fields.name), row("budgetFen", fields.budget), row("startsInSeconds", fields.startsIn),
+    row("durationSeconds", fields.duration), row("amountFen", fields.amount), row("count", fields.count),
+    row("maxWins", fields.maxWins), row("tapsPerSecond", fields.taps), error,
+    h("button", { class: "btn gold", type: "submit", "data-testid": "rain-new-submit", text: t("create") }));
+}
+
 async function loadCampaign() {
   const answer = await call("GET", "/api/v1/campaigns/" + encodeURIComponent(campaignId),
     { token: session.token });
@@ -217,7 +271,7 @@ async function start() {
         location.search = "?c=" + encodeURIComponent(input.value.trim());
       } },
       h("label", { text: t("campaign") }), input,
-      h("button", { class: "btn", type: "submit", text: t("open") })));
+      h("button", { class: "btn", type: "submit", text: t("open") })), createForm());
     return;
   }
   const answer = await loadCampaign();
@@ -245,7 +299,8 @@ async function start() {
       clock.textContent = clockText(p.until - now);
       const round = campaign.rounds.find((r) => r.round === p.round.round);
       status.textContent = [t(p.running ? "endsIn" : "startsIn"), t("round", p.round.round),
-        t("of", campaign.rounds.length), t("prizesLeft", round.prizesLeft)].join(" · ");
+        t("of", campaign.rounds.length), t("prizesLeft", round.prizesLeft),
+        t("spent", formatFen(campaign.spent))].join(" · ");
     }
     if (p.running && !limitReached && !spawner) {
       spawner = setInterval(() => spawn(sky), 450);
@@ -256,7 +311,7 @@ async function start() {
   };
   tick();
   setInterval(tick, 250);
-  setInterval(loadCampaign, 5000);
+  setInterval(loadCampaign, 2000);
   refreshRewards();
   setInterval(refreshRewards, 5000);
 }

@@ -131,6 +131,22 @@ class RainPageTest {
     assertThat(page.locator("#rain-title")).hasText("Red-packet rain");
   }
 
+  @Test
+  void rainPage_anOperatorCreatesARainThatCountsDown() {
+    Page page = phone("en-US");
+    page.navigate(base + "/rain.html");
+    page.getByTestId("rain-user").fill("rain-page-ops");
+    page.locator("form button").click();
+    page.getByTestId("rain-new-startsIn").fill("120");
+    page.getByTestId("rain-new-count").fill("500");
+    screenshot(page, "14-rain-create");
+    page.getByTestId("rain-new-submit").click();
+    assertThat(page.getByTestId("rain-clock")).isVisible();
+    assertThat(page.getByTestId("rain-status")).containsText("Starts in");
+    assertThat(page.getByTestId("rain-status")).containsText("500 packets left");
+    assertThat(page).hasURL(java.util.regex.Pattern.compile("rain\\.html\\?c=c_"));
+  }
+
   private static void screenshot(Page page, String name) {
     page.waitForTimeout(400);
     Path file = screenshots().resolve(name + ".png");
