@@ -49,7 +49,8 @@ public final class TapService {
   private final Map<String, Sample> pulses = new ConcurrentHashMap<>();
   private final Map<String, Set<Integer>> dry = new ConcurrentHashMap<>();
 
-  private record Sample(long atMillis, PrizePools.Pulse pulse, AtomicLong tapsSince) {}
+  private record Sample(
+      long atMillis, PrizePools.Pulse pulse, TapRate rate, AtomicLong tapsSince) {}
 
   /**
    * @param uniform values in [0, 1), thread-safe (the caller seeds it)
@@ -129,24 +130,29 @@ public final class TapService {
 
   /** The chance of this tap drawing, from this instance's recent sample of the round. */
   private double chance(Campaign campaign, Round round, Instant now) {
-    PrizePools.Pulse pulse = pulse(campaign, round, now.toEpochMilli());
+    Sample sample = sample(campaign, round, now.toEpochMilli());
     return WinChance.of(
-        pulse.leftTotal(),
-        pulse.taps(),
+        sample.pulse().leftTotal(),
+        sample.pulse().taps(),
+        sample.rate(),
         now.toEpochMilli() - round.startsAt().toEpochMilli(),
         round.endsAt().toEpochMilli() - now.toEpochMilli());
   }
 
-  private PrizePools.Pulse pulse(Campaign campaign, Round round, long nowMillis) {
+  private Sample sample(Campaign campaign, Round round, long nowMillis) {
     String key = campaign.id() + "/" + round.number();
     Sample sample = pulses.get(key);
     if (sample == null
         || nowMillis - sample.atMillis() >= PULSE_MILLIS
         || sample.tapsSince().incrementAndGet() >= PULSE_TAPS) {
       // Several taps may refresh at once; each read is cheap and the last one written wins.
-      sample = new Sample(nowMillis, pools.pulse(campaign, round), new AtomicLong());
+      PrizePools.Pulse pulse = pools.pulse(campaign, round);
+      TapRate rate =
+          (sample == null ? TapRate.startingAt(round.startsAt().toEpochMilli()) : sample.rate())
+              .next(nowMillis, pulse.taps());
+      sample = new Sample(nowMillis, pulse, rate, new AtomicLong());
       pulses.put(key, sample);
     }
-    return sample.pulse();
+    return sample;
   }
 }

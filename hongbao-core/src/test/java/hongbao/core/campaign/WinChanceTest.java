@@ -19,37 +19,57 @@ class WinChanceTest {
   }
 
   /**
-   * A simulated 180 s round, most taps early (the arrival rate halves every 30 s): with the rule
-   * the pool lasts into the round's last quarter, where a flat "always draw" would empty it in the
-   * first seconds.
+   * A simulated 180 s round, most taps early (the arrival rate halves every 30 s), sampled as
+   * {@link TapService} samples (every 500 ms or 256 taps): the pool is spent evenly over the round
+   * and nearly all of it, where drawing on every tap would empty it in the first second.
    */
   @Test
   void of_spreadsThePoolOverTheRound_whenMostTapsComeEarly() {
-    var random = new SplittableRandom(7);
     long prizes = 20_000;
+    long[] wonPerTenth = simulate(prizes, 30, new SplittableRandom(7));
+    long won = 0;
+    for (long tenth : wonPerTenth) {
+      assertThat(tenth).isBetween(prizes / 20, prizes / 5);
+      won += tenth;
+    }
+    assertThat(won).isGreaterThan(prizes * 98 / 100);
+  }
+
+  /** Prizes won per tenth of a 180 s round whose arrival rate halves every {@code half} s. */
+  static long[] simulate(long prizes, double half, SplittableRandom random) {
+    long roundMillis = 180_000;
     long left = prizes;
     long taps = 0;
-    long emptiedAtSecond = -1;
-    long wonInFirstTenth = 0;
+    long[] wonPerTenth = new long[10];
+    long sampledAt = Long.MIN_VALUE;
+    long sampledLeft = left;
+    long sampledTaps = 0;
+    long tapsSinceSample = 0;
+    TapRate rate = TapRate.startingAt(0);
     for (int second = 0; second < 180; second++) {
-      long arrivals = (long) (20_000 * Math.pow(0.5, second / 30.0));
-      for (long i = 0; i < arrivals && left > 0; i++) {
-        long nowMillis = second * 1_000L + i * 1_000L / arrivals;
-        double p = WinChance.of(left, taps, nowMillis, 180_000 - nowMillis);
+      long arrivals = (long) (20_000 * Math.pow(0.5, second / half));
+      for (long i = 0; i < arrivals; i++) {
+        long now = second * 1_000L + i * 1_000L / arrivals;
+        if (now - sampledAt >= TapService.PULSE_MILLIS
+            || ++tapsSinceSample >= TapService.PULSE_TAPS) {
+          sampledAt = now;
+          sampledLeft = left;
+          sampledTaps = taps;
+          tapsSinceSample = 0;
+          rate = rate.next(now, taps);
+        }
+        double p = WinChance.of(sampledLeft, sampledTaps, rate, now, roundMillis - now);
         taps++;
-        if (random.nextDouble() < p) {
+        if (left > 0 && random.nextDouble() < p) {
           left--;
-          if (second < 18) {
-            wonInFirstTenth++;
-          }
+          wonPerTenth[second / 18]++;
         }
       }
-      if (left == 0 && emptiedAtSecond < 0) {
-        emptiedAtSecond = second;
-      }
     }
-    assertThat(wonInFirstTenth).isLessThan(prizes / 2);
-    assertThat(emptiedAtSecond < 0 || emptiedAtSecond >= 135).isTrue();
-    assertThat(left).isLessThan(prizes / 2);
+    return wonPerTenth;
+  }
+
+  public static void main(String[] args) {
+    System.out.println(java.util.Arrays.toString(simulate(20_000, 30, new SplittableRandom(7))));
   }
 }
