@@ -41,6 +41,8 @@ final class RainFixture implements AutoCloseable {
     env.put("HONGBAO_KAFKA_SESSION_TIMEOUT_MILLIS", "3000");
     env.put("HONGBAO_REWARD_STUCK_AFTER_SECONDS", "600");
     env.put("HONGBAO_REWARD_CONSUME_RATE", "1000000");
+    // 100,000 wins are credited in a test: more records in flight per consumer than the default.
+    env.put("HONGBAO_REWARD_IN_FLIGHT", "2000");
     try {
       service = TestService.start(Backends.embedded(), env, true, clock);
     } catch (RuntimeException e) {

@@ -51,7 +51,9 @@ class RainTest {
 
   @AfterEach
   void reconciled() {
+    long started = System.nanoTime();
     fixture.service.assertReconciled();
+    System.out.printf("rain: reconciled in %d ms%n", (System.nanoTime() - started) / 1_000_000);
   }
 
   private Api api() {
@@ -385,7 +387,11 @@ class RainTest {
     // Demand (20,000 users x 6) exceeds the prizes: the last second gives the rest away.
     assertThat(wins.size()).isEqualTo(100_000);
 
+    long creditStarted = System.nanoTime();
     fixture.awaitCredited(id, wins.size(), Duration.ofSeconds(90));
+    System.out.printf(
+        "rain: every win credited %d ms after the last tap%n",
+        (System.nanoTime() - creditStarted) / 1_000_000);
     assertThat(fixture.credited(id)).isEqualTo(wins.size());
     assertThat(
             fixture.count(
@@ -396,6 +402,7 @@ class RainTest {
 
     // Several closers at once (as several instances would): one return.
     at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
+    long closeStarted = System.nanoTime();
     var closers = Executors.newFixedThreadPool(4);
     try {
       var returned = new ArrayList<Future<Integer>>();
@@ -409,6 +416,8 @@ class RainTest {
       closers.shutdownNow();
     }
     assertThat(fixture.awaitReturned(id)).isEqualTo(budget - cash);
+    System.out.printf(
+        "rain: unspent budget returned in %d ms%n", (System.nanoTime() - closeStarted) / 1_000_000);
     assertThat(fixture.returnTransfers(id)).isEqualTo(1);
     assertThat(fixture.rain().closer().closeOnce()).isZero();
     assertThat(fixture.escrow(id)).isZero();
