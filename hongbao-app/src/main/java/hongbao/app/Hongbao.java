@@ -84,9 +84,28 @@ public final class Hongbao implements AutoCloseable {
   private String kafkaBootstrap;
   private hongbao.kafka.embedded.EmbeddedKafka embeddedKafka;
   private hongbao.app.reward.RewardWiring rewards;
+  private hongbao.app.campaign.CampaignWiring campaigns;
+  private Clock campaignClock;
 
   private Hongbao(Config config) {
     this.config = config;
+  }
+
+  /** As {@link #start(Config, String, String, boolean)}, the rain's rounds on {@code clock}. */
+  public static Hongbao start(
+      Config config, String redisUrl, String jdbcUrl, boolean workers, Clock campaignClock) {
+    Hongbao service = new Hongbao(config);
+    service.redisUrl = redisUrl;
+    service.jdbcUrl = jdbcUrl;
+    service.kafkaBootstrap = config.rewards().kafkaBootstrap();
+    service.campaignClock = campaignClock;
+    try {
+      service.startServices(workers);
+      return service;
+    } catch (RuntimeException e) {
+      service.close();
+      throw e;
+    }
   }
 
   /** Starts the whole service: backends, HTTP and workers. */
@@ -216,6 +235,17 @@ public final class Hongbao implements AutoCloseable {
     if (rewards != null) {
       var credits = rewards.forcedCredits();
       forcedCredit.set((userId, tokens) -> credits.creditNow(userId, tokens));
+      campaigns =
+          hongbao.app.campaign.CampaignWiring.wire(
+              redis,
+              database,
+              rewards,
+              reconciler,
+              campaignClock != null ? campaignClock : clock,
+              (RandomGenerator.SplittableGenerator)
+                  RandomGeneratorFactory.of("L64X128MixRandom").create(seeds.nextLong()),
+              hongbao.app.campaign.CampaignWiring.RETURN_GRACE);
+      resources.push(campaigns);
     }
     parts =
         new Parts(
@@ -283,6 +313,9 @@ public final class Hongbao implements AutoCloseable {
               parts.switches().set(hongbao.core.ops.Switch.REWARDS, false);
             });
       }
+      if (campaigns != null) {
+        campaigns.startWorkers(config.sweepInterval(), parts.violations()::record);
+      }
     }
     LOG.info(
         "hongbao listening on http://{}:{}{} — redis {}{}, postgres {}{}, dev mode {}",
@@ -311,6 +344,9 @@ public final class Hongbao implements AutoCloseable {
     api.with(new WebUiRoutes(services, config.webUi()));
     if (rewards != null) {
       api.with(rewards.routes());
+    }
+    if (campaigns != null) {
+      api.with(campaigns.routes());
     }
     resources.push(api);
     port = config.port() == 0 ? hongbao.app.embedded.FreePorts.find() : config.port();
@@ -354,6 +390,11 @@ public final class Hongbao implements AutoCloseable {
   /** The reward pipeline; null when it is off. */
   public hongbao.app.reward.RewardWiring rewards() {
     return rewards;
+  }
+
+  /** The red-packet rain; null when rewards are off. */
+  public hongbao.app.campaign.CampaignWiring campaigns() {
+    return campaigns;
   }
 
   /** The embedded Kafka broker; null when a real cluster is configured or none is used. */

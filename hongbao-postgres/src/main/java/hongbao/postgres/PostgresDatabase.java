@@ -101,6 +101,10 @@ public final class PostgresDatabase implements AutoCloseable {
     return new PostgresRewardBook(transactions);
   }
 
+  public hongbao.core.campaign.CampaignStore campaigns() {
+    return new PostgresCampaigns(transactions);
+  }
+
   public LedgerAudit audit() {
     return new PostgresLedgerAudit(transactions);
   }

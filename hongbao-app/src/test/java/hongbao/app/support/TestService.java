@@ -28,6 +28,15 @@ public final class TestService implements AutoCloseable {
 
   public static TestService start(
       Backends backends, Map<String, String> overrides, boolean workers) {
+    return start(backends, overrides, workers, null);
+  }
+
+  /** As above, with the red-packet rain's rounds on {@code campaignClock} (null: the system's). */
+  public static TestService start(
+      Backends backends,
+      Map<String, String> overrides,
+      boolean workers,
+      java.time.Clock campaignClock) {
     var env = new HashMap<String, String>();
     env.put("HONGBAO_PORT", "0");
     env.put("HONGBAO_DEV_MODE", "true");
@@ -44,7 +53,8 @@ public final class TestService implements AutoCloseable {
     }
     env.putAll(overrides);
     Config config = Config.from(env);
-    return new TestService(Hongbao.start(config, backends.redisUrl(), backends.jdbcUrl(), workers));
+    return new TestService(
+        Hongbao.start(config, backends.redisUrl(), backends.jdbcUrl(), workers, campaignClock));
   }
 
   public Api api() {

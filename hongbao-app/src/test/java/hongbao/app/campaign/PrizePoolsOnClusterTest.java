@@ -1,0 +1,235 @@
+package hongbao.app.campaign;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import hongbao.app.embedded.EmbeddedRedisCluster;
+import hongbao.app.support.TestClock;
+import hongbao.core.campaign.Campaign;
+import hongbao.core.campaign.CampaignStore;
+import hongbao.core.campaign.Campaigns;
+import hongbao.core.campaign.PrizeLine;
+import hongbao.core.campaign.PrizePools;
+import hongbao.core.campaign.Round;
+import hongbao.core.campaign.SubPools;
+import hongbao.core.campaign.TapOutcome;
+import hongbao.core.campaign.TapService;
+import hongbao.core.ledger.IdempotencyKey;
+import hongbao.core.ledger.StoredAnswer;
+import hongbao.core.money.Amount;
+import hongbao.redis.RedisLink;
+import hongbao.redis.campaign.RedisPrizePools;
+import io.lettuce.core.cluster.SlotHash;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The prize pools and the tap path, unchanged, on an embedded Redis Cluster of three masters: the
+ * sub-pools sit in different slots, every script names keys of one slot, and racing taps never take
+ * more prizes than a round holds nor give a user more wins than allowed.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PrizePoolsOnClusterTest {
+
+  private static final Instant T0 = Instant.parse("2027-02-16T12:00:00Z");
+
+  private EmbeddedRedisCluster cluster;
+  private RedisLink redis;
+  private RedisPrizePools pools;
+
+  @BeforeAll
+  void start() {
+    cluster = EmbeddedRedisCluster.start(3);
+    redis = RedisLink.open(cluster.url());
+    pools = new RedisPrizePools(redis, "hbt");
+  }
+
+  @AfterAll
+  void stop() {
+    if (redis != null) {
+      redis.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static Campaign campaign(String id, int maxWins) {
+    var big =
+        new Round(
+            1,
+            T0,
+            Duration.ofSeconds(60),
+            List.of(new PrizeLine("CASH", 888, 99_000), new PrizeLine("CASH", 8_800, 1_000)),
+            SubPools.forPrizes(100_000));
+    var small =
+        new Round(
+            2,
+            T0.plusSeconds(120),
+            Duration.ofSeconds(60),
+            List.of(new PrizeLine("CASH", 1, 10)),
+            1);
+    return new Campaign(id, "rain", Amount.fen(200_000_000), List.of(big, small), maxWins, 5, T0);
+  }
+
+  @Test
+  void subPools_liveInDifferentSlots_andArmOnce() {
+    Campaign c = campaign("c_cluster1", 3);
+    pools.arm(c);
+    pools.arm(c);
+    assertThat(pools.pulse(c, c.round(1)).leftTotal()).isEqualTo(100_000);
+    assertThat(pools.pulse(c, c.round(2)).leftTotal()).isEqualTo(10);
+    var slots = new HashSet<Integer>();
+    for (int j = 0; j < c.homePools(); j++) {
+      slots.add(SlotHash.getSlot("hbt:cp:{cp:c_cluster1:" + j + "}:r1"));
+    }
+    assertThat(slots).hasSize(16);
+  }
+
+  @Test
+  void homeScript_limitsRate_reservesForTheTail_andReleases() {
+    Campaign c = campaign("c_cluster2", 1);
+    pools.arm(c);
+    String user = "u-home-not-0";
+    for (int u = 0; SubPools.home(user, c.homePools()) == 0; u++) {
+      user = "u" + u;
+    }
+    Round small = c.round(2);
+    String prefix = c.id() + "_2_" + user + "_";
+    var reserved = pools.tap(c, small, user, prefix, 100, true, 0.5);
+    assertThat(reserved).isEqualTo(new PrizePools.HomeReply.Reserved(1));
+    assertThat(pools.tap(c, small, user, prefix, 100, true, 0.5))
+        .isEqualTo(new PrizePools.HomeReply.LimitReached());
+    pools.release(c, user);
+    var again = pools.tap(c, small, user, prefix, 100, true, 0.5);
+    assertThat(again)
+        .as("released: the win number moves on")
+        .isEqualTo(new PrizePools.HomeReply.Reserved(2));
+    assertThat(pools.drawAt(c, small, 0, prefix + 2, user, 0.5)).isZero();
+    assertThat(pools.pulse(c, small).leftTotal()).isEqualTo(9);
+    assertThat(pools.wins(c)).containsOnlyKeys(prefix + 2);
+    for (int i = 0; i < 3; i++) {
+      pools.tap(c, null, user, "", 101, false, 0);
+    }
+    assertThat(pools.tap(c, null, user, "", 101, false, 0))
+        .isEqualTo(new PrizePools.HomeReply.Idle());
+    assertThat(pools.tap(c, null, user, "", 101, false, 0))
+        .isEqualTo(new PrizePools.HomeReply.Idle());
+    assertThat(pools.tap(c, null, user, "", 101, false, 0))
+        .isEqualTo(new PrizePools.HomeReply.RateLimited());
+  }
+
+  /**
+   * 4,000 users race on a round of 10 prizes in its last second: the tail takes every prize once.
+   */
+  @Test
+  void racingTaps_takeEachPrizeOnce_andKeepTheLimit() throws Exception {
+    Campaign c = campaign("c_cluster3", 2);
+    var store = new OneCampaign(c);
+    var campaigns = new Campaigns(store, pools::arm);
+    var clock = new TestClock(c.round(2).endsAt().minusMillis(500));
+    var issued = new ConcurrentHashMap<String, String>();
+    var random = new SplittableRandom(11);
+    var taps =
+        new TapService(
+            campaigns,
+            pools,
+            (campaign, round, userId, tradeNo, prize) -> {
+              assertThat(issued.putIfAbsent(tradeNo, userId)).isNull();
+              return "token-" + tradeNo;
+            },
+            clock,
+            () -> {
+              synchronized (random) {
+                return random.nextDouble();
+              }
+            });
+    var won = new AtomicInteger();
+    var pool = Executors.newFixedThreadPool(16);
+    try {
+      var futures = new ArrayList<Future<?>>();
+      for (int u = 0; u < 4_000; u++) {
+        String user = "racer-" + u;
+        futures.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < 3; i++) {
+                    if (taps.tap(c.id(), user) instanceof TapOutcome.Won) {
+                      won.incrementAndGet();
+                    }
+                  }
+                }));
+      }
+      for (Future<?> f : futures) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(won.get()).isEqualTo(10);
+    assertThat(issued).hasSize(10);
+    assertThat(pools.wins(c)).hasSize(10);
+    assertThat(pools.pulse(c, c.round(2)).leftTotal()).isZero();
+  }
+
+  /** A store that knows one campaign. */
+  private record OneCampaign(Campaign campaign) implements CampaignStore {
+    @Override
+    public long nextNumber() {
+      return 1;
+    }
+
+    @Override
+    public void create(Campaign c, IdempotencyKey key, StoredAnswer answer) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Optional<StoredAnswer> answerFor(IdempotencyKey key) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<String> createdUnder(IdempotencyKey key) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<Campaign> find(String id) {
+      return id.equals(campaign.id()) ? Optional.of(campaign) : Optional.empty();
+    }
+
+    @Override
+    public List<String> unreturned(int max) {
+      return List.of();
+    }
+
+    @Override
+    public List<String> recent(int max) {
+      return List.of(campaign.id());
+    }
+
+    @Override
+    public boolean returnUnspent(String id, Amount amount, Instant at) {
+      return false;
+    }
+
+    @Override
+    public Optional<Return> returned(String id) {
+      return Optional.empty();
+    }
+  }
+}

@@ -1,0 +1,168 @@
+package hongbao.app.campaign;
+
+import static org.awaitility.Awaitility.await;
+
+import hongbao.app.support.Api;
+import hongbao.app.support.Backends;
+import hongbao.app.support.TestClock;
+import hongbao.app.support.TestService;
+import hongbao.kafka.embedded.EmbeddedKafka;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The service with its reward pipeline and rain on the embedded default (Redis, PostgreSQL, a Kafka
+ * broker as a child process), the rain's rounds on a test clock, and helpers to drive it.
+ */
+final class RainFixture implements AutoCloseable {
+
+  final TestClock clock;
+  final EmbeddedKafka kafka;
+  final TestService service;
+  final Api api;
+  final String admin;
+
+  RainFixture() {
+    this(Instant.parse("2027-02-16T11:00:00Z"));
+  }
+
+  /** With the rain's clock standing at {@code clockStart} until a test moves it. */
+  RainFixture(Instant clockStart) {
+    clock = new TestClock(clockStart);
+    kafka = EmbeddedKafka.start();
+    var env = new HashMap<String, String>();
+    env.put("HONGBAO_KAFKA_BOOTSTRAP", kafka.bootstrap());
+    env.put("HONGBAO_KAFKA_SESSION_TIMEOUT_MILLIS", "3000");
+    env.put("HONGBAO_REWARD_STUCK_AFTER_SECONDS", "600");
+    env.put("HONGBAO_REWARD_CONSUME_RATE", "1000000");
+    // 100,000 wins are credited in a test: more records in flight per consumer than the default.
+    env.put("HONGBAO_REWARD_IN_FLIGHT", "2000");
+    try {
+      service = TestService.start(Backends.embedded(), env, true, clock);
+    } catch (RuntimeException e) {
+      kafka.close();
+      throw e;
+    }
+    api = service.api();
+    admin = api.adminToken();
+    // The rain credits tens of thousands of CASH prizes in a test: the type must not be the limit.
+    var cash =
+        JsonObject.of(
+            "kind", "CASH", "ratePerSecond", 1_000_000, "burst", 100_000, "queue", "MASSIVE");
+    var answer = api.put("/api/v1/admin/reward-types/CASH", admin, cash.encode());
+    if (answer.status() != 200) {
+      throw new IllegalStateException("CASH type: " + answer);
+    }
+  }
+
+  CampaignWiring rain() {
+    return service.hongbao().campaigns();
+  }
+
+  Api.Response create(JsonObject body, String key) {
+    return api.post(
+        "/api/v1/admin/campaigns", admin, Map.of("Idempotency-Key", key), body.encode());
+  }
+
+  /** Creates a campaign; returns its id. */
+  String created(JsonObject body) {
+    var response = create(body, UUID.randomUUID().toString());
+    if (response.status() != 201) {
+      throw new IllegalStateException("campaign: " + response);
+    }
+    return response.json().getString("id");
+  }
+
+  static JsonObject campaign(long budget, int maxWins, int tapsPerSecond, JsonObject... rounds) {
+    return JsonObject.of(
+        "name",
+        "除夕红包雨",
+        "budget",
+        budget,
+        "rounds",
+        new JsonArray(java.util.List.of((Object[]) rounds)),
+        "maxWinsPerUser",
+        maxWins,
+        "tapsPerUserPerSecond",
+        tapsPerSecond);
+  }
+
+  static JsonObject round(Instant startsAt, long seconds, JsonObject... prizes) {
+    return JsonObject.of(
+        "startsAt",
+        startsAt.toString(),
+        "durationSeconds",
+        seconds,
+        "prizes",
+        new JsonArray(java.util.List.of((Object[]) prizes)));
+  }
+
+  static JsonObject prize(String type, long amount, long count) {
+    return JsonObject.of("type", type, "amount", amount, "count", count);
+  }
+
+  long count(String sql, Object... args) {
+    try (var connection = service.hongbao().parts().database().dataSource().getConnection();
+        var statement = connection.prepareStatement(sql)) {
+      for (int i = 0; i < args.length; i++) {
+        statement.setObject(i + 1, args[i]);
+      }
+      try (var row = statement.executeQuery()) {
+        row.next();
+        return row.getLong(1);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  long credited(String campaignId) {
+    return count(
+        "SELECT count(*) FROM reward WHERE campaign_id = ? AND status = 'CREDITED'", campaignId);
+  }
+
+  void awaitCredited(String campaignId, long expected, Duration patience) {
+    await()
+        .atMost(patience)
+        .pollInterval(Duration.ofMillis(250))
+        .until(() -> credited(campaignId) >= expected);
+  }
+
+  long systemBalance() {
+    return count("SELECT balance FROM account WHERE id = 'system'");
+  }
+
+  long escrow(String campaignId) {
+    return count("SELECT balance FROM account WHERE id = ?", "campaign:" + campaignId);
+  }
+
+  long returnTransfers(String campaignId) {
+    return count(
+        "SELECT count(*) FROM transfer WHERE kind = 'CAMPAIGN_RETURN' AND campaign_id = ?",
+        campaignId);
+  }
+
+  /** Waits for the closer (a worker on the test clock) to give the unspent budget back. */
+  long awaitReturned(String campaignId) {
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> rain().store().returned(campaignId).isPresent());
+    return rain().store().returned(campaignId).orElseThrow().amount().fen();
+  }
+
+  @Override
+  public void close() {
+    try {
+      service.close();
+    } finally {
+      kafka.close();
+    }
+  }
+}

@@ -1,0 +1,171 @@
+package hongbao.app.campaign;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static hongbao.app.campaign.RainFixture.campaign;
+import static hongbao.app.campaign.RainFixture.prize;
+import static hongbao.app.campaign.RainFixture.round;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.assertions.LocatorAssertions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The rain page in a real browser (Debian's chromium through Playwright) against the real service:
+ * a user signs in, taps a falling packet, sees the win open with its amount, finds it in the
+ * rewards list (PENDING, then CREDITED) and withdraws it. The rain's clock stands at the moment the
+ * test starts, inside the round, so browser and server agree that the round runs. Photographed at
+ * phone width into target/screenshots/ (docs/screenshots/ with -Dhongbao.update-screenshots=true).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RainPageTest {
+
+  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+
+  private RainFixture fixture;
+  private Playwright playwright;
+  private Browser browser;
+  private String base;
+
+  @BeforeAll
+  void start() {
+    Assumptions.assumeTrue(Files.isExecutable(CHROMIUM), "no chromium at " + CHROMIUM);
+    fixture = new RainFixture(Instant.now());
+    base = "http://127.0.0.1:" + fixture.service.hongbao().port();
+    playwright =
+        Playwright.create(
+            new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+    browser =
+        playwright
+            .chromium()
+            .launch(
+                new BrowserType.LaunchOptions()
+                    .setExecutablePath(CHROMIUM)
+                    .setHeadless(true)
+                    .setArgs(
+                        List.of(
+                            "--headless",
+                            "--no-sandbox",
+                            "--disable-gpu",
+                            "--no-first-run",
+                            "--disable-background-networking")));
+  }
+
+  @AfterEach
+  void reconciled() {
+    fixture.service.assertReconciled();
+  }
+
+  @AfterAll
+  void stop() {
+    if (browser != null) {
+      browser.close();
+    }
+    if (playwright != null) {
+      playwright.close();
+    }
+    if (fixture != null) {
+      fixture.close();
+    }
+  }
+
+  private Page phone(String locale) {
+    var context =
+        browser.newContext(
+            new Browser.NewContextOptions()
+                .setViewportSize(390, 844)
+                .setDeviceScaleFactor(2)
+                .setLocale(locale));
+    context.setDefaultTimeout(15_000);
+    return context.newPage();
+  }
+
+  @Test
+  void rainPage_tapWinsAndTheRewardIsListedAndWithdrawn() {
+    Instant now = fixture.clock.instant();
+    String id =
+        fixture.created(
+            campaign(1_000_000, 3, 10, round(now.minusSeconds(5), 600, prize("CASH", 188, 1_000))));
+    Page page = phone("zh-CN");
+    page.navigate(base + "/rain.html?c=" + id);
+    page.getByTestId("rain-user").fill("rain-page-alice");
+    page.locator("form button").click();
+    assertThat(page.getByTestId("rain-clock")).isVisible();
+    assertThat(page.getByTestId("rain-packet").first()).isAttached();
+    screenshot(page, "11-rain");
+
+    // A falling packet never stands still for a normal click: dispatch the tap.
+    page.getByTestId("rain-packet").first().dispatchEvent("click");
+    assertThat(page.getByTestId("rain-win")).isVisible();
+    assertThat(page.getByTestId("rain-win-amount")).hasText("¥1.88");
+    screenshot(page, "12-rain-won");
+    page.getByTestId("rain-win-ok").click();
+
+    assertThat(page.getByTestId("rain-reward").first()).isVisible();
+    String tokens = String.valueOf(page.evaluate("localStorage.getItem('hb.rainTokens')"));
+    assertThat(tokens).contains("rain-page-alice~");
+    // The statement refreshes every 5 s: the reward turns CREDITED once the pipeline credited it.
+    assertThat(page.locator("[data-testid=rain-reward][data-status=CREDITED]").first())
+        .isVisible(new LocatorAssertions.IsVisibleOptions().setTimeout(30_000));
+    screenshot(page, "13-rain-rewards");
+
+    page.getByTestId("rain-withdraw").click();
+    assertThat(page.getByTestId("rain-withdrawn")).containsText("PENDING");
+
+    page.locator("#lang").click();
+    assertThat(page.locator("#rain-title")).hasText("Red-packet rain");
+  }
+
+  @Test
+  void rainPage_anOperatorCreatesARainThatCountsDown() {
+    Page page = phone("en-US");
+    page.navigate(base + "/rain.html");
+    page.getByTestId("rain-user").fill("rain-page-ops");
+    page.locator("form button").click();
+    page.getByTestId("rain-new-startsIn").fill("120");
+    page.getByTestId("rain-new-count").fill("500");
+    screenshot(page, "14-rain-create");
+    page.getByTestId("rain-new-submit").click();
+    assertThat(page.getByTestId("rain-clock")).isVisible();
+    assertThat(page.getByTestId("rain-status")).containsText("Starts in");
+    assertThat(page.getByTestId("rain-status")).containsText("500 packets left");
+    assertThat(page).hasURL(java.util.regex.Pattern.compile("rain\\.html\\?c=c_"));
+  }
+
+  private static void screenshot(Page page, String name) {
+    page.waitForTimeout(400);
+    Path file = screenshots().resolve(name + ".png");
+    page.screenshot(new Page.ScreenshotOptions().setPath(file));
+    assertThat(file).exists();
+  }
+
+  private static Path screenshots() {
+    Path here = Path.of("").toAbsolutePath();
+    boolean inModule = here.getFileName().toString().equals("hongbao-app");
+    Path module = inModule ? here : here.resolve("hongbao-app");
+    Path dir =
+        Boolean.getBoolean("hongbao.update-screenshots")
+            ? module.getParent().resolve("docs").resolve("screenshots")
+            : module.resolve("target/screenshots");
+    try {
+      return Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

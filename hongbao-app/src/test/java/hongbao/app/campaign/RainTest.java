@@ -1,0 +1,426 @@
+package hongbao.app.campaign;
+
+import static hongbao.app.campaign.RainFixture.campaign;
+import static hongbao.app.campaign.RainFixture.prize;
+import static hongbao.app.campaign.RainFixture.round;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import hongbao.app.support.Api;
+import hongbao.core.campaign.SubPools;
+import hongbao.core.campaign.TapOutcome;
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The red-packet rain end to end on real Redis, PostgreSQL and Kafka, rounds on a test clock: the
+ * HTTP contract of every outcome and error, the tail rule, and a round of 100,000 prizes over 16
+ * sub-pools tapped by 20,000 users from many threads. The reconciler runs after each test.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RainTest {
+
+  private RainFixture fixture;
+
+  @BeforeAll
+  void start() {
+    fixture = new RainFixture();
+  }
+
+  @AfterAll
+  void stop() {
+    if (fixture != null) {
+      fixture.close();
+    }
+  }
+
+  @AfterEach
+  void reconciled() {
+    long started = System.nanoTime();
+    fixture.service.assertReconciled();
+    System.out.printf("rain: reconciled in %d ms%n", (System.nanoTime() - started) / 1_000_000);
+  }
+
+  private Api api() {
+    return fixture.api;
+  }
+
+  private Api.Response tap(String token, String campaignId) {
+    return api().post("/api/v1/campaigns/" + campaignId + "/taps", token, Map.of(), "{}");
+  }
+
+  private void at(Instant instant) {
+    Duration ahead = Duration.between(fixture.clock.instant(), instant);
+    assertThat(ahead.isNegative()).as("the test clock only moves forward").isFalse();
+    fixture.clock.advance(ahead);
+  }
+
+  // ------------------------------------------------------------------------------------ HTTP
+
+  @Test
+  void http_answersEveryOutcomeAndErrorCode() {
+    Instant starts = fixture.clock.instant().plusSeconds(60);
+    long system = fixture.systemBalance();
+    long fundings = fixture.count("SELECT count(*) FROM transfer WHERE kind = 'CAMPAIGN'");
+    var one = round(starts, 60, prize("CASH", 500, 1));
+
+    // Refused requests change nothing.
+    var noKey =
+        api()
+            .post(
+                "/api/v1/admin/campaigns",
+                fixture.admin,
+                Map.of(),
+                campaign(1_000, 1, 3, one).encode());
+    assertThat(noKey.status()).isEqualTo(400);
+    assertThat(noKey.errorCode()).isEqualTo("INVALID_REQUEST");
+    assertError(fixture.create(campaign(499, 1, 3, one), "k-over"), 400, "INVALID_AMOUNT");
+    assertError(
+        fixture.create(campaign(1_000, 1, 3, round(starts, 60, prize("CASH", 1, 0))), "k-count"),
+        400,
+        "INVALID_COUNT");
+    assertError(
+        fixture.create(
+            campaign(1_000, 1, 3, round(starts, 60, prize("CASH", 1, 10_000_001))), "k-many"),
+        400,
+        "INVALID_COUNT");
+    assertError(
+        fixture.create(
+            campaign(1_000, 1, 3, one, round(starts.plusSeconds(30), 60, prize("CASH", 1, 1))),
+            "k-lap"),
+        400,
+        "INVALID_REQUEST");
+    var fraction = campaign(1_000, 1, 3, one).put("budget", 1000.0);
+    assertError(fixture.create(fraction, "k-frac"), 400, "INVALID_REQUEST");
+    var user = api().token("rain-alice");
+    var forbidden =
+        api().post("/api/v1/admin/campaigns", user, Map.of("Idempotency-Key", "k"), "{}");
+    assertError(forbidden, 403, "FORBIDDEN");
+    assertError(
+        api().post("/api/v1/admin/campaigns", null, Map.of("Idempotency-Key", "k"), "{}"),
+        401,
+        "UNAUTHENTICATED");
+    assertThat(fixture.systemBalance()).isEqualTo(system);
+    assertThat(fixture.count("SELECT count(*) FROM transfer WHERE kind = 'CAMPAIGN'"))
+        .isEqualTo(fundings);
+
+    // Created once per key; the budget moved from the system account.
+    var body = campaign(1_000, 1, 3, one);
+    var created = fixture.create(body, "k-rain");
+    assertThat(created.status()).isEqualTo(201);
+    JsonObject json = created.json();
+    String id = json.getString("id");
+    assertThat(json.getString("status")).isEqualTo("SCHEDULED");
+    assertThat(json.getLong("budget")).isEqualTo(1_000);
+    assertThat(fixture.create(body, "k-rain").raw()).isEqualTo(created.raw());
+    assertError(fixture.create(campaign(2_000, 1, 3, one), "k-rain"), 409, "IDEMPOTENCY_CONFLICT");
+    // Validation comes before the replay: an invalid body under a used key is a 400.
+    assertError(fixture.create(campaign(499, 1, 3, one), "k-rain"), 400, "INVALID_AMOUNT");
+    assertThat(fixture.systemBalance()).isEqualTo(system - 1_000);
+    assertThat(fixture.escrow(id)).isEqualTo(1_000);
+
+    var alice = api().token("rain-alice");
+    var bob = api().token("rain-bob");
+    var early = tap(alice, id);
+    assertThat(early.status()).isEqualTo(200);
+    assertThat(early.json().getString("outcome")).isEqualTo("NOT_STARTED");
+    assertThat(Instant.parse(early.json().getString("nextRoundAt"))).isEqualTo(starts);
+    var scheduled = api().get("/api/v1/campaigns/" + id, bob).json();
+    assertThat(scheduled.getString("status")).isEqualTo("SCHEDULED");
+    assertThat(scheduled.getJsonArray("rounds").getJsonObject(0).getLong("prizesLeft"))
+        .isEqualTo(1);
+
+    // The round's last second: every tap draws.
+    at(starts.plusMillis(59_500));
+    var won = tap(alice, id).json();
+    assertThat(won.getString("outcome")).isEqualTo("WON");
+    JsonObject reward = won.getJsonObject("reward");
+    assertThat(reward.getString("tradeNo")).isEqualTo(id + "_1_rain-alice_1");
+    assertThat(reward.getString("type")).isEqualTo("CASH");
+    assertThat(reward.getLong("amount")).isEqualTo(500);
+    assertThat(reward.getString("token")).isNotBlank();
+    assertThat(tap(alice, id).json().getString("outcome")).isEqualTo("LIMIT_REACHED");
+    assertThat(tap(bob, id).json().getString("outcome")).isEqualTo("MISSED");
+    assertThat(tap(bob, id).status()).isEqualTo(200);
+    assertThat(tap(bob, id).status()).isEqualTo(200);
+    assertError(tap(bob, id), 429, "RATE_LIMITED");
+
+    var running = api().get("/api/v1/campaigns/" + id, bob).json();
+    assertThat(running.getString("status")).isEqualTo("RUNNING");
+    assertThat(running.getJsonArray("rounds").getJsonObject(0).getLong("prizesLeft")).isZero();
+    assertThat(running.getLong("spent")).isEqualTo(500);
+    var verified =
+        api()
+            .post(
+                "/api/v1/rewards/tokens/verify",
+                alice,
+                Map.of(),
+                JsonObject.of("token", reward.getString("token")).encode())
+            .json();
+    assertThat(verified.getString("validity")).isEqualTo("LEGAL");
+
+    assertError(tap(bob, "c_nope"), 404, "NOT_FOUND");
+    assertError(api().get("/api/v1/campaigns/c_nope", bob), 404, "NOT_FOUND");
+    assertError(
+        api().post("/api/v1/campaigns/" + id + "/taps", null, Map.of(), "{}"),
+        401,
+        "UNAUTHENTICATED");
+
+    at(starts.plusSeconds(61));
+    assertThat(tap(bob, id).json().getString("outcome")).isEqualTo("ENDED");
+    at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
+    assertThat(fixture.awaitReturned(id)).isEqualTo(500);
+    fixture.awaitCredited(id, 1, Duration.ofSeconds(30));
+    var ended = api().get("/api/v1/campaigns/" + id, bob).json();
+    assertThat(ended.getString("status")).isEqualTo("ENDED");
+    assertThat(ended.getLong("returned")).isEqualTo(500);
+    assertThat(fixture.escrow(id)).isZero();
+    assertThat(fixture.systemBalance()).isEqualTo(system - 500);
+    assertThat(fixture.returnTransfers(id)).isEqualTo(1);
+  }
+
+  private static void assertError(Api.Response response, int status, String code) {
+    assertThat(response.status()).as(response.raw()).isEqualTo(status);
+    assertThat(response.errorCode()).isEqualTo(code);
+  }
+
+  /** The audit sees a pool that disagrees with its recorded wins (a prize made up in Redis). */
+  @Test
+  void audit_reportsAPoolThatDisagreesWithItsWins() {
+    Instant starts = fixture.clock.instant().plusSeconds(3_600);
+    String id = fixture.created(campaign(1_000, 1, 3, round(starts, 60, prize("CASH", 10, 5))));
+    String pool = "hb:cp:{cp:" + id + ":0}:r1";
+    try (var redis = hongbao.redis.RedisLink.open(fixture.service.hongbao().redisUrl())) {
+      redis.sync().hincrby(pool, "0", 1);
+      try {
+        assertThat(fixture.service.hongbao().parts().reconciler().reconcile().discrepancies())
+            .contains("campaign %s round 1 line 0: 6 left + 0 won != 5 held".formatted(id));
+      } finally {
+        redis.sync().hincrby(pool, "0", -1);
+      }
+    }
+  }
+
+  // -------------------------------------------------------------------------------- the tail
+
+  /**
+   * Users whose home sub-pool holds nothing win from the others: round 1 has one sub-pool, so every
+   * user homed in slot 1 wins only through the tail; in round 2 slot 1's sub-pool runs dry and the
+   * users homed there keep winning from slot 0 until the round is empty. A tail that found nothing
+   * releases its reservation: the user who missed in round 1 wins in round 2.
+   */
+  @Test
+  void tail_winsFromOtherSubPools_untilEveryOneIsDry() {
+    Instant base = fixture.clock.instant();
+    Instant first = base.plusSeconds(10);
+    Instant second = base.plusSeconds(100);
+    String id =
+        fixture.created(
+            campaign(
+                100_000,
+                1,
+                10,
+                round(first, 60, prize("CASH", 100, 10)),
+                round(second, 60, prize("CASH", 1, 6_251))));
+    var homedInOne = new ArrayList<String>();
+    for (int u = 0; homedInOne.size() < 4_000; u++) {
+      if (SubPools.home("tail-" + u, 2) == 1) {
+        homedInOne.add("tail-" + u);
+      }
+    }
+    var taps = fixture.rain().taps();
+
+    at(first.plusMillis(59_500));
+    for (String user : homedInOne.subList(0, 10)) {
+      assertThat(taps.tap(id, user)).as(user).isInstanceOf(TapOutcome.Won.class);
+    }
+    String missed = homedInOne.get(10);
+    assertThat(taps.tap(id, missed)).isEqualTo(TapOutcome.MISSED);
+
+    at(second.plusMillis(59_500));
+    var outcomes = tapAll(id, homedInOne.subList(10, homedInOne.size()), 1, 8);
+    assertThat(outcomes.get("WON")).as("no MISSED while slot 0 holds prizes").hasValue(3_990);
+    assertThat(outcomes).containsOnlyKeys("WON");
+    assertThat(taps.tap(id, homedInOne.get(0))).isEqualTo(TapOutcome.LIMIT_REACHED);
+    var view = fixture.rain().service().view(id);
+    assertThat(view.rounds().get(1).prizesLeft()).isEqualTo(6_251 - 3_990);
+
+    at(second.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
+    long cash = 10 * 100 + 3_990;
+    assertThat(fixture.awaitReturned(id)).isEqualTo(100_000 - cash);
+    fixture.awaitCredited(id, 4_000, Duration.ofSeconds(60));
+    assertThat(fixture.escrow(id)).isZero();
+  }
+
+  /** Taps {@code times} for every user from {@code threads} threads; counts the outcomes. */
+  private Map<String, AtomicLong> tapAll(String id, List<String> users, int times, int threads) {
+    var outcomes = new ConcurrentHashMap<String, AtomicLong>();
+    var pool = Executors.newFixedThreadPool(threads);
+    try {
+      var futures = new ArrayList<Future<?>>();
+      for (String user : users) {
+        futures.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < times; i++) {
+                    var outcome = fixture.rain().taps().tap(id, user);
+                    outcomes
+                        .computeIfAbsent(outcomeName(outcome), k -> new AtomicLong())
+                        .incrementAndGet();
+                  }
+                }));
+      }
+      for (Future<?> future : futures) {
+        future.get(120, TimeUnit.SECONDS);
+      }
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    } finally {
+      pool.shutdownNow();
+    }
+    return outcomes;
+  }
+
+  private static String outcomeName(TapOutcome outcome) {
+    return switch (outcome) {
+      case TapOutcome.Won won -> "WON";
+      case TapOutcome.Missed missed -> "MISSED";
+      case TapOutcome.NotStarted notStarted -> "NOT_STARTED";
+      case TapOutcome.Ended ended -> "ENDED";
+      case TapOutcome.LimitReached limit -> "LIMIT_REACHED";
+      case TapOutcome.RateLimited limited -> "RATE_LIMITED";
+    };
+  }
+
+  // ---------------------------------------------------------------------------- a big round
+
+  private static final int USERS = 20_000;
+  private static final int THREADS = 32;
+  private static final int MAX_WINS = 6;
+
+  /**
+   * 100,000 prizes over 16 sub-pools, 20,000 users tapping from 32 threads in four waves over the
+   * round (the clock moves between waves), the last wave in the round's final second so the pool is
+   * spent. Every win is checked: at most the round's prizes, at most MAX_WINS per user, each
+   * tradeNo once, each credited exactly once, the budget exact and its rest returned once.
+   */
+  @Test
+  void bigRound_neverOverIssues_andTheBooksAreExact() throws Exception {
+    Instant starts = fixture.clock.instant().plusSeconds(30);
+    long budget = 100_000_000;
+    String id =
+        fixture.created(
+            campaign(
+                budget,
+                MAX_WINS,
+                10,
+                round(starts, 60, prize("CASH", 888, 99_000), prize("CASH", 8_800, 1_000))));
+    assertThat(fixture.rain().campaigns().get(id).round(1).subPools()).isEqualTo(16);
+    long system = fixture.systemBalance();
+    var wins = new ConcurrentHashMap<String, TapOutcome.Won>();
+    var perUser = new ConcurrentHashMap<String, AtomicInteger>();
+    var outcomes = new ConcurrentHashMap<String, AtomicLong>();
+    long started = System.nanoTime();
+    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    try {
+      for (int wave = 0; wave < 4; wave++) {
+        at(wave < 3 ? starts.plusSeconds(15L * (wave + 1)) : starts.plusMillis(59_500));
+        boolean last = wave == 3;
+        var futures = new ArrayList<Future<?>>();
+        for (int t = 0; t < THREADS; t++) {
+          int thread = t;
+          futures.add(
+              pool.submit(
+                  () -> {
+                    for (int u = thread; u < USERS; u += THREADS) {
+                      String user = "rain-" + u;
+                      // Early waves: one tap each; the last: until the limit or an empty round.
+                      for (int i = 0; i < (last ? MAX_WINS + 1 : 1); i++) {
+                        var outcome = fixture.rain().taps().tap(id, user);
+                        outcomes
+                            .computeIfAbsent(outcomeName(outcome), k -> new AtomicLong())
+                            .incrementAndGet();
+                        if (outcome instanceof TapOutcome.Won won) {
+                          assertThat(wins.putIfAbsent(won.tradeNo(), won)).isNull();
+                          perUser.computeIfAbsent(user, k -> new AtomicInteger()).incrementAndGet();
+                        } else if (last) {
+                          break;
+                        }
+                      }
+                    }
+                  }));
+        }
+        for (Future<?> future : futures) {
+          future.get(180, TimeUnit.SECONDS);
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    long tapMillis = (System.nanoTime() - started) / 1_000_000;
+    long taps = outcomes.values().stream().mapToLong(AtomicLong::get).sum();
+    System.out.printf(
+        "rain: %d taps in %d ms (%d taps/s), outcomes %s%n",
+        taps, tapMillis, taps * 1000 / Math.max(1, tapMillis), outcomes);
+
+    assertThat(wins.size()).isLessThanOrEqualTo(100_000);
+    assertThat(perUser.values()).allSatisfy(n -> assertThat(n.get()).isLessThanOrEqualTo(MAX_WINS));
+    var view = fixture.rain().service().view(id);
+    assertThat(view.rounds().getFirst().prizesLeft()).isEqualTo(100_000 - wins.size());
+    long cash = wins.values().stream().mapToLong(TapOutcome.Won::amount).sum();
+    assertThat(view.spent().fen()).isEqualTo(cash);
+    // Demand (20,000 users x 6) exceeds the prizes: the last second gives the rest away.
+    assertThat(wins.size()).isEqualTo(100_000);
+
+    long creditStarted = System.nanoTime();
+    fixture.awaitCredited(id, wins.size(), Duration.ofSeconds(90));
+    System.out.printf(
+        "rain: every win credited %d ms after the last tap%n",
+        (System.nanoTime() - creditStarted) / 1_000_000);
+    assertThat(fixture.credited(id)).isEqualTo(wins.size());
+    assertThat(
+            fixture.count(
+                "SELECT coalesce(sum(amount), 0) FROM transfer WHERE kind = 'REWARD'"
+                    + " AND campaign_id = ?",
+                id))
+        .isEqualTo(cash);
+
+    // Several closers at once (as several instances would): one return.
+    at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
+    long closeStarted = System.nanoTime();
+    var closers = Executors.newFixedThreadPool(4);
+    try {
+      var returned = new ArrayList<Future<Integer>>();
+      for (int i = 0; i < 4; i++) {
+        returned.add(closers.submit(() -> fixture.rain().closer().closeOnce()));
+      }
+      for (Future<Integer> r : returned) {
+        r.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      closers.shutdownNow();
+    }
+    assertThat(fixture.awaitReturned(id)).isEqualTo(budget - cash);
+    System.out.printf(
+        "rain: unspent budget returned in %d ms%n", (System.nanoTime() - closeStarted) / 1_000_000);
+    assertThat(fixture.returnTransfers(id)).isEqualTo(1);
+    assertThat(fixture.rain().closer().closeOnce()).isZero();
+    assertThat(fixture.escrow(id)).isZero();
+    assertThat(fixture.systemBalance()).isEqualTo(system + budget - cash);
+  }
+}

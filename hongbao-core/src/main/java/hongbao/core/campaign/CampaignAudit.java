@@ -1,0 +1,140 @@
+package hongbao.core.campaign;
+
+import hongbao.core.money.Amount;
+import hongbao.core.reconcile.Audit;
+import hongbao.core.reward.RewardBook;
+import hongbao.core.reward.RewardKind;
+import hongbao.core.reward.RewardTypes;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The rain's books, checked, for every recent campaign:
+ *
+ * <ul>
+ *   <li>budget = spent (cash credited) + escrow left + returned, in the ledger;
+ *   <li>every prize line: left in the pools + won = what the round held (none over-issued, none
+ *       lost);
+ *   <li>no user won more than {@code maxWinsPerUser};
+ *   <li>the CASH won fits the budget;
+ *   <li>the unspent budget went back at most once, only after the end (on the clock of the closer
+ *       that returned it), and it is exactly the budget less the CASH won.
+ * </ul>
+ */
+public final class CampaignAudit implements Audit {
+
+  static final int CAMPAIGNS_CHECKED_MAX = 1_000;
+
+  private final CampaignStore store;
+  private final Campaigns campaigns;
+  private final PrizePools pools;
+  private final RewardBook book;
+  private final RewardTypes types;
+
+  public CampaignAudit(
+      CampaignStore store,
+      Campaigns campaigns,
+      PrizePools pools,
+      RewardBook book,
+      RewardTypes types) {
+    this.store = store;
+    this.campaigns = campaigns;
+    this.pools = pools;
+    this.book = book;
+    this.types = types;
+  }
+
+  @Override
+  public List<String> discrepancies() {
+    var lines = new ArrayList<String>();
+    for (String id : store.recent(CAMPAIGNS_CHECKED_MAX)) {
+      campaigns.find(id).ifPresent(c -> check(c, lines));
+    }
+    return lines;
+  }
+
+  private void check(Campaign campaign, List<String> lines) {
+    String id = campaign.id();
+    Optional<RewardBook.CampaignBooks> books = book.campaign(id);
+    if (books.isEmpty()) {
+      lines.add("campaign %s: no escrow in the ledger".formatted(id));
+      return;
+    }
+    RewardBook.CampaignBooks b = books.get();
+    if (!b.budget().equals(b.credited().plus(b.escrow()).plus(b.returned()))) {
+      lines.add(
+          "campaign %s: budget %s != spent %s + escrow %s + returned %s"
+              .formatted(id, b.budget(), b.credited(), b.escrow(), b.returned()));
+    }
+    Map<String, PrizePools.Win> wins = pools.wins(campaign);
+    Amount cashWon = checkPools(campaign, wins, lines);
+    checkUsers(campaign, wins, lines);
+    if (cashWon.compareTo(campaign.budget()) > 0) {
+      lines.add("campaign %s: CASH won %s over the budget".formatted(id, cashWon));
+    }
+    Optional<CampaignStore.Return> returned = store.returned(id);
+    if (returned.isPresent()) {
+      Amount amount = returned.get().amount();
+      Amount expected = campaign.budget().minus(cashWon);
+      if (!amount.equals(expected) || !b.returned().equals(amount)) {
+        lines.add(
+            "campaign %s: returned %s (ledger %s), expected budget - CASH won = %s"
+                .formatted(id, amount, b.returned(), expected));
+      }
+      if (returned.get().at().isBefore(campaign.endsAt())) {
+        lines.add("campaign %s: budget returned before the campaign ended".formatted(id));
+      }
+    } else if (b.returned().isPositive()) {
+      lines.add("campaign %s: the ledger returned %s unmarked".formatted(id, b.returned()));
+    }
+  }
+
+  /** Checks every prize line of every round; returns the CASH won. */
+  private Amount checkPools(
+      Campaign campaign, Map<String, PrizePools.Win> wins, List<String> lines) {
+    long[][] won = new long[campaign.rounds().size()][];
+    for (Round round : campaign.rounds()) {
+      won[round.number() - 1] = new long[round.prizes().size()];
+    }
+    for (PrizePools.Win win : wins.values()) {
+      won[win.round() - 1][win.line()]++;
+    }
+    Amount cash = Amount.ZERO;
+    for (Round round : campaign.rounds()) {
+      List<Long> left = pools.pulse(campaign, round).left();
+      for (int line = 0; line < round.prizes().size(); line++) {
+        PrizeLine prize = round.prizes().get(line);
+        long taken = won[round.number() - 1][line];
+        if (left.get(line) + taken != prize.count()) {
+          lines.add(
+              "campaign %s round %d line %d: %d left + %d won != %d held"
+                  .formatted(
+                      campaign.id(), round.number(), line, left.get(line), taken, prize.count()));
+        }
+        boolean isCash =
+            types.find(prize.type()).map(t -> t.kind() == RewardKind.CASH).orElse(false);
+        if (isCash) {
+          cash = cash.plus(Amount.fen(prize.amount()).times(taken));
+        }
+      }
+    }
+    return cash;
+  }
+
+  private static void checkUsers(
+      Campaign campaign, Map<String, PrizePools.Win> wins, List<String> lines) {
+    var perUser = new HashMap<String, Integer>();
+    wins.values().forEach(w -> perUser.merge(w.userId(), 1, Integer::sum));
+    perUser.forEach(
+        (user, count) -> {
+          if (count > campaign.maxWinsPerUser()) {
+            lines.add(
+                "campaign %s: user %s won %d times, more than %d"
+                    .formatted(campaign.id(), user, count, campaign.maxWinsPerUser()));
+          }
+        });
+  }
+}

@@ -1,0 +1,86 @@
+package hongbao.core.campaign;
+
+import hongbao.core.money.Amount;
+import hongbao.core.reward.RewardBudget;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * Returns an ended campaign's unspent budget to the funding account, exactly once, however many
+ * instances run it:
+ *
+ * <ol>
+ *   <li>wait {@code grace} after the last round's end, so taps in flight have finished;
+ *   <li>issue again every win the pools recorded that the reward budget has no trade for (a tap
+ *       that died between its draw and its issue): issuing is idempotent by tradeNo, so a win is
+ *       issued once whoever does it;
+ *   <li>close the budget (nothing more can be reserved) and read what was reserved: exactly the
+ *       CASH of the issued wins, all of which will be credited;
+ *   <li>move budget − reserved back, in one transaction that marks the campaign returned; a second
+ *       instance finds it marked and moves nothing.
+ * </ol>
+ */
+public final class CampaignCloser {
+
+  static final int CAMPAIGNS_PER_PASS = 100;
+
+  private final CampaignStore store;
+  private final Campaigns campaigns;
+  private final PrizePools pools;
+  private final PrizeIssuer issuer;
+  private final RewardBudget budget;
+  private final BudgetClosing closing;
+  private final Clock clock;
+  private final Duration grace;
+
+  public CampaignCloser(
+      CampaignStore store,
+      Campaigns campaigns,
+      PrizePools pools,
+      PrizeIssuer issuer,
+      RewardBudget budget,
+      BudgetClosing closing,
+      Clock clock,
+      Duration grace) {
+    this.store = store;
+    this.campaigns = campaigns;
+    this.pools = pools;
+    this.issuer = issuer;
+    this.budget = budget;
+    this.closing = closing;
+    this.clock = clock;
+    this.grace = grace;
+  }
+
+  /** One pass over the campaigns not yet returned; returns how many this pass returned. */
+  public int closeOnce() {
+    int returned = 0;
+    for (String id : store.unreturned(CAMPAIGNS_PER_PASS)) {
+      Campaign campaign = campaigns.get(id);
+      if (clock.instant().isBefore(campaign.endsAt().plus(grace))) {
+        continue;
+      }
+      reissueLostWins(campaign);
+      Amount reserved = closing.close(id);
+      if (store.returnUnspent(id, campaign.budget().minus(reserved), clock.instant())) {
+        returned++;
+      }
+    }
+    return returned;
+  }
+
+  private void reissueLostWins(Campaign campaign) {
+    Map<String, RewardBudget.Trade> trades = budget.trades(campaign.id());
+    pools
+        .wins(campaign)
+        .forEach(
+            (tradeNo, win) -> {
+              if (!trades.containsKey(tradeNo)) {
+                Round round = campaign.round(win.round());
+                issuer.issue(
+                    campaign, round, win.userId(), tradeNo, round.prizes().get(win.line()));
+              }
+            });
+  }
+}

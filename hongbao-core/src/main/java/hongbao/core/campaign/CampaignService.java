@@ -1,0 +1,159 @@
+package hongbao.core.campaign;
+
+import hongbao.core.ledger.Idempotency;
+import hongbao.core.ledger.IdempotencyKey;
+import hongbao.core.ledger.IdempotencyRaceException;
+import hongbao.core.ledger.StoredAnswer;
+import hongbao.core.money.Amount;
+import hongbao.core.reward.RewardBudget;
+import hongbao.core.reward.RewardKind;
+import hongbao.core.reward.RewardType;
+import hongbao.core.reward.RewardTypes;
+import hongbao.core.reward.VirtualQueue;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.random.RandomGenerator;
+
+/**
+ * Creates campaigns (once per Idempotency-Key: the key, the campaign and the move of its budget
+ * into escrow are one transaction) and tells where one stands. After the commit the campaign is
+ * armed — budget keys, sub-pools, prize types — which is idempotent and is done again by whichever
+ * instance loads the campaign first, so a failure between commit and arming heals itself.
+ */
+public final class CampaignService {
+
+  public static final String ENDPOINT = "campaign";
+
+  /**
+   * A prize type nobody defined is created as a coupon of the built-in coupon book, at this rate: a
+   * campaign names its prizes, and an operator may tune the type afterwards.
+   */
+  static final long DEFAULT_COUPON_RATE = 2_000;
+
+  private static final String PENDING_ID = "c_pending";
+
+  private static final String ID_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz";
+
+  private final CampaignStore store;
+  private final Campaigns campaigns;
+  private final PrizePools pools;
+  private final RewardTypes types;
+  private final RewardBudget budget;
+  private final Clock clock;
+  private final RandomGenerator random;
+
+  public CampaignService(
+      CampaignStore store,
+      Campaigns campaigns,
+      PrizePools pools,
+      RewardTypes types,
+      RewardBudget budget,
+      Clock clock,
+      RandomGenerator random) {
+    this.store = store;
+    this.campaigns = campaigns;
+    this.pools = pools;
+    this.types = types;
+    this.budget = budget;
+    this.clock = clock;
+    this.random = random;
+  }
+
+  /** The arming step, for {@link Campaigns}. */
+  public static Campaigns.Arming arming(PrizePools pools, RewardTypes types, RewardBudget budget) {
+    return campaign -> {
+      for (Round round : campaign.rounds()) {
+        for (PrizeLine prize : round.prizes()) {
+          if (types.find(prize.type()).isEmpty()) {
+            types.put(
+                new RewardType(
+                    prize.type(),
+                    RewardKind.COUPON,
+                    DEFAULT_COUPON_RATE,
+                    DEFAULT_COUPON_RATE / 10,
+                    false,
+                    VirtualQueue.MASSIVE,
+                    null));
+          }
+        }
+      }
+      budget.open(campaign.id(), campaign.budget());
+      pools.arm(campaign);
+    };
+  }
+
+  public StoredAnswer create(
+      CampaignDraft draft, IdempotencyKey key, Function<Campaign, StoredAnswer> render) {
+    // The contract's order: validation (400) before an idempotency replay or conflict (409).
+    Campaign valid = CampaignRules.accept(PENDING_ID, draft, this::isCash, clock.instant());
+    Optional<StoredAnswer> earlier = Idempotency.replay(store::answerFor, key);
+    if (earlier.isPresent()) {
+      store.createdUnder(key).ifPresent(campaigns::find);
+      return earlier.get();
+    }
+    Campaign campaign = valid.withId(newId());
+    StoredAnswer answer = render.apply(campaign);
+    try {
+      store.create(campaign, key, answer);
+    } catch (IdempotencyRaceException race) {
+      return Idempotency.replay(store::answerFor, key).orElseThrow(() -> race);
+    }
+    arming(pools, types, budget).arm(campaign);
+    campaigns.remember(campaign);
+    return answer;
+  }
+
+  private boolean isCash(String type) {
+    return types.find(type).map(t -> t.kind() == RewardKind.CASH).orElse(false);
+  }
+
+  /** {@code c_<number in base 36><4 random base-36 digits>}: unique, and not guessable in turn. */
+  private String newId() {
+    var id = new StringBuilder("c_").append(Long.toString(store.nextNumber(), 36));
+    for (int i = 0; i < 4; i++) {
+      id.append(ID_DIGITS.charAt(random.nextInt(ID_DIGITS.length())));
+    }
+    return id.toString();
+  }
+
+  /** Where a campaign stands now. */
+  public CampaignView view(String id) {
+    Campaign campaign = campaigns.get(id);
+    var now = clock.instant();
+    var rounds = new ArrayList<CampaignView.RoundView>();
+    for (Round round : campaign.rounds()) {
+      CampaignStatus status =
+          now.isBefore(round.startsAt())
+              ? CampaignStatus.SCHEDULED
+              : now.isBefore(round.endsAt()) ? CampaignStatus.RUNNING : CampaignStatus.ENDED;
+      rounds.add(new CampaignView.RoundView(round, status, pools.pulse(campaign, round).left()));
+    }
+    RewardBudget.BudgetState state = budget.state(id);
+    Amount spent = state == null ? Amount.ZERO : state.reserved();
+    return new CampaignView(
+        campaign,
+        campaign.statusAt(now),
+        rounds,
+        spent,
+        store.returned(id).map(CampaignStore.Return::amount).orElse(null));
+  }
+
+  /** A campaign and where it stands. */
+  public record CampaignView(
+      Campaign campaign,
+      CampaignStatus status,
+      List<RoundView> rounds,
+      Amount spent,
+      Amount returned) {
+
+    /** A round and what each prize line has left. */
+    public record RoundView(Round round, CampaignStatus status, List<Long> left) {
+      public long prizesLeft() {
+        return left.stream().mapToLong(Long::longValue).sum();
+      }
+    }
+  }
+}

@@ -1,0 +1,50 @@
+package hongbao.core.campaign;
+
+import hongbao.core.ledger.IdempotencyKey;
+import hongbao.core.ledger.StoredAnswer;
+import hongbao.core.money.Amount;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** Port: campaigns in the database, with their escrow in the ledger. */
+public interface CampaignStore {
+
+  /** A fresh number for a campaign id. */
+  long nextNumber();
+
+  /**
+   * In one transaction: stores the idempotency key with {@code answer}, the campaign and its
+   * rounds, and moves the budget from the system account into the campaign's escrow.
+   *
+   * @throws hongbao.core.ledger.IdempotencyRaceException when a concurrent request took the key
+   */
+  void create(Campaign campaign, IdempotencyKey key, StoredAnswer answer);
+
+  Optional<StoredAnswer> answerFor(IdempotencyKey key);
+
+  /** The campaign created under an idempotency key. */
+  Optional<String> createdUnder(IdempotencyKey key);
+
+  Optional<Campaign> find(String id);
+
+  /** Campaigns whose unspent budget has not gone back yet, oldest first, at most {@code max}. */
+  List<String> unreturned(int max);
+
+  /** Every campaign, newest first, at most {@code max}: for the reconciler. */
+  List<String> recent(int max);
+
+  /**
+   * Moves {@code amount} from the campaign's escrow back to the system account and marks the
+   * campaign returned, in one transaction, once: a second call (another instance) does nothing.
+   *
+   * @return true if this call returned it
+   */
+  boolean returnUnspent(String id, Amount amount, Instant at);
+
+  /** What went back to the funding account and when, once the campaign was returned. */
+  Optional<Return> returned(String id);
+
+  /** The unspent budget as it went back. */
+  record Return(Amount amount, Instant at) {}
+}

@@ -1,0 +1,70 @@
+package hongbao.core.campaign;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Port: the rounds' prize pools, split into sub-pools in different hash slots (Redis). Each method
+ * is one atomic script on one slot, or a read.
+ */
+public interface PrizePools {
+
+  /** Writes every round's sub-pools, once: arming again changes nothing. */
+  void arm(Campaign campaign);
+
+  /**
+   * One tap in the user's home slot, atomically: count it against the per-second limit, stop if no
+   * round runs ({@code round} null), count it in the round's taps, check the user's wins against
+   * {@code maxWinsPerUser}, and when {@code draw}: take a prize of the home sub-pool chosen by
+   * {@code u} (in [0, 1)) weighted by what is left, or — when the home holds none — reserve a win
+   * for the tail (see {@link TapService}).
+   */
+  HomeReply tap(
+      Campaign campaign,
+      Round round,
+      String userId,
+      String tradeNoPrefix,
+      long nowSecond,
+      boolean draw,
+      double u);
+
+  /** Takes a prize from sub-pool {@code pool} for a reserved tail win; -1 when it is dry. */
+  int drawAt(Campaign campaign, Round round, int pool, String tradeNo, String userId, double u);
+
+  /** Gives back a tail reservation that found no prize. */
+  void release(Campaign campaign, String userId);
+
+  /** The round's taps so far and what each prize line has left, summed over its sub-pools. */
+  Pulse pulse(Campaign campaign, Round round);
+
+  /** Every win the pools recorded, by tradeNo. */
+  Map<String, Win> wins(Campaign campaign);
+
+  /** What the home script found. */
+  sealed interface HomeReply {
+    record RateLimited() implements HomeReply {}
+
+    /** No round runs: the tap was only counted against the rate limit. */
+    record Idle() implements HomeReply {}
+
+    record LimitReached() implements HomeReply {}
+
+    record Missed() implements HomeReply {}
+
+    /** A prize of line {@code line} from the home sub-pool; the user's {@code seq}-th win. */
+    record Won(int line, long seq) implements HomeReply {}
+
+    /** The home was dry: a win is reserved under {@code seq}; the tail must find the prize. */
+    record Reserved(long seq) implements HomeReply {}
+  }
+
+  /** A round's taps so far and what its prize lines have left. */
+  record Pulse(long taps, List<Long> left) {
+    public long leftTotal() {
+      return left.stream().mapToLong(Long::longValue).sum();
+    }
+  }
+
+  /** A recorded win: round number, prize line, user. */
+  record Win(int round, int line, String userId) {}
+}

@@ -1,0 +1,158 @@
+package hongbao.core.campaign;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.DoubleSupplier;
+
+/**
+ * A tap on a campaign's rain.
+ *
+ * <p><b>Home.</b> Every user has one home sub-pool for the whole campaign ({@link SubPools#home});
+ * it holds the user's win counter. The tap is one script there: rate limit → round running? →
+ * {@code maxWinsPerUser} → draw. In a round spread over as many sub-pools as the campaign has
+ * homes, the draw takes a prize from the home sub-pool in the same script, so the limit can never
+ * be passed whatever races.
+ *
+ * <p><b>Tail rule.</b> When the home sub-pool has nothing left (or the round has fewer sub-pools
+ * than the campaign has homes), the home script <em>reserves</em> the win instead: it raises the
+ * user's win counter (so concurrent taps of that user already count it) and hands out the win's
+ * number. The tap then tries the round's other sub-pools, one script each, in an order starting at
+ * a random one, skipping those this instance has seen dry (a sub-pool never refills, so a dry one
+ * stays dry). The first prize found is the win; if every sub-pool is dry, the reservation is
+ * released in the home slot. So a user is told MISSED by the tail only when every sub-pool of the
+ * round was seen empty, and the win counter never falls below the user's wins: it is exact after
+ * every tap, and a crash between reserve and release leaves it one too high (the user may win one
+ * prize fewer; never one more). The number n of a released reservation is not used again, so a
+ * user's tradeNos may skip a number, but never repeat one.
+ *
+ * <p><b>Whether a tap draws</b> is decided before the script, with {@link WinChance} from the
+ * round's pulse (taps and prizes left summed over its sub-pools), refreshed at most every {@value
+ * #PULSE_MILLIS} ms of the clock or {@value #PULSE_TAPS} taps per instance. Time comes from the
+ * injected clock, randomness from the injected source.
+ */
+public final class TapService {
+
+  static final long PULSE_MILLIS = 500;
+
+  /** A burst refreshes the sample sooner: after this many taps of this instance. */
+  static final long PULSE_TAPS = 256;
+
+  private final Campaigns campaigns;
+  private final PrizePools pools;
+  private final PrizeIssuer issuer;
+  private final Clock clock;
+  private final DoubleSupplier uniform;
+  private final Map<String, Sample> pulses = new ConcurrentHashMap<>();
+  private final Map<String, Set<Integer>> dry = new ConcurrentHashMap<>();
+
+  private record Sample(
+      long atMillis, PrizePools.Pulse pulse, TapRate rate, AtomicLong tapsSince) {}
+
+  /**
+   * @param uniform values in [0, 1), thread-safe (the caller seeds it)
+   */
+  public TapService(
+      Campaigns campaigns,
+      PrizePools pools,
+      PrizeIssuer issuer,
+      Clock clock,
+      DoubleSupplier uniform) {
+    this.campaigns = campaigns;
+    this.pools = pools;
+    this.issuer = issuer;
+    this.clock = clock;
+    this.uniform = uniform;
+  }
+
+  /**
+   * @throws hongbao.core.RejectedException NOT_FOUND for an unknown campaign
+   */
+  public TapOutcome tap(String campaignId, String userId) {
+    Campaign campaign = campaigns.get(campaignId);
+    Instant now = clock.instant();
+    Campaign.Phase phase = campaign.phaseAt(now);
+    Round round = phase instanceof Campaign.Phase.Running running ? running.round() : null;
+    boolean draw = round != null && uniform.getAsDouble() < chance(campaign, round, now);
+    String prefix = round == null ? "" : TradeNos.prefix(campaignId, round.number(), userId);
+    var reply =
+        pools.tap(
+            campaign, round, userId, prefix, now.getEpochSecond(), draw, uniform.getAsDouble());
+    return switch (reply) {
+      case PrizePools.HomeReply.RateLimited limited -> TapOutcome.RATE_LIMITED;
+      case PrizePools.HomeReply.Idle idle ->
+          phase instanceof Campaign.Phase.Waiting waiting
+              ? new TapOutcome.NotStarted(waiting.nextRoundAt())
+              : TapOutcome.ENDED;
+      case PrizePools.HomeReply.LimitReached limit -> TapOutcome.LIMIT_REACHED;
+      case PrizePools.HomeReply.Missed missed -> TapOutcome.MISSED;
+      case PrizePools.HomeReply.Won won ->
+          issue(campaign, round, userId, prefix + won.seq(), won.line());
+      case PrizePools.HomeReply.Reserved reserved ->
+          tail(campaign, round, userId, prefix + reserved.seq());
+    };
+  }
+
+  private TapOutcome tail(Campaign campaign, Round round, String userId, String tradeNo) {
+    Set<Integer> dryPools =
+        dry.computeIfAbsent(
+            campaign.id() + "/" + round.number(), k -> ConcurrentHashMap.newKeySet());
+    int home = SubPools.home(userId, campaign.homePools());
+    if (home < round.subPools()) {
+      dryPools.add(home);
+    }
+    int pools = round.subPools();
+    int start = (int) (uniform.getAsDouble() * pools);
+    for (int i = 0; i < pools; i++) {
+      int pool = (start + i) % pools;
+      if (dryPools.contains(pool)) {
+        continue;
+      }
+      int line = this.pools.drawAt(campaign, round, pool, tradeNo, userId, uniform.getAsDouble());
+      if (line >= 0) {
+        return issue(campaign, round, userId, tradeNo, line);
+      }
+      dryPools.add(pool);
+    }
+    this.pools.release(campaign, userId);
+    return TapOutcome.MISSED;
+  }
+
+  private TapOutcome issue(
+      Campaign campaign, Round round, String userId, String tradeNo, int line) {
+    PrizeLine prize = round.prizes().get(line);
+    String token = issuer.issue(campaign, round, userId, tradeNo, prize);
+    return new TapOutcome.Won(tradeNo, prize.type(), prize.amount(), token);
+  }
+
+  /** The chance of this tap drawing, from this instance's recent sample of the round. */
+  private double chance(Campaign campaign, Round round, Instant now) {
+    Sample sample = sample(campaign, round, now.toEpochMilli());
+    return WinChance.of(
+        sample.pulse().leftTotal(),
+        sample.pulse().taps(),
+        sample.rate(),
+        now.toEpochMilli() - round.startsAt().toEpochMilli(),
+        round.endsAt().toEpochMilli() - now.toEpochMilli());
+  }
+
+  private Sample sample(Campaign campaign, Round round, long nowMillis) {
+    String key = campaign.id() + "/" + round.number();
+    Sample sample = pulses.get(key);
+    if (sample == null
+        || nowMillis - sample.atMillis() >= PULSE_MILLIS
+        || sample.tapsSince().incrementAndGet() >= PULSE_TAPS) {
+      // Several taps may refresh at once; each read is cheap and the last one written wins.
+      PrizePools.Pulse pulse = pools.pulse(campaign, round);
+      TapRate rate =
+          (sample == null ? TapRate.startingAt(round.startsAt().toEpochMilli()) : sample.rate())
+              .next(nowMillis, pulse.taps());
+      sample = new Sample(nowMillis, pulse, rate, new AtomicLong());
+      pulses.put(key, sample);
+    }
+    return sample;
+  }
+}

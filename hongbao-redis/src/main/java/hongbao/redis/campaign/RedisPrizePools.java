@@ -1,0 +1,207 @@
+package hongbao.redis.campaign;
+
+import hongbao.core.Invariants;
+import hongbao.core.campaign.Campaign;
+import hongbao.core.campaign.PrizePools;
+import hongbao.core.campaign.Round;
+import hongbao.core.campaign.SubPools;
+import hongbao.redis.LuaScript;
+import hongbao.redis.RedisLink;
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.MapScanCursor;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScriptOutputType;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The rain's prize pools on Redis (standalone or cluster): sub-pool {@code j} of every round lives
+ * in home slot {@code j} (see {@link RainKeys}); the scripts are {@code rain_*.lua}. Thread-safe.
+ */
+public final class RedisPrizePools implements PrizePools {
+
+  private static final LuaScript ARM = LuaScript.fromResource("rain_arm.lua");
+  private static final LuaScript TAP = LuaScript.fromResource("rain_tap.lua");
+  private static final LuaScript DRAW = LuaScript.fromResource("rain_draw.lua");
+  private static final LuaScript RELEASE = LuaScript.fromResource("rain_release.lua");
+
+  private static final long READ_TIMEOUT_SECONDS = 10;
+
+  private final RedisLink redis;
+  private final RainKeys keys;
+
+  public RedisPrizePools(RedisLink redis, String prefix) {
+    this.redis = redis;
+    this.keys = new RainKeys(prefix);
+  }
+
+  @Override
+  public void arm(Campaign campaign) {
+    String id = campaign.id();
+    for (int j = 0; j < campaign.homePools(); j++) {
+      var keyList = new ArrayList<String>();
+      var args = new ArrayList<String>();
+      keyList.add(keys.armed(id, j));
+      args.add(Integer.toString(campaign.rounds().size()));
+      for (Round round : campaign.rounds()) {
+        keyList.add(keys.pool(id, j, round.number()));
+        args.add(Integer.toString(round.prizes().size()));
+        for (int line = 0; line < round.prizes().size(); line++) {
+          long share =
+              j < round.subPools()
+                  ? SubPools.share(round.prizes().get(line), line, j, round.subPools())
+                  : 0;
+          args.add(Long.toString(share));
+        }
+      }
+      ARM.run(
+          redis,
+          ScriptOutputType.INTEGER,
+          keyList.toArray(String[]::new),
+          args.toArray(String[]::new));
+    }
+  }
+
+  @Override
+  public HomeReply tap(
+      Campaign campaign,
+      Round round,
+      String userId,
+      String tradeNoPrefix,
+      long nowSecond,
+      boolean draw,
+      double u) {
+    String id = campaign.id();
+    int home = SubPools.home(userId, campaign.homePools());
+    int roundNumber = round == null ? 0 : round.number();
+    List<Object> reply =
+        TAP.run(
+            redis,
+            ScriptOutputType.MULTI,
+            new String[] {
+              keys.tapsIn(id, home, nowSecond),
+              keys.wins(id, home),
+              keys.seq(id, home),
+              keys.pool(id, home, roundNumber),
+              keys.won(id, home)
+            },
+            userId,
+            Integer.toString(campaign.tapsPerUserPerSecond()),
+            round == null ? "0" : "1",
+            Integer.toString(campaign.maxWinsPerUser()),
+            draw ? "1" : "0",
+            Double.toString(u),
+            Integer.toString(round == null ? 0 : round.prizes().size()),
+            tradeNoPrefix,
+            Integer.toString(roundNumber));
+    String verdict = (String) reply.get(0);
+    return switch (verdict) {
+      case "RATE" -> new HomeReply.RateLimited();
+      case "IDLE" -> new HomeReply.Idle();
+      case "LIMIT" -> new HomeReply.LimitReached();
+      case "MISS" -> new HomeReply.Missed();
+      case "WON" -> new HomeReply.Won(((Long) reply.get(1)).intValue(), (Long) reply.get(2));
+      case "RESERVED" -> new HomeReply.Reserved((Long) reply.get(1));
+      default -> throw new Invariants.InvariantViolation("rain_tap.lua replied " + reply);
+    };
+  }
+
+  @Override
+  public int drawAt(
+      Campaign campaign, Round round, int pool, String tradeNo, String userId, double u) {
+    Long line =
+        DRAW.run(
+            redis,
+            ScriptOutputType.INTEGER,
+            new String[] {
+              keys.pool(campaign.id(), pool, round.number()), keys.won(campaign.id(), pool)
+            },
+            Double.toString(u),
+            Integer.toString(round.prizes().size()),
+            tradeNo,
+            Integer.toString(round.number()),
+            userId);
+    return line.intValue();
+  }
+
+  @Override
+  public void release(Campaign campaign, String userId) {
+    int home = SubPools.home(userId, campaign.homePools());
+    RELEASE.run(
+        redis, ScriptOutputType.INTEGER, new String[] {keys.wins(campaign.id(), home)}, userId);
+  }
+
+  @Override
+  public Pulse pulse(Campaign campaign, Round round) {
+    int lines = round.prizes().size();
+    String[] fields = new String[lines + 1];
+    fields[0] = "t";
+    for (int line = 0; line < lines; line++) {
+      fields[line + 1] = Integer.toString(line);
+    }
+    var replies = new ArrayList<RedisFuture<List<KeyValue<String, String>>>>();
+    for (int j = 0; j < campaign.homePools(); j++) {
+      replies.add(redis.async().hmget(keys.pool(campaign.id(), j, round.number()), fields));
+    }
+    long taps = 0;
+    long[] left = new long[lines];
+    for (RedisFuture<List<KeyValue<String, String>>> reply : replies) {
+      List<KeyValue<String, String>> values = await(reply);
+      taps += number(values.get(0));
+      for (int line = 0; line < lines; line++) {
+        left[line] += number(values.get(line + 1));
+      }
+    }
+    var leftList = new ArrayList<Long>(lines);
+    for (long l : left) {
+      leftList.add(l);
+    }
+    return new Pulse(taps, leftList);
+  }
+
+  @Override
+  public Map<String, Win> wins(Campaign campaign) {
+    var wins = new HashMap<String, Win>();
+    for (int j = 0; j < campaign.homePools(); j++) {
+      String key = keys.won(campaign.id(), j);
+      MapScanCursor<String, String> cursor = redis.sync().hscan(key, ScanArgs.Builder.limit(1_000));
+      while (true) {
+        cursor
+            .getMap()
+            .forEach(
+                (tradeNo, record) -> {
+                  String[] parts = record.split("\\|", 3);
+                  wins.put(
+                      tradeNo,
+                      new Win(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), parts[2]));
+                });
+        if (cursor.isFinished()) {
+          break;
+        }
+        cursor = redis.sync().hscan(key, cursor, ScanArgs.Builder.limit(1_000));
+      }
+    }
+    return wins;
+  }
+
+  private static long number(KeyValue<String, String> value) {
+    return value.hasValue() ? Long.parseLong(value.getValue()) : 0;
+  }
+
+  private static <T> T await(RedisFuture<T> future) {
+    try {
+      return future.get(READ_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new hongbao.core.Unavailable("redis", "interrupted reading a prize pool", e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new hongbao.core.Unavailable("redis", "reading a prize pool: " + e, e);
+    }
+  }
+}

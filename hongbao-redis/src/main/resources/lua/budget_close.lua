@@ -1,0 +1,15 @@
+--[[
+budget_close.lua: closes one budget key of a campaign: its allowance becomes what it reserved, so
+nothing more can be reserved on it (nor lent from it).
+
+KEYS[1] budget key  hb:rwb:{<campaign>:<k>}   hash: cap, used, ...
+
+Replies: the key's reserved total (fen); -1 if the key was never opened.
+
+Atomic, so no reservation slips between reading `used` and capping at it; closing twice changes
+nothing the second time.
+--]]
+local used = redis.call('HGET', KEYS[1], 'used')
+if not used then return -1 end
+redis.call('HSET', KEYS[1], 'cap', used)
+return tonumber(used)

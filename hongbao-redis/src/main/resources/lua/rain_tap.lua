@@ -1,0 +1,52 @@
+--[[
+rain_tap.lua: one tap of a red-packet rain, in the user's home slot.
+
+KEYS[1] hb:cp:{<campaign>:<j>}:tps:<second>  hash: user -> taps in that second (expires in 2 s)
+KEYS[2] hb:cp:{<campaign>:<j>}:wins          hash: user -> wins (and reserved wins) so far
+KEYS[3] hb:cp:{<campaign>:<j>}:seq           hash: user -> the last win number handed out
+KEYS[4] hb:cp:{<campaign>:<j>}:r<round>      hash: line -> prizes left, 't' -> taps of the round
+KEYS[5] hb:cp:{<campaign>:<j>}:won           hash: tradeNo -> "round|line|user"
+ARGV[1] user  ARGV[2] taps allowed per second  ARGV[3] round running (1/0)  ARGV[4] maxWinsPerUser
+ARGV[5] draw (1/0)  ARGV[6] u in [0, 1)  ARGV[7] prize lines of the round  ARGV[8] tradeNo prefix
+ARGV[9] round number
+
+Replies (array):
+  {'RATE'}               over the per-second tap limit (the tap is not counted in the round)
+  {'IDLE'}               no round runs
+  {'LIMIT'}              the user has maxWinsPerUser wins
+  {'MISS'}               no draw this tap
+  {'WON', line, n}       a prize of `line` from this sub-pool; the user's n-th win, recorded
+  {'RESERVED', n}        this sub-pool is dry: a win is reserved under n for the tail to find
+
+Atomic because the limit check, the draw and the win count change together in one slot: however
+a user's taps race, wins (plus reservations) never pass maxWinsPerUser, and a prize is taken once.
+--]]
+local user = ARGV[1]
+local taps = redis.call('HINCRBY', KEYS[1], user, 1)
+if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], 2000) end
+if taps > tonumber(ARGV[2]) then return {'RATE'} end
+if ARGV[3] ~= '1' then return {'IDLE'} end
+redis.call('HINCRBY', KEYS[4], 't', 1)
+local wins = tonumber(redis.call('HGET', KEYS[2], user) or '0')
+if wins >= tonumber(ARGV[4]) then return {'LIMIT'} end
+if ARGV[5] ~= '1' then return {'MISS'} end
+local lines = tonumber(ARGV[7])
+local left = {}
+local total = 0
+for line = 0, lines - 1 do
+  local n = tonumber(redis.call('HGET', KEYS[4], tostring(line)) or '0')
+  left[line] = n
+  total = total + n
+end
+redis.call('HINCRBY', KEYS[2], user, 1)
+local seq = redis.call('HINCRBY', KEYS[3], user, 1)
+if total == 0 then return {'RESERVED', seq} end
+local target = math.floor(tonumber(ARGV[6]) * total)
+local line = 0
+while target >= left[line] do
+  target = target - left[line]
+  line = line + 1
+end
+redis.call('HINCRBY', KEYS[4], tostring(line), -1)
+redis.call('HSET', KEYS[5], ARGV[8] .. seq, ARGV[9] .. '|' .. line .. '|' .. user)
+return {'WON', line, seq}
