@@ -29,6 +29,10 @@ public final class MemoryBooks implements LedgerAudit {
   final Map<String, Integer> sharesLeft = new HashMap<>();
   final Map<String, Transfer> transfers = new HashMap<>();
   final List<Transfer> journal = new ArrayList<>();
+
+  /** The journal by packet: the reconciler reads every packet after every simulated step. */
+  final Map<Long, List<Transfer>> journalByPacket = new HashMap<>();
+
   final TreeMap<Long, PacketRow> packets = new TreeMap<>();
   final Map<String, StoredAnswer> answers = new HashMap<>();
   final Map<String, RefusedClaim> refusedClaims = new java.util.LinkedHashMap<>();
@@ -95,6 +99,9 @@ public final class MemoryBooks implements LedgerAudit {
   void post(Transfer transfer) {
     transfers.put(transfer.key(), transfer);
     journal.add(transfer);
+    if (transfer.packetId() != null) {
+      journalByPacket.computeIfAbsent(transfer.packetId(), id -> new ArrayList<>()).add(transfer);
+    }
     balances.merge(transfer.debit(), -transfer.amount(), Long::sum);
     balances.merge(transfer.credit(), transfer.amount(), Long::sum);
   }
@@ -113,11 +120,13 @@ public final class MemoryBooks implements LedgerAudit {
 
   /** How many transfers pay this user a share of this packet (exactly once is the rule). */
   public synchronized long payoutsOf(long packetId, String userId) {
-    return journal.stream()
-        .filter(
-            t ->
-                t.kind() == EntryKind.GRAB && t.packetId() == packetId && t.userId().equals(userId))
+    return ofPacket(packetId).stream()
+        .filter(t -> t.kind() == EntryKind.GRAB && t.userId().equals(userId))
         .count();
+  }
+
+  List<Transfer> ofPacket(long packetId) {
+    return journalByPacket.getOrDefault(packetId, List.of());
   }
 
   @Override

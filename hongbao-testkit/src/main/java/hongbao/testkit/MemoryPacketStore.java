@@ -53,8 +53,7 @@ public final class MemoryPacketStore implements PacketStore {
   }
 
   private Stream<Transfer> grabsOf(long packetId) {
-    return books.journal.stream()
-        .filter(t -> t.kind() == EntryKind.GRAB && t.packetId() == packetId);
+    return books.ofPacket(packetId).stream().filter(t -> t.kind() == EntryKind.GRAB);
   }
 
   @Override
@@ -271,8 +270,8 @@ public final class MemoryPacketStore implements PacketStore {
     synchronized (books) {
       checkUp();
       return Amount.fen(
-          books.journal.stream()
-              .filter(t -> t.kind() == EntryKind.REFUND && t.packetId() == packetId)
+          books.ofPacket(packetId).stream()
+              .filter(t -> t.kind() == EntryKind.REFUND)
               .mapToLong(Transfer::amount)
               .sum());
     }

@@ -206,8 +206,14 @@ public final class MemoryPayoutQueue implements PayoutQueue {
     return state.copy();
   }
 
+  /**
+   * Goes back to a snapshot, keeping entry ids growing: a restarted Redis numbers new stream
+   * entries by time, never reusing an id a consumer may still hold.
+   */
   public synchronized void restore(Object snapshot) {
+    long lastId = state.lastId;
     state = ((State) snapshot).copy();
+    state.lastId = Math.max(lastId, state.lastId);
   }
 
   private static long idOf(PayoutTask task) {
