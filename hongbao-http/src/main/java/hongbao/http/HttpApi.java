@@ -1,17 +1,17 @@
 package hongbao.http;
 
+import hongbao.core.details.Boxes;
 import hongbao.core.grab.GrabOutcome;
 import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.StoredAnswer;
 import hongbao.core.ledger.TopUpService;
 import hongbao.core.ops.Switch;
-import hongbao.core.packet.Boxes;
 import hongbao.core.packet.PacketType;
 import hongbao.core.packet.SendRequest;
 import hongbao.core.packet.SendRules;
-import hongbao.core.packet.SendService;
 import hongbao.core.password.PasswordMatch;
 import hongbao.core.reconcile.Reconciliation;
+import hongbao.core.send.SendService;
 import hongbao.http.auth.Caller;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;

@@ -10,6 +10,7 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -167,7 +168,7 @@ public final class BenchCommand implements Callable<Integer> {
       System.err.println("bench: no /proc here; CPU time per grab is not measured");
     }
     try (Target service = target(pinning);
-        var client = new BenchClient(service.baseUrl(), concurrency, service.jwtSecret())) {
+        var client = new BenchClient(service.baseUrl(), concurrency, service.jwtSecret(), clock)) {
       // One line that scripts (a profiler attaching to the service, say) can read.
       System.out.println("bench: pids " + pidsText(service.meter()));
       Summary summary = new Run(client, service, pinning).execute();
@@ -196,6 +197,9 @@ public final class BenchCommand implements Callable<Integer> {
     env.put("HONGBAO_SHARDS", Integer.toString(shards));
     return env;
   }
+
+  /** The bench is the root of its own process: the one place it reads the wall clock. */
+  private final Clock clock = Clock.systemUTC();
 
   /** One run's steps, in order. */
   private final class Run {
@@ -449,7 +453,8 @@ public final class BenchCommand implements Callable<Integer> {
           numericId,
           calls,
           pinning == null ? List.of() : pinning.generatorCommandPrefix(),
-          Path.of("scripts", "install-redis-tools.sh"));
+          Path.of("scripts", "install-redis-tools.sh"),
+          clock.instant());
     }
 
     private Window openLoop(Window max) throws Exception {
