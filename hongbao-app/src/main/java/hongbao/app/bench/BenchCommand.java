@@ -42,7 +42,7 @@ import picocli.CommandLine.Spec;
 public final class BenchCommand implements Callable<Integer> {
 
   /** The most shares one packet may have in Redis; larger backlogs take several packets. */
-  static final int MAX_SHARES_PER_PACKET = 100_000;
+  static final int MAX_SHARES_PER_PACKET = hongbao.core.packet.PacketLimits.COUNT_CEILING;
 
   static final class TargetChoice {
     @Option(names = "--url", description = "a running instance, e.g. http://127.0.0.1:8080")
