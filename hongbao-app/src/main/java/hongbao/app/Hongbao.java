@@ -277,7 +277,8 @@ public final class Hongbao implements AutoCloseable {
               config,
               parts,
               metrics,
-              new java.util.SplittableRandom(new SecureRandom().nextLong())));
+              new java.util.SplittableRandom(new SecureRandom().nextLong()),
+              clock));
       if (rewards != null) {
         rewards.startWorkers(
             kafkaBootstrap,

@@ -114,6 +114,11 @@ public final class PostgresDatabase implements AutoCloseable {
     return new PostgresRewardBook(transactions);
   }
 
+  /** The stored idempotency answers, for their retention. */
+  public hongbao.core.ledger.AnswerRetention.Answers answers() {
+    return new PostgresAnswers(transactions);
+  }
+
   public LedgerAudit audit() {
     return new PostgresLedgerAudit(transactions);
   }

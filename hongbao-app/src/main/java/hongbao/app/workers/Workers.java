@@ -3,11 +3,13 @@ package hongbao.app.workers;
 import hongbao.app.Config;
 import hongbao.app.Parts;
 import hongbao.core.Invariants;
+import hongbao.core.ledger.AnswerRetention;
 import hongbao.core.ops.Switch;
 import hongbao.core.payout.PayoutWorker;
 import hongbao.core.payout.PayoutWorker.PayoutSettings;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +47,8 @@ public final class Workers implements AutoCloseable {
       Config config,
       Parts parts,
       MeterRegistry metrics,
-      RandomGenerator.SplittableGenerator jitter) {
+      RandomGenerator.SplittableGenerator jitter,
+      Clock clock) {
     var workers = new Workers();
     // Consumer names must differ between instances (a pending task is reclaimed from a name that
     // went quiet); the random part keeps two instances given the same name apart.
@@ -113,6 +116,17 @@ public final class Workers implements AutoCloseable {
               return 0;
             },
             Duration.ofMinutes(10),
+            onViolation,
+            jitter.split()));
+    // Stored idempotency answers past their retention, a bounded batch per step.
+    var retention =
+        new AnswerRetention(
+            parts.database().answers(), clock, AnswerRetention.DEFAULT, AnswerRetention.BATCH_MAX);
+    workers.loops.add(
+        Loop.start(
+            "idempotency-purge",
+            retention::purgeOnce,
+            Duration.ofMinutes(1),
             onViolation,
             jitter.split()));
     // Withdrawals whose outcome is unknown: janitors on every instance, each leasing its own.
