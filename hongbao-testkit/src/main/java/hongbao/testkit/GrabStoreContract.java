@@ -7,8 +7,10 @@ import hongbao.core.grab.ArmedPacket;
 import hongbao.core.grab.Closing;
 import hongbao.core.grab.GrabAttempt;
 import hongbao.core.grab.GrabOutcome;
+import hongbao.core.grab.GrabRecord;
 import hongbao.core.grab.GrabStore;
 import hongbao.core.grab.PacketState;
+import hongbao.core.grab.Recovered;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketType;
@@ -158,5 +160,68 @@ public abstract class GrabStoreContract {
                 .arm(new ArmedPacket(missing, List.of(Amount.fen(250), Amount.fen(250))), start()))
         .isInstanceOf(ArmResult.Existing.class);
     drain();
+  }
+
+  @Test
+  void recover_putsALostGrabBack_takingItsAmountOutOfThePool() {
+    Packet packet = packet(600, 3);
+    store()
+        .arm(
+            new ArmedPacket(packet, List.of(Amount.fen(100), Amount.fen(200), Amount.fen(300))),
+            start());
+    String lost = newUser("lost");
+    Instant at = start().plusSeconds(1);
+
+    assertThat(
+            store()
+                .recover(
+                    packet.id(),
+                    List.of(
+                        new GrabRecord(lost, Amount.fen(150), at, 1),
+                        new GrabRecord(lost, Amount.fen(150), at, 1)),
+                    false))
+        .containsExactly(
+            new Recovered.Done(Amount.fen(150), 1), new Recovered.AlreadyThere(Amount.fen(150)));
+    assertThat(grab(packet, lost, at)).isEqualTo(new GrabOutcome.AlreadyGrabbed(Amount.fen(150)));
+    assertThat(grab(packet, newUser("b"), at))
+        .isEqualTo(new GrabOutcome.Grabbed(Amount.fen(150), 2, ""));
+    assertThat(grab(packet, newUser("c"), at))
+        .isEqualTo(new GrabOutcome.Grabbed(Amount.fen(300), 3, ""));
+    assertThat(drain()).as("a restored grab appends no payout task").hasSize(2);
+  }
+
+  @Test
+  void recover_thatThePoolCannotCover_changesNothing_andAClaimAppendsATask() {
+    Packet packet = packet(3, 2);
+    store().arm(new ArmedPacket(packet, List.of(Amount.fen(1), Amount.fen(2))), start());
+    Instant at = start().plusSeconds(1);
+
+    assertThat(
+            store()
+                .recover(
+                    packet.id(),
+                    List.of(new GrabRecord(newUser("a"), Amount.fen(3), at, 1)),
+                    false))
+        .containsExactly(Recovered.EXHAUSTED);
+    String claimant = newUser("claimant");
+    assertThat(
+            store()
+                .recover(
+                    packet.id(), List.of(new GrabRecord(claimant, Amount.fen(1), at, 1)), true))
+        .containsExactly(new Recovered.Done(Amount.fen(1), 1));
+    assertThat(drain()).extracting(PayoutTask::userId).containsExactly(claimant);
+    assertThat(
+            store()
+                .recover(
+                    newPacketId(), List.of(new GrabRecord(claimant, Amount.fen(1), at, 1)), false))
+        .containsExactly(Recovered.MISSING);
+    store().close(packet.id(), Amount.fen(3), packet.expiresAt());
+    assertThat(
+            store()
+                .recover(
+                    packet.id(),
+                    List.of(new GrabRecord(newUser("late"), Amount.fen(1), at, 2)),
+                    false))
+        .containsExactly(Recovered.CLOSED);
   }
 }

@@ -273,12 +273,12 @@ public final class MemoryGrabStore implements GrabStore {
     if (slot == null) {
       return Recovered.MISSING;
     }
-    if (slot.status != Status.OPEN) {
-      return Recovered.CLOSED;
-    }
     GrabRecord there = slot.grabs.get(grab.userId());
     if (there != null) {
       return new Recovered.AlreadyThere(there.amount());
+    }
+    if (slot.status != Status.OPEN || slot.count == 0) {
+      return Recovered.CLOSED;
     }
     long amount = grab.amount().fen();
     if (slot.taken() >= slot.count) {
@@ -307,7 +307,7 @@ public final class MemoryGrabStore implements GrabStore {
   /**
    * recover.lua's pool: the next share gives up exactly {@code amount}; a larger share's surplus
    * moves onto the next (or the spare, for the last); a smaller one's lack is taken from later
-   * shares, keeping each at 1 fen at least. All or nothing.
+   * shares (never the spare), keeping each at 1 fen at least. All or nothing.
    */
   private static boolean takeFromPool(Slot slot, long amount) {
     if (slot.shares.isEmpty()) {
@@ -328,11 +328,6 @@ public final class MemoryGrabStore implements GrabStore {
       for (int i = 0; i < pool.size() && lack > 0; i++) {
         long give = Math.min(lack, pool.get(i) - 1);
         pool.set(i, pool.get(i) - give);
-        lack -= give;
-      }
-      if (lack > 0) {
-        long give = Math.min(lack, spare);
-        spare -= give;
         lack -= give;
       }
       if (lack > 0) {

@@ -53,6 +53,9 @@ public final class SimulateCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--seeds must be 1.." + SEEDS_MAX + ": " + seeds);
     }
     LedgerVariant variant = LedgerVariant.of(ledger);
+    // The services log every repair and refused payout they meet; the report says what matters.
+    ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("hongbao"))
+        .setLevel(ch.qos.logback.classic.Level.ERROR);
     for (long s = seed; s < seed + seeds; s++) {
       SimulationResult result = Simulation.run(s, steps, variant);
       if (!result.ok()) {
