@@ -1,9 +1,15 @@
 package hongbao.app;
 
+import hongbao.core.packet.PacketLimits;
+import hongbao.http.GrabLimiter;
 import hongbao.http.HttpServerSettings;
 import hongbao.http.WebUiSettings;
 import hongbao.postgres.PostgresConfig;
+import hongbao.postgres.PostgresLedger;
+import hongbao.redis.RedisKeys;
 import hongbao.redis.RedisTimeouts;
+import hongbao.redis.grab.RedisGrabStore;
+import hongbao.redis.payout.RedisPayoutQueue;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -68,6 +74,17 @@ public record Config(
 
   public static final int DEFAULT_PORT = 8080;
 
+  /**
+   * Grabs per ledger transaction: no more than the ledger pays in one call (a larger batch would be
+   * refused and paid one grab per transaction) nor the queue hands out in one poll.
+   */
+  public static final int PAYOUT_BATCH_MAX =
+      Math.min(PostgresLedger.PAY_BATCH_MAX, RedisPayoutQueue.MAX_BATCH);
+
+  static final int PAYOUT_WORKERS_MAX = 64;
+  static final int KEY_GRACE_SECONDS_MAX = 90 * 86_400;
+  private static final int DAY_MILLIS = 86_400_000;
+
   public static Config fromEnvironment() {
     return from(System.getenv());
   }
@@ -79,22 +96,33 @@ public record Config(
             .map(Boolean::parseBoolean)
             .orElse(secret == null);
     return new Config(
-        intOf(env, "HONGBAO_PORT", DEFAULT_PORT),
+        intIn(env, "HONGBAO_PORT", DEFAULT_PORT, 0, 65_535),
         blankToNull(env.get("HONGBAO_REDIS_URL")),
         blankToNull(env.get("HONGBAO_JDBC_URL")),
         blankToNull(env.get("HONGBAO_JDBC_SCHEMA")),
         secret,
         devMode,
-        intOf(env, "HONGBAO_SHARDS", 1024),
+        intIn(env, "HONGBAO_SHARDS", 1024, 1, RedisKeys.MAX_SHARDS),
         env.getOrDefault("HONGBAO_SPLIT_POLICY", "double-mean"),
-        intOf(env, "HONGBAO_MAX_SHARES", 10_000),
-        intOf(env, "HONGBAO_GRABS_PER_USER_PER_SECOND", 20),
-        intOf(env, "HONGBAO_PAYOUT_WORKERS", 2),
-        intOf(env, "HONGBAO_PAYOUT_BATCH", 500),
-        Duration.ofMillis(intOf(env, "HONGBAO_RECLAIM_IDLE_MILLIS", 30_000)),
-        intOf(env, "HONGBAO_MAX_DELIVERIES", 10),
-        Duration.ofMillis(intOf(env, "HONGBAO_SWEEP_INTERVAL_MILLIS", 1_000)),
-        Duration.ofSeconds(intOf(env, "HONGBAO_KEY_GRACE_SECONDS", 7 * 86_400)),
+        intIn(
+            env,
+            "HONGBAO_MAX_SHARES",
+            PacketLimits.DEFAULTS.maxCount(),
+            1,
+            PacketLimits.COUNT_CEILING),
+        intIn(env, "HONGBAO_GRABS_PER_USER_PER_SECOND", 20, GrabLimiter.MIN_PER_SECOND, 1_000_000),
+        intIn(env, "HONGBAO_PAYOUT_WORKERS", 2, 0, PAYOUT_WORKERS_MAX),
+        intIn(env, "HONGBAO_PAYOUT_BATCH", 500, 1, PAYOUT_BATCH_MAX),
+        Duration.ofMillis(intIn(env, "HONGBAO_RECLAIM_IDLE_MILLIS", 30_000, 1, DAY_MILLIS)),
+        intIn(env, "HONGBAO_MAX_DELIVERIES", 10, 1, 1_000),
+        Duration.ofMillis(intIn(env, "HONGBAO_SWEEP_INTERVAL_MILLIS", 1_000, 1, DAY_MILLIS)),
+        Duration.ofSeconds(
+            intIn(
+                env,
+                "HONGBAO_KEY_GRACE_SECONDS",
+                Math.toIntExact(RedisGrabStore.DEFAULT_KEY_GRACE.toSeconds()),
+                1,
+                KEY_GRACE_SECONDS_MAX)),
         env.getOrDefault("HONGBAO_ID_ALPHABET", hongbao.http.PacketIds.DEFAULT_ALPHABET),
         blankToNull(env.get("HONGBAO_TOKEN_KEYSET")),
         http(env, devMode),
@@ -106,7 +134,7 @@ public record Config(
         blankToNull(env.get("HONGBAO_GATEWAY_NOTIFY_URL")),
         millisOf(env, "HONGBAO_GATEWAY_TIMEOUT_MILLIS", Duration.ofSeconds(5)),
         hongbao.app.reward.RewardConfig.from(env),
-        intOf(env, "HONGBAO_EMBEDDED_REDIS_CLUSTER", 0),
+        intIn(env, "HONGBAO_EMBEDDED_REDIS_CLUSTER", 0, 0, 16),
         env.getOrDefault("HONGBAO_INSTANCE", "hongbao"));
   }
 
@@ -157,6 +185,20 @@ public record Config(
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(name + " must be an integer, not '" + text + "'", e);
     }
+  }
+
+  /**
+   * An integer setting within its allowed range; anything else stops the start with one line that
+   * names the variable, the value and the range, never a silently different setting.
+   */
+  private static int intIn(Map<String, String> env, String name, int absent, int min, int max) {
+    int value = intOf(env, name, absent);
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(
+          "%s=%d is out of range: allowed %d..%d (default %d)"
+              .formatted(name, value, min, max, absent));
+    }
+    return value;
   }
 
   private static String blankToNull(String value) {

@@ -6,6 +6,8 @@ import hongbao.app.embedded.EmbeddedRedisCluster;
 import hongbao.app.workers.Workers;
 import hongbao.core.activity.ActivityGrabs;
 import hongbao.core.activity.ActivityService;
+import hongbao.core.details.Boxes;
+import hongbao.core.details.DetailsService;
 import hongbao.core.expiry.ExpirySweeper;
 import hongbao.core.grab.Arming;
 import hongbao.core.grab.ClaimService;
@@ -13,16 +15,14 @@ import hongbao.core.grab.GrabService;
 import hongbao.core.grab.Rearmer;
 import hongbao.core.grab.StoreRepair;
 import hongbao.core.ledger.TopUpService;
-import hongbao.core.ledger.WalletService;
 import hongbao.core.ops.Violations;
-import hongbao.core.packet.Boxes;
-import hongbao.core.packet.DetailsService;
 import hongbao.core.packet.PacketLimits;
 import hongbao.core.packet.SendRules;
-import hongbao.core.packet.SendService;
 import hongbao.core.password.PasswordCheck;
 import hongbao.core.reconcile.Reconciler;
+import hongbao.core.send.SendService;
 import hongbao.core.split.SplitPolicies;
+import hongbao.core.wallet.WalletService;
 import hongbao.core.withdrawal.ForcedCredit;
 import hongbao.crypto.SealedReceipts;
 import hongbao.crypto.Sealer;
@@ -170,7 +170,8 @@ public final class Hongbao implements AutoCloseable {
         PostgresDatabase.open(
             PostgresConfig.of(jdbcUrl)
                 .withSchema(config.jdbcSchema())
-                .withTimeouts(config.jdbcTimeouts()));
+                .withTimeouts(config.jdbcTimeouts()),
+            RandomGeneratorFactory.of("L64X128MixRandom").create(new SecureRandom().nextLong()));
     resources.push(database);
 
     RedisLink redis =
@@ -301,7 +302,13 @@ public final class Hongbao implements AutoCloseable {
     metrics.gauge("hongbao.payout.backlog", queue, q -> q.backlog());
     startHttp(services);
     if (workers) {
-      resources.push(Workers.start(config, parts, metrics));
+      resources.push(
+          Workers.start(
+              config,
+              parts,
+              metrics,
+              new java.util.SplittableRandom(new SecureRandom().nextLong()),
+              clock));
       if (rewards != null) {
         rewards.startWorkers(
             kafkaBootstrap,
@@ -311,10 +318,14 @@ public final class Hongbao implements AutoCloseable {
             (loop, violation) -> {
               parts.violations().record(loop, violation);
               parts.switches().set(hongbao.core.ops.Switch.REWARDS, false);
-            });
+            },
+            new java.util.SplittableRandom(new SecureRandom().nextLong()));
       }
       if (campaigns != null) {
-        campaigns.startWorkers(config.sweepInterval(), parts.violations()::record);
+        campaigns.startWorkers(
+            config.sweepInterval(),
+            parts.violations()::record,
+            new java.util.SplittableRandom(new SecureRandom().nextLong()));
       }
     }
     LOG.info(

@@ -1,7 +1,10 @@
 package hongbao.app;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -107,6 +110,60 @@ class ArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage("hongbao.postgres..", "hongbao.http..", "hongbao.app..")
+        .check(CLASSES);
+  }
+
+  @Test
+  void core_hasNoPackageCycles() {
+    slices().matching("hongbao.core.(*)..").should().beFreeOfCycles().check(CLASSES);
+  }
+
+  /**
+   * Time and randomness come from the composition root, so that tests advance a clock and the
+   * simulator replays a seed: nothing else reads the wall clock or draws unseeded randomness. The
+   * root is {@code Main} and {@code Hongbao}, and each command line entry point (a picocli command,
+   * the root of its own process). The reward SDK is a library for other services: its builder's
+   * default clock is its caller's to replace, and this service passes its own.
+   */
+  @Test
+  void onlyTheRoot_readsTheWallClock_orUnseededRandomness() {
+    DescribedPredicate<JavaClass> root =
+        DescribedPredicate.describe(
+            "the composition root",
+            c ->
+                c.getName().startsWith("hongbao.app.Main")
+                    || c.getName().startsWith("hongbao.app.Hongbao")
+                    || c.getName().startsWith("hongbao.sdk.RewardSdk$Builder")
+                    || c.isAnnotatedWith(picocli.CommandLine.Command.class));
+    noClasses()
+        .that(DescribedPredicate.not(root))
+        .should()
+        .callMethod(java.time.Instant.class, "now")
+        .orShould()
+        .callMethod(System.class, "currentTimeMillis")
+        .orShould()
+        .callMethod(java.time.Clock.class, "systemUTC")
+        .orShould()
+        .callMethod(java.time.Clock.class, "systemDefaultZone")
+        .orShould()
+        .dependOnClassesThat()
+        .areAssignableTo(java.util.concurrent.ThreadLocalRandom.class)
+        .orShould()
+        .callConstructor(java.util.Random.class)
+        .check(CLASSES);
+  }
+
+  /** The simulator's in-memory ports never serve: only the simulate command reaches them. */
+  @Test
+  void onlyTheSimulateCommand_usesTheTestKit() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("hongbao.testkit..")
+        .and()
+        .doNotHaveFullyQualifiedName("hongbao.app.cli.SimulateCommand")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("hongbao.testkit..")
         .check(CLASSES);
   }
 }

@@ -84,4 +84,27 @@ class ConfigTest {
     assertThatThrownBy(() -> Config.from(Map.of("HONGBAO_JDBC_SOCKET_TIMEOUT_MILLIS", "1000")))
         .hasMessageContaining("statement timeout");
   }
+
+  @Test
+  void limits_outOfTheirRange_areRefusedAtStart_namingTheVariableAndTheRange() {
+    assertThatThrownBy(() -> Config.from(Map.of("HONGBAO_PAYOUT_BATCH", "6000")))
+        .hasMessage("HONGBAO_PAYOUT_BATCH=6000 is out of range: allowed 1..5000 (default 500)");
+    assertThat(Config.from(Map.of("HONGBAO_PAYOUT_BATCH", "5000")).payoutBatch()).isEqualTo(5000);
+    assertThatThrownBy(() -> Config.from(Map.of("HONGBAO_MAX_SHARES", "200000")))
+        .hasMessage("HONGBAO_MAX_SHARES=200000 is out of range: allowed 1..100000 (default 10000)");
+    assertThatThrownBy(() -> Config.from(Map.of("HONGBAO_GRABS_PER_USER_PER_SECOND", "5")))
+        .hasMessageStartingWith(
+            "HONGBAO_GRABS_PER_USER_PER_SECOND=5 is out of range: allowed 10..");
+    assertThatThrownBy(() -> Config.from(Map.of("HONGBAO_SHARDS", "0")))
+        .hasMessageStartingWith("HONGBAO_SHARDS=0 is out of range");
+    assertThatThrownBy(() -> Config.from(Map.of("HONGBAO_MAX_DELIVERIES", "0")))
+        .hasMessageStartingWith("HONGBAO_MAX_DELIVERIES=0 is out of range");
+    assertThatThrownBy(() -> Config.from(Map.of("HONGBAO_KEY_GRACE_SECONDS", "-1")))
+        .hasMessageStartingWith("HONGBAO_KEY_GRACE_SECONDS=-1 is out of range");
+  }
+
+  @Test
+  void keyGrace_defaultsToTheGrabStoresOneDefinition() {
+    assertThat(Config.from(Map.of()).keyGrace()).isEqualTo(Duration.ofDays(7));
+  }
 }

@@ -1,15 +1,15 @@
 package hongbao.http;
 
 import hongbao.core.activity.ActivityService;
+import hongbao.core.details.Boxes;
+import hongbao.core.details.DetailsService;
 import hongbao.core.grab.ClaimService;
 import hongbao.core.grab.GrabService;
 import hongbao.core.ledger.TopUpService;
-import hongbao.core.ledger.WalletService;
 import hongbao.core.ops.Switches;
-import hongbao.core.packet.Boxes;
-import hongbao.core.packet.DetailsService;
-import hongbao.core.packet.SendService;
 import hongbao.core.reconcile.Reconciler;
+import hongbao.core.send.SendService;
+import hongbao.core.wallet.WalletService;
 import hongbao.core.withdrawal.GatewayCallbacks;
 import hongbao.core.withdrawal.WithdrawalService;
 import hongbao.http.auth.VerifiedTokens;

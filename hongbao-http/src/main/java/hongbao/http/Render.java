@@ -1,11 +1,11 @@
 package hongbao.http;
 
 import hongbao.core.ledger.WalletEntry;
-import hongbao.core.ledger.WalletService.WalletView;
 import hongbao.core.packet.GrabView;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketDetails;
 import hongbao.core.password.PasswordMatch;
+import hongbao.core.wallet.WalletService.WalletView;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;

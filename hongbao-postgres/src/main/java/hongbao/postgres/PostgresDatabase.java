@@ -6,6 +6,8 @@ import hongbao.core.activity.ActivityStore;
 import hongbao.core.ledger.Ledger;
 import hongbao.core.packet.PacketStore;
 import hongbao.core.reconcile.LedgerAudit;
+import java.util.random.RandomGenerator;
+import java.util.random.RandomGeneratorFactory;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 
@@ -20,17 +22,28 @@ public final class PostgresDatabase implements AutoCloseable {
   private final HikariDataSource dataSource;
   private final Transactions transactions;
 
-  private PostgresDatabase(HikariDataSource dataSource) {
+  private PostgresDatabase(HikariDataSource dataSource, RandomGenerator jitter) {
     this.dataSource = dataSource;
-    this.transactions = new Transactions(dataSource);
+    this.transactions = new Transactions(dataSource, jitter);
   }
 
-  /** Connects, migrates (creating the schema if it is missing) and returns the open database. */
+  /**
+   * Connects, migrates and returns the open database, spreading retries with a fixed-seed jitter
+   * (tests and tools; a service passes its own, seeded by the root).
+   */
   public static PostgresDatabase open(PostgresConfig config) {
+    return open(config, RandomGeneratorFactory.of("L64X128MixRandom").create(0));
+  }
+
+  /**
+   * Connects, migrates (creating the schema if it is missing) and returns the open database; {@code
+   * jitter} spreads the retries of transiently refused transactions.
+   */
+  public static PostgresDatabase open(PostgresConfig config, RandomGenerator jitter) {
     HikariDataSource dataSource = new HikariDataSource(hikari(config));
     try {
       migrate(dataSource, config.schema());
-      return new PostgresDatabase(dataSource);
+      return new PostgresDatabase(dataSource, jitter);
     } catch (RuntimeException e) {
       dataSource.close();
       throw e;
@@ -103,6 +116,11 @@ public final class PostgresDatabase implements AutoCloseable {
 
   public hongbao.core.campaign.CampaignStore campaigns() {
     return new PostgresCampaigns(transactions);
+  }
+
+  /** The stored idempotency answers, for their retention. */
+  public hongbao.core.ledger.AnswerRetention.Answers answers() {
+    return new PostgresAnswers(transactions);
   }
 
   public LedgerAudit audit() {

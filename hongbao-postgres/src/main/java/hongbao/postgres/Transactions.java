@@ -8,7 +8,7 @@ import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
 import javax.sql.DataSource;
 
 /**
@@ -35,9 +35,11 @@ final class Transactions {
   }
 
   private final DataSource dataSource;
+  private final RandomGenerator jitter;
 
-  Transactions(DataSource dataSource) {
+  Transactions(DataSource dataSource, RandomGenerator jitter) {
     this.dataSource = dataSource;
+    this.jitter = jitter;
   }
 
   /** Runs {@code work} in a read-committed transaction, retried when transiently refused. */
@@ -131,9 +133,13 @@ final class Transactions {
     return false;
   }
 
-  private static void backOff(String what, int attempt) {
+  private void backOff(String what, int attempt) {
     long ceilingMillis = BACKOFF_BASE.toMillis() << (attempt - 1);
-    long sleepMillis = ThreadLocalRandom.current().nextLong(ceilingMillis / 2, ceilingMillis + 1);
+    long sleepMillis;
+    // Shared by the pool's threads: the generator is not thread-safe.
+    synchronized (jitter) {
+      sleepMillis = jitter.nextLong(ceilingMillis / 2, ceilingMillis + 1);
+    }
     try {
       Thread.sleep(sleepMillis);
     } catch (InterruptedException e) {

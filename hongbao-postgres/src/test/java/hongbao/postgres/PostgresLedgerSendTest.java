@@ -13,7 +13,7 @@ import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.IdempotencyRaceException;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
-import hongbao.core.packet.SendService;
+import hongbao.core.send.SendService;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -37,7 +37,7 @@ class TransactionsOutageTest {
 
   @Test
   void aDatabaseThatCannotBeReached_isUnavailable() {
-    var transactions = new Transactions(new Unreachable());
+    var transactions = new Transactions(new Unreachable(), new java.util.SplittableRandom(1));
 
     assertThatThrownBy(() -> transactions.read("anything", connection -> 1))
         .isInstanceOf(Unavailable.class)

@@ -34,7 +34,7 @@ final class BenchClient implements AutoCloseable {
   private final Tokens signer;
   private final String adminToken;
 
-  BenchClient(String baseUrl, int concurrency, String jwtSecret) {
+  BenchClient(String baseUrl, int concurrency, String jwtSecret, Clock clock) {
     URI uri = URI.create(baseUrl);
     this.vertx = Vertx.vertx();
     this.web =
@@ -48,7 +48,7 @@ final class BenchClient implements AutoCloseable {
                 .setTcpNoDelay(true)
                 .setConnectTimeout(60_000),
             new PoolOptions().setHttp1MaxSize(concurrency + 4));
-    this.signer = jwtSecret == null ? null : new Tokens(jwtSecret, Clock.systemUTC());
+    this.signer = jwtSecret == null ? null : new Tokens(jwtSecret, clock);
     this.adminToken = token("bench-ops", true);
   }
 

@@ -10,6 +10,7 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -42,7 +43,7 @@ import picocli.CommandLine.Spec;
 public final class BenchCommand implements Callable<Integer> {
 
   /** The most shares one packet may have in Redis; larger backlogs take several packets. */
-  static final int MAX_SHARES_PER_PACKET = 100_000;
+  static final int MAX_SHARES_PER_PACKET = hongbao.core.packet.PacketLimits.COUNT_CEILING;
 
   static final class TargetChoice {
     @Option(names = "--url", description = "a running instance, e.g. http://127.0.0.1:8080")
@@ -191,7 +192,7 @@ public final class BenchCommand implements Callable<Integer> {
       System.err.println("bench: no /proc here; CPU time per grab is not measured");
     }
     try (Target service = target(pinning);
-        var client = new BenchClient(service.baseUrl(), concurrency, service.jwtSecret())) {
+        var client = new BenchClient(service.baseUrl(), concurrency, service.jwtSecret(), clock)) {
       // One line that scripts (a profiler attaching to the service, say) can read.
       System.out.println("bench: pids " + pidsText(service.meter()));
       Summary summary = new Run(client, service, pinning).execute();
@@ -217,7 +218,7 @@ public final class BenchCommand implements Callable<Integer> {
                 pinning,
                 out.resolve("service.log"),
                 new Target.Backends(redisClusterMasters, true));
-        var client = new BenchClient(service.baseUrl(), concurrency, service.jwtSecret())) {
+        var client = new BenchClient(service.baseUrl(), concurrency, service.jwtSecret(), clock)) {
       System.out.println("bench: pids " + pidsText(service.meter()));
       var run = new RewardsRun(client, service, keyset, rewards, concurrency, runs, command(), out);
       return run.execute() ? 0 : 1;
@@ -245,6 +246,9 @@ public final class BenchCommand implements Callable<Integer> {
     env.put("HONGBAO_SHARDS", Integer.toString(shards));
     return env;
   }
+
+  /** The bench is the root of its own process: the one place it reads the wall clock. */
+  private final Clock clock = Clock.systemUTC();
 
   /** One run's steps, in order. */
   private final class Run {
@@ -502,7 +506,8 @@ public final class BenchCommand implements Callable<Integer> {
           numericId,
           calls,
           pinning == null ? List.of() : pinning.generatorCommandPrefix(),
-          Path.of("scripts", "install-redis-tools.sh"));
+          Path.of("scripts", "install-redis-tools.sh"),
+          clock.instant());
     }
 
     private Window openLoop(Window max) throws Exception {

@@ -9,6 +9,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +32,7 @@ final class Ceiling {
    *
    * @param numericId the packet's internal id (the Sqids-decoded public id)
    * @param prefix what starts redis-benchmark (a {@code taskset} onto the generator's CPUs)
+   * @param now the grab time every benchmarked call passes
    */
   static double measure(
       String redisUrl,
@@ -38,7 +40,8 @@ final class Ceiling {
       long numericId,
       int requests,
       List<String> prefix,
-      Path installScript)
+      Path installScript,
+      Instant now)
       throws IOException, InterruptedException {
     ensureInstalled(installScript);
     URI uri = URI.create(redisUrl);
@@ -67,7 +70,7 @@ final class Ceiling {
             keys.eligible(numericId),
             keys.payoutsOf(numericId),
             "ceil-__rand_int__",
-            Long.toString(System.currentTimeMillis()),
+            Long.toString(now.toEpochMilli()),
             "",
             Long.toString(numericId)));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();

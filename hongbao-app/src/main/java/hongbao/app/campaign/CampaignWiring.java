@@ -108,10 +108,15 @@ public final class CampaignWiring implements AutoCloseable {
     return wiring;
   }
 
-  /** Starts the closer: every {@code every}, ended campaigns give back their unspent budget. */
+  /**
+   * Starts the closer: every {@code every}, ended campaigns give back their unspent budget; {@code
+   * jitter} (seeded by the root) spreads its retries.
+   */
   public void startWorkers(
-      Duration every, BiConsumer<String, Invariants.InvariantViolation> onViolation) {
-    resources.push(Loop.start("campaign-closer", closer::closeOnce, every, onViolation));
+      Duration every,
+      BiConsumer<String, Invariants.InvariantViolation> onViolation,
+      RandomGenerator jitter) {
+    resources.push(Loop.start("campaign-closer", closer::closeOnce, every, onViolation, jitter));
   }
 
   /** Issues a win through the reward SDK (asynchronous crediting); the token is the client's. */

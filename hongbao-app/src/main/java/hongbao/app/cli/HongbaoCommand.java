@@ -15,7 +15,8 @@ import picocli.CommandLine.Command;
       BenchCommand.class,
       GatewaySimCommand.class,
       IssuerSimCommand.class,
-      RewardBenchCommand.class
+      RewardBenchCommand.class,
+      SimulateCommand.class
     })
 public final class HongbaoCommand implements Runnable {
 

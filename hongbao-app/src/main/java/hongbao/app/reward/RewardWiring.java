@@ -43,6 +43,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
+import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,6 +73,9 @@ public final class RewardWiring implements AutoCloseable {
   private RewardConfig config;
   private String instance;
   private BiConsumer<String, Invariants.InvariantViolation> onViolation;
+
+  /** Spreads the loops' retries; seeded by the root. */
+  private RandomGenerator.SplittableGenerator jitter;
 
   private RewardWiring() {}
 
@@ -186,8 +190,10 @@ public final class RewardWiring implements AutoCloseable {
       Duration redisReclaimIdle,
       int maxDeliveries,
       MeterRegistry registry,
-      BiConsumer<String, Invariants.InvariantViolation> onViolation) {
+      BiConsumer<String, Invariants.InvariantViolation> onViolation,
+      RandomGenerator.SplittableGenerator jitter) {
     this.onViolation = onViolation;
+    this.jitter = jitter;
     ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
     resources.push(workers::shutdownNow);
     var parts = sdk.parts();
@@ -217,20 +223,27 @@ public final class RewardWiring implements AutoCloseable {
               "reward-redis-" + topic,
               () -> consumed.addAndGet(uninterrupted(consumer::consumeOnce)) >= 0 ? 1 : 0,
               Duration.ofMillis(10),
-              onViolation));
+              onViolation,
+              jitter.split()));
       resources.push(
           Loop.start(
               "reward-reclaim-" + topic,
               () -> uninterrupted(consumer::reclaimOnce),
               redisReclaimIdle.dividedBy(2),
-              onViolation));
+              onViolation,
+              jitter.split()));
     }
     for (String topic : config.topology().topicsOf(QueueTopology.Kind.KAFKA)) {
       startKafkaConsumer(kafkaBootstrap, topic, workers, registry);
     }
     var unparker = new Unparker(parts.types(), parking, parts.queues());
     resources.push(
-        Loop.start("reward-unparker", unparker::unparkOnce, Duration.ofSeconds(1), onViolation));
+        Loop.start(
+            "reward-unparker",
+            unparker::unparkOnce,
+            Duration.ofSeconds(1),
+            onViolation,
+            jitter.split()));
     Map<String, AtomicLong> left = new ConcurrentHashMap<>();
     resources.push(
         Loop.start(
@@ -254,7 +267,8 @@ public final class RewardWiring implements AutoCloseable {
               return 0;
             },
             Duration.ofSeconds(5),
-            onViolation));
+            onViolation,
+            jitter.split()));
   }
 
   private void startKafkaConsumer(
@@ -279,7 +293,11 @@ public final class RewardWiring implements AutoCloseable {
     resources.push(consumer);
     resources.push(
         Loop.start(
-            "reward-kafka-" + topic, consumer::pollOnce, Duration.ofMillis(10), onViolation));
+            "reward-kafka-" + topic,
+            consumer::pollOnce,
+            Duration.ofMillis(10),
+            onViolation,
+            jitter.split()));
   }
 
   /** A step that may be interrupted by a shutdown: interruption ends the step quietly. */

@@ -2,9 +2,9 @@ package hongbao.app.workers;
 
 import hongbao.core.Invariants;
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BiConsumer;
 import java.util.function.IntSupplier;
+import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +26,7 @@ public final class Loop implements AutoCloseable {
   private final IntSupplier step;
   private final Duration idle;
   private final BiConsumer<String, Invariants.InvariantViolation> onViolation;
+  private final RandomGenerator jitter;
   private final Thread thread;
   private volatile boolean running = true;
 
@@ -33,21 +34,27 @@ public final class Loop implements AutoCloseable {
       String name,
       IntSupplier step,
       Duration idle,
-      BiConsumer<String, Invariants.InvariantViolation> onViolation) {
+      BiConsumer<String, Invariants.InvariantViolation> onViolation,
+      RandomGenerator jitter) {
     this.name = name;
     this.step = step;
     this.idle = idle;
     this.onViolation = onViolation;
+    this.jitter = jitter;
     this.thread = Thread.ofPlatform().name(name).daemon().unstarted(this::run);
   }
 
-  /** Starts a loop; {@code step} returns how much work it did (0 when idle). */
+  /**
+   * Starts a loop; {@code step} returns how much work it did (0 when idle). {@code jitter} spreads
+   * retries (seeded by the root; used by this loop's thread only).
+   */
   public static Loop start(
       String name,
       IntSupplier step,
       Duration idle,
-      BiConsumer<String, Invariants.InvariantViolation> onViolation) {
-    Loop loop = new Loop(name, step, idle, onViolation);
+      BiConsumer<String, Invariants.InvariantViolation> onViolation,
+      RandomGenerator jitter) {
+    Loop loop = new Loop(name, step, idle, onViolation, jitter);
     loop.thread.start();
     return loop;
   }
@@ -75,7 +82,7 @@ public final class Loop implements AutoCloseable {
           return;
         }
         LOG.warn("{} failed, retrying in about {} ms: {}", name, backoff, e.toString());
-        pause(backoff + ThreadLocalRandom.current().nextLong(backoff / 2 + 1));
+        pause(backoff + jitter.nextLong(backoff / 2 + 1));
         backoff = Math.min(BACKOFF_MAX_MILLIS, backoff * 2);
       }
     }

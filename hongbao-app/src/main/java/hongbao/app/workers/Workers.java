@@ -3,16 +3,19 @@ package hongbao.app.workers;
 import hongbao.app.Config;
 import hongbao.app.Parts;
 import hongbao.core.Invariants;
+import hongbao.core.ledger.AnswerRetention;
 import hongbao.core.ops.Switch;
 import hongbao.core.payout.PayoutWorker;
 import hongbao.core.payout.PayoutWorker.PayoutSettings;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.BiConsumer;
+import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +39,16 @@ public final class Workers implements AutoCloseable {
 
   private Workers() {}
 
-  public static Workers start(Config config, Parts parts, MeterRegistry metrics) {
+  /**
+   * Starts every background loop; {@code jitter} (seeded by the root) spreads their retries, one
+   * split-off generator per loop thread.
+   */
+  public static Workers start(
+      Config config,
+      Parts parts,
+      MeterRegistry metrics,
+      RandomGenerator.SplittableGenerator jitter,
+      Clock clock) {
     var workers = new Workers();
     // Consumer names must differ between instances (a pending task is reclaimed from a name that
     // went quiet); the random part keeps two instances given the same name apart.
@@ -64,7 +76,8 @@ public final class Workers implements AutoCloseable {
                 return settled;
               },
               Duration.ofMillis(50),
-              onViolation));
+              onViolation,
+              jitter.split()));
     }
     PayoutWorker reclaimer = payoutWorker(config, parts, instance + "-reclaim");
     workers.loops.add(
@@ -72,14 +85,29 @@ public final class Workers implements AutoCloseable {
             "payout-reclaim",
             reclaimer::reclaimOnce,
             config.reclaimIdle().dividedBy(2),
-            onViolation));
+            onViolation,
+            jitter.split()));
     workers.loops.add(
         Loop.start(
-            "expiry-sweeper", parts.sweeper()::sweepOnce, config.sweepInterval(), onViolation));
+            "expiry-sweeper",
+            parts.sweeper()::sweepOnce,
+            config.sweepInterval(),
+            onViolation,
+            jitter.split()));
     workers.loops.add(
-        Loop.start("rearmer", parts.rearmer()::rearmOnce, Duration.ofSeconds(1), onViolation));
+        Loop.start(
+            "rearmer",
+            parts.rearmer()::rearmOnce,
+            Duration.ofSeconds(1),
+            onViolation,
+            jitter.split()));
     workers.loops.add(
-        Loop.start("store-repair", parts.repair()::checkOnce, Duration.ofSeconds(1), onViolation));
+        Loop.start(
+            "store-repair",
+            parts.repair()::checkOnce,
+            Duration.ofSeconds(1),
+            onViolation,
+            jitter.split()));
     workers.loops.add(
         Loop.start(
             "consumer-pruner",
@@ -88,7 +116,19 @@ public final class Workers implements AutoCloseable {
               return 0;
             },
             Duration.ofMinutes(10),
-            onViolation));
+            onViolation,
+            jitter.split()));
+    // Stored idempotency answers past their retention, a bounded batch per step.
+    var retention =
+        new AnswerRetention(
+            parts.database().answers(), clock, AnswerRetention.DEFAULT, AnswerRetention.BATCH_MAX);
+    workers.loops.add(
+        Loop.start(
+            "idempotency-purge",
+            retention::purgeOnce,
+            Duration.ofMinutes(1),
+            onViolation,
+            jitter.split()));
     // Withdrawals whose outcome is unknown: janitors on every instance, each leasing its own.
     for (int i = 0; i < WITHDRAWAL_JANITORS; i++) {
       workers.loops.add(
@@ -96,7 +136,8 @@ public final class Workers implements AutoCloseable {
               "withdrawal-janitor-" + i,
               parts.withdrawals().janitor()::settleOnce,
               Duration.ofSeconds(1),
-              onViolation));
+              onViolation,
+              jitter.split()));
     }
     return workers;
   }

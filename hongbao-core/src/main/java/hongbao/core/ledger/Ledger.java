@@ -2,9 +2,8 @@ package hongbao.core.ledger;
 
 import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
-import hongbao.core.payout.PayoutTask;
+import hongbao.core.payout.Payouts;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -12,7 +11,7 @@ import java.util.function.Function;
  * Port: the double-entry ledger, the truth about money. Every transfer carries a unique key, so a
  * replayed call moves nothing twice. No balance but the system account's can go negative.
  */
-public interface Ledger {
+public interface Ledger extends Payouts {
 
   /**
    * A fresh packet number, never reused: the id of a packet outside any activity (see {@link
@@ -40,13 +39,6 @@ public interface Ledger {
 
   /** The stored answer for a key (matching user and endpoint), if any. */
   Optional<StoredAnswer> answerFor(IdempotencyKey key);
-
-  /**
-   * Pays grabbed shares from escrow to wallets in one transaction. Tasks already paid are skipped.
-   *
-   * @return how many tasks were paid now
-   */
-  int pay(List<PayoutTask> tasks);
 
   /**
    * Returns a closed packet's remainder to its sender and marks the packet closed, once: a second

@@ -1,7 +1,6 @@
 package hongbao.core.payout;
 
 import hongbao.core.Unavailable;
-import hongbao.core.ledger.Ledger;
 import hongbao.core.ops.Switch;
 import hongbao.core.ops.Switches;
 import java.lang.System.Logger.Level;
@@ -32,13 +31,13 @@ public final class PayoutWorker {
   private static final System.Logger LOG = System.getLogger(PayoutWorker.class.getName());
 
   private final PayoutQueue queue;
-  private final Ledger ledger;
+  private final Payouts ledger;
   private final Switches switches;
   private final PayoutSettings settings;
   private List<PayoutTask> heldForOutage = List.of();
 
   public PayoutWorker(
-      PayoutQueue queue, Ledger ledger, Switches switches, PayoutSettings settings) {
+      PayoutQueue queue, Payouts ledger, Switches switches, PayoutSettings settings) {
     this.queue = queue;
     this.ledger = ledger;
     this.switches = switches;

@@ -232,6 +232,83 @@ class ReconcilerTest {
             "packet 2: the close claimed 1000 fen but the escrow had only 700 fen to refund");
   }
 
+  @Test
+  void aPacketPaidOutWhole_whoseKeysAgedOut_isSettled_butOneWithMoneyLeftIsReported() {
+    for (long id : new long[] {3, 4}) {
+      books.packets.add(
+          new Packet(
+              id,
+              "alice",
+              PacketType.LUCKY,
+              Amount.fen(1000),
+              2,
+              null,
+              null,
+              List.of(),
+              NOW.minus(Duration.ofDays(8)),
+              NOW.minus(Duration.ofDays(7))));
+    }
+    books.paid.put(3L, Map.of("bob", Amount.fen(400), "carol", Amount.fen(600)));
+    books.paid.put(4L, Map.of("bob", Amount.fen(400)));
+    books.escrow.put(4L, Amount.fen(600));
+
+    assertThat(reconciler.reconcile().discrepancies())
+        .containsExactly("packet 4: expired, not refunded, and its grab records are gone");
+  }
+
+  @Test
+  void aRefundedPacketWhoseCloseTheStoreLost_isSettled_unlessTheNumbersDisagree() {
+    for (long id : new long[] {5, 6}) {
+      books.packets.add(
+          new Packet(
+              id,
+              "alice",
+              PacketType.LUCKY,
+              Amount.fen(1000),
+              3,
+              null,
+              null,
+              List.of(),
+              NOW.minusSeconds(120),
+              NOW.minusSeconds(60)));
+      books.paid.put(id, Map.of("bob", Amount.fen(300)));
+      books.refundedAmounts.put(id, Amount.fen(700));
+    }
+    var bob = new GrabRecord("bob", Amount.fen(300), NOW.minusSeconds(100), 1);
+    // Open in the store: its close was lost; what the close took back is still "available".
+    books.states.put(
+        5L,
+        new PacketState(
+            5,
+            Amount.fen(1000),
+            3,
+            1,
+            Amount.fen(300),
+            Amount.fen(700),
+            false,
+            Amount.ZERO,
+            null,
+            List.of(bob)));
+    books.states.put(
+        6L,
+        new PacketState(
+            6,
+            Amount.fen(1000),
+            3,
+            1,
+            Amount.fen(300),
+            Amount.fen(600),
+            false,
+            Amount.ZERO,
+            null,
+            List.of(bob)));
+
+    assertThat(reconciler.reconcile().discrepancies())
+        .containsExactly(
+            "packet 6: amount 1000 fen != paid 300 fen + unpaid 0 fen + refunded 700 fen"
+                + " + available 600 fen");
+  }
+
   /** Hand-built books behind every port the reconciler reads. */
   private static final class Books implements LedgerAudit, PacketStore, GrabStore, PayoutQueue {
     final List<Packet> packets = new ArrayList<>();

@@ -12,6 +12,7 @@ import hongbao.core.grab.PacketState;
 import hongbao.core.grab.Recovered;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
+import hongbao.core.packet.PacketLimits;
 import hongbao.core.password.PasswordLock;
 import hongbao.redis.LuaScript;
 import hongbao.redis.RedisFaults;
@@ -47,10 +48,14 @@ public final class RedisGrabStore implements GrabStore {
 
   private static final System.Logger LOG = System.getLogger(RedisGrabStore.class.getName());
 
-  public static final Duration DEFAULT_KEY_GRACE = Duration.ofDays(1);
+  /**
+   * How long a packet's keys outlive its expiry by default (the ledger keeps it forever): the one
+   * definition of this default.
+   */
+  public static final Duration DEFAULT_KEY_GRACE = Duration.ofDays(7);
 
   /** Bounded so that one arm stays one reasonable script call. */
-  public static final int MAX_SHARES = 100_000;
+  public static final int MAX_SHARES = PacketLimits.COUNT_CEILING;
 
   private static final LuaScript ARM = LuaScript.fromResource("arm.lua");
   private static final LuaScript GRAB = LuaScript.fromResource("grab.lua");

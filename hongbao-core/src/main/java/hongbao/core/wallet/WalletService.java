@@ -1,6 +1,8 @@
-package hongbao.core.ledger;
+package hongbao.core.wallet;
 
 import hongbao.core.grab.GrabStore;
+import hongbao.core.ledger.Ledger;
+import hongbao.core.ledger.Wallet;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.PacketStore;
 import java.util.Map;

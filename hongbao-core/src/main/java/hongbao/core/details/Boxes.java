@@ -1,6 +1,9 @@
-package hongbao.core.packet;
+package hongbao.core.details;
 
 import hongbao.core.grab.GrabStore;
+import hongbao.core.packet.Packet;
+import hongbao.core.packet.PacketDetails;
+import hongbao.core.packet.PacketStore;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,4 +1,4 @@
-package hongbao.core.packet;
+package hongbao.core.details;
 
 import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
@@ -6,6 +6,11 @@ import hongbao.core.grab.GrabRecord;
 import hongbao.core.grab.GrabStore;
 import hongbao.core.grab.PacketState;
 import hongbao.core.money.Amount;
+import hongbao.core.packet.GrabView;
+import hongbao.core.packet.Packet;
+import hongbao.core.packet.PacketDetails;
+import hongbao.core.packet.PacketStatus;
+import hongbao.core.packet.PacketStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package hongbao.core.packet;
+package hongbao.core.send;
 
 import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
@@ -12,6 +12,10 @@ import hongbao.core.ledger.StoredAnswer;
 import hongbao.core.money.Amount;
 import hongbao.core.ops.Switch;
 import hongbao.core.ops.Switches;
+import hongbao.core.packet.Packet;
+import hongbao.core.packet.PacketLimits;
+import hongbao.core.packet.SendRequest;
+import hongbao.core.packet.SendRules;
 import hongbao.core.password.PasswordKey;
 import hongbao.core.password.PasswordMatch;
 import java.time.Clock;

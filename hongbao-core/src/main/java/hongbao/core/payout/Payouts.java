@@ -1,0 +1,17 @@
+package hongbao.core.payout;
+
+import java.util.List;
+
+/**
+ * Port: where grabbed shares are paid, the one thing the payout worker needs of the ledger (a test
+ * double is a few lines, and the payout package depends on no ledger).
+ */
+public interface Payouts {
+
+  /**
+   * Pays grabbed shares from escrow to wallets in one transaction. Tasks already paid are skipped.
+   *
+   * @return how many tasks were paid now
+   */
+  int pay(List<PayoutTask> tasks);
+}

@@ -1,0 +1,198 @@
+package hongbao.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import hongbao.core.RejectedException;
+import hongbao.core.Rejection;
+import hongbao.core.ledger.IdempotencyKey;
+import hongbao.core.ledger.IdempotencyRaceException;
+import hongbao.core.ledger.Ledger;
+import hongbao.core.ledger.StoredAnswer;
+import hongbao.core.money.Amount;
+import hongbao.core.packet.Packet;
+import hongbao.core.packet.PacketStore;
+import hongbao.core.packet.PacketType;
+import hongbao.core.payout.PayoutRefused;
+import hongbao.core.payout.PayoutTask;
+import hongbao.core.reconcile.LedgerAudit;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every ledger must do, run against the in-memory books and PostgreSQL alike: a payout is made
+ * once whatever replays it, no escrow pays more than its amount or count (the whole batch is
+ * refused), no wallet sends more than it holds, a refund happens once and never exceeds the escrow,
+ * an idempotency key is taken once, and every balance is the sum of its transfers.
+ */
+public abstract class LedgerContract {
+
+  private static final AtomicLong IDS = new AtomicLong();
+  private static final Instant T0 = Instant.parse("2026-11-21T08:00:00Z");
+
+  protected abstract Ledger ledger();
+
+  protected abstract PacketStore packets();
+
+  protected abstract LedgerAudit audit();
+
+  private static String user(String name) {
+    return name + "-c" + IDS.incrementAndGet();
+  }
+
+  private static IdempotencyKey key(String userId, String endpoint) {
+    String k = "k" + IDS.incrementAndGet();
+    return new IdempotencyKey(userId, endpoint, k, "hash-" + k);
+  }
+
+  private void topUp(String userId, long fen) {
+    IdempotencyKey key = key("admin", "topup");
+    ledger().topUp(userId, Amount.fen(fen), key, b -> new StoredAnswer(key.requestHash(), 200, ""));
+  }
+
+  private Packet send(String sender, long fen, int count) {
+    var packet =
+        new Packet(
+            ledger().nextPacketId(),
+            sender,
+            PacketType.LUCKY,
+            Amount.fen(fen),
+            count,
+            null,
+            null,
+            List.of(),
+            T0,
+            T0.plus(Duration.ofDays(1)));
+    IdempotencyKey key = key(sender, "send");
+    ledger().send(packet, key, new StoredAnswer(key.requestHash(), 201, "{}"));
+    return packet;
+  }
+
+  private static PayoutTask task(Packet packet, String userId, long fen) {
+    return new PayoutTask(packet.id(), userId, Amount.fen(fen), T0.plusSeconds(1), "tag");
+  }
+
+  private Amount balance(String userId) {
+    return ledger().wallet(userId, 0).balance();
+  }
+
+  @AfterEach
+  void everyBalanceIsTheSumOfItsTransfers() {
+    assertThat(audit().accountProblems()).isEmpty();
+  }
+
+  @Test
+  void pay_replayed_movesNothingTheSecondTime() {
+    String alice = user("alice");
+    String bob = user("bob");
+    topUp(alice, 1_000);
+    Packet packet = send(alice, 1_000, 3);
+
+    assertThat(ledger().pay(List.of(task(packet, bob, 300)))).isEqualTo(1);
+    assertThat(ledger().pay(List.of(task(packet, bob, 300)))).isZero();
+
+    assertThat(balance(bob)).isEqualTo(Amount.fen(300));
+    assertThat(audit().escrowBalance(packet.id())).isEqualTo(Amount.fen(700));
+    assertThat(packets().paidGrabs(packet.id())).isEqualTo(Map.of(bob, Amount.fen(300)));
+  }
+
+  @Test
+  void pay_beyondTheEscrow_refusesTheWholeBatch() {
+    String alice = user("alice");
+    String bob = user("bob");
+    String carol = user("carol");
+    topUp(alice, 500);
+    Packet packet = send(alice, 500, 2);
+
+    assertThatThrownBy(
+            () -> ledger().pay(List.of(task(packet, bob, 300), task(packet, carol, 300))))
+        .isInstanceOf(PayoutRefused.class);
+    assertThatThrownBy(
+            () ->
+                ledger()
+                    .pay(
+                        List.of(
+                            task(packet, bob, 1),
+                            task(packet, carol, 1),
+                            task(packet, user("dave"), 1))))
+        .as("more shares than the count")
+        .isInstanceOf(PayoutRefused.class);
+
+    assertThat(balance(bob)).isEqualTo(Amount.ZERO);
+    assertThat(audit().escrowBalance(packet.id())).isEqualTo(Amount.fen(500));
+  }
+
+  @Test
+  void send_beyondTheWallet_isRefused_andMovesNothing() {
+    String alice = user("alice");
+    topUp(alice, 100);
+
+    assertThatThrownBy(() -> send(alice, 101, 1))
+        .isInstanceOfSatisfying(
+            RejectedException.class,
+            e -> assertThat(e.rejection()).isEqualTo(Rejection.INSUFFICIENT_FUNDS));
+    assertThat(balance(alice)).isEqualTo(Amount.fen(100));
+  }
+
+  @Test
+  void refund_happensOnce_andNeverMoreThanTheEscrow() {
+    String alice = user("alice");
+    String bob = user("bob");
+    topUp(alice, 1_000);
+    Packet packet = send(alice, 1_000, 2);
+    ledger().pay(List.of(task(packet, bob, 400)));
+
+    assertThat(ledger().refund(packet.id(), Amount.fen(900), T0.plus(Duration.ofDays(1)))).isTrue();
+    assertThat(ledger().refund(packet.id(), Amount.fen(600), T0.plus(Duration.ofDays(1))))
+        .isFalse();
+
+    assertThat(balance(alice)).isEqualTo(Amount.fen(600));
+    assertThat(audit().escrowBalance(packet.id())).isEqualTo(Amount.ZERO);
+    assertThat(packets().refunded(packet.id())).isEqualTo(Amount.fen(600));
+  }
+
+  @Test
+  void idempotencyKey_isTakenOnce() {
+    String alice = user("alice");
+    topUp(alice, 1_000);
+    IdempotencyKey key = key(alice, "send");
+    Packet first = send(alice, 10, 1);
+    var answer = new StoredAnswer(key.requestHash(), 201, "{}");
+    var packet =
+        new Packet(
+            ledger().nextPacketId(),
+            alice,
+            PacketType.LUCKY,
+            Amount.fen(10),
+            1,
+            null,
+            null,
+            List.of(),
+            T0,
+            T0.plus(Duration.ofDays(1)));
+    ledger().send(packet, key, answer);
+
+    assertThat(ledger().answerFor(key)).contains(answer);
+    var again =
+        new Packet(
+            ledger().nextPacketId(),
+            alice,
+            PacketType.LUCKY,
+            Amount.fen(10),
+            1,
+            null,
+            null,
+            List.of(),
+            T0,
+            T0.plus(Duration.ofDays(1)));
+    assertThatThrownBy(() -> ledger().send(again, key, answer))
+        .isInstanceOf(IdempotencyRaceException.class);
+    assertThat(balance(alice)).isEqualTo(Amount.fen(980));
+    assertThat(packets().find(first.id())).isPresent();
+  }
+}

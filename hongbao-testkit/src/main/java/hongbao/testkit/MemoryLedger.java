@@ -1,0 +1,260 @@
+package hongbao.testkit;
+
+import hongbao.core.Invariants;
+import hongbao.core.RejectedException;
+import hongbao.core.Rejection;
+import hongbao.core.ledger.EntryKind;
+import hongbao.core.ledger.IdempotencyKey;
+import hongbao.core.ledger.IdempotencyRaceException;
+import hongbao.core.ledger.Ledger;
+import hongbao.core.ledger.StoredAnswer;
+import hongbao.core.ledger.Wallet;
+import hongbao.core.ledger.WalletEntry;
+import hongbao.core.money.Amount;
+import hongbao.core.packet.Packet;
+import hongbao.core.payout.PayoutRefused;
+import hongbao.core.payout.PayoutTask;
+import hongbao.testkit.MemoryBooks.PacketRow;
+import hongbao.testkit.MemoryBooks.Transfer;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The ledger in memory, refusing what PostgreSQL's constraints refuse: a transfer key posted twice
+ * moves nothing (a replayed payout is skipped), a wallet cannot pay more than it holds, an escrow
+ * cannot pay more than its amount or its count of shares (the whole batch is refused, as the
+ * transaction is rolled back), a packet is refunded once and never more than its escrow holds.
+ * Every call is one transaction.
+ */
+public class MemoryLedger implements Ledger {
+
+  /** The same bound as PostgreSQL's ledger. */
+  public static final int PAY_BATCH_MAX = 5_000;
+
+  private static final int WALLET_ENTRIES_MAX = 1_000;
+
+  private final MemoryBooks books;
+  private final Clock clock;
+
+  public MemoryLedger(MemoryBooks books, Clock clock) {
+    this.books = books;
+    this.clock = clock;
+  }
+
+  /**
+   * Whether a payout whose transfer key is already posted is skipped. Only the planted bug of the
+   * simulator's self-test answers otherwise.
+   */
+  protected boolean skipsPaidTransfer() {
+    return true;
+  }
+
+  @Override
+  public long nextPacketId() {
+    synchronized (books) {
+      books.checkUp();
+      return ++books.sequence;
+    }
+  }
+
+  @Override
+  public void send(Packet packet, IdempotencyKey key, StoredAnswer answer) {
+    Invariants.check(packet.amount().isPositive(), "packet %d amount not positive", packet.id());
+    synchronized (books) {
+      books.checkUp();
+      claimKey(key);
+      String wallet = MemoryBooks.wallet(packet.sender());
+      long fen = packet.amount().fen();
+      if (books.balance(wallet) < fen) {
+        throw new RejectedException(
+            Rejection.INSUFFICIENT_FUNDS, "the wallet holds less than " + packet.amount());
+      }
+      if (books.packets.containsKey(packet.id())) {
+        throw new IllegalStateException("duplicate key: packet " + packet.id());
+      }
+      String escrow = MemoryBooks.escrow(packet.id());
+      books.sharesLeft.put(escrow, packet.count());
+      books.post(
+          new Transfer(
+              "send:" + packet.id(),
+              EntryKind.SEND,
+              wallet,
+              escrow,
+              fen,
+              packet.id(),
+              packet.sender(),
+              packet.createdAt()));
+      books.packets.put(packet.id(), new PacketRow(packet));
+      books.answers.put(keyOf(key), answer);
+    }
+  }
+
+  private void claimKey(IdempotencyKey key) {
+    if (books.answers.containsKey(keyOf(key))) {
+      throw new IdempotencyRaceException("idempotency key " + key.key() + " is stored already");
+    }
+  }
+
+  static String keyOf(IdempotencyKey key) {
+    return key.userId() + "\u0000" + key.endpoint() + "\u0000" + key.key();
+  }
+
+  @Override
+  public StoredAnswer topUp(
+      String userId, Amount amount, IdempotencyKey key, Function<Amount, StoredAnswer> answer) {
+    Invariants.check(amount.isPositive(), "top-up of %s", amount);
+    synchronized (books) {
+      books.checkUp();
+      claimKey(key);
+      String wallet = MemoryBooks.wallet(userId);
+      books.post(
+          new Transfer(
+              "topup:" + keyOf(key),
+              EntryKind.TOPUP,
+              MemoryBooks.SYSTEM,
+              wallet,
+              amount.fen(),
+              null,
+              userId,
+              clock.instant()));
+      StoredAnswer stored = answer.apply(Amount.fen(books.balance(wallet)));
+      books.answers.put(keyOf(key), stored);
+      return stored;
+    }
+  }
+
+  @Override
+  public Optional<StoredAnswer> answerFor(IdempotencyKey key) {
+    synchronized (books) {
+      books.checkUp();
+      return Optional.ofNullable(books.answers.get(keyOf(key)));
+    }
+  }
+
+  @Override
+  public int pay(List<PayoutTask> tasks) {
+    if (tasks.isEmpty()) {
+      return 0;
+    }
+    if (tasks.size() > PAY_BATCH_MAX) {
+      throw new IllegalArgumentException(
+          "payout batch of " + tasks.size() + " tasks; at most " + PAY_BATCH_MAX);
+    }
+    List<PayoutTask> sorted = new ArrayList<>(tasks);
+    sorted.sort(Comparator.comparingLong(PayoutTask::packetId).thenComparing(PayoutTask::userId));
+    for (PayoutTask task : sorted) {
+      Invariants.check(
+          task.amount().isPositive(), "payout %s of %s", task.transferKey(), task.amount());
+    }
+    synchronized (books) {
+      books.checkUp();
+      List<PayoutTask> toPay = new ArrayList<>();
+      var seen = new java.util.HashSet<String>();
+      for (PayoutTask task : sorted) {
+        boolean posted = books.transfers.containsKey(task.transferKey());
+        if ((posted && skipsPaidTransfer()) || !seen.add(task.transferKey())) {
+          continue;
+        }
+        toPay.add(task);
+      }
+      checkEscrows(toPay);
+      for (PayoutTask task : toPay) {
+        String escrow = MemoryBooks.escrow(task.packetId());
+        books.sharesLeft.merge(escrow, -1, Integer::sum);
+        books.post(
+            new Transfer(
+                task.transferKey() + (books.transfers.containsKey(task.transferKey()) ? "#" : ""),
+                EntryKind.GRAB,
+                escrow,
+                MemoryBooks.wallet(task.userId()),
+                task.amount().fen(),
+                task.packetId(),
+                task.userId(),
+                task.grabbedAt()));
+      }
+      return toPay.size();
+    }
+  }
+
+  /** All or nothing, as the rolled-back transaction: every escrow must cover its payouts. */
+  private void checkEscrows(List<PayoutTask> toPay) {
+    var owed = new java.util.HashMap<String, long[]>();
+    for (PayoutTask task : toPay) {
+      long[] sum = owed.computeIfAbsent(MemoryBooks.escrow(task.packetId()), e -> new long[2]);
+      sum[0] += task.amount().fen();
+      sum[1]++;
+    }
+    int missing = 0;
+    for (var entry : owed.entrySet()) {
+      if (!books.sharesLeft.containsKey(entry.getKey())) {
+        missing++;
+        continue;
+      }
+      if (books.balance(entry.getKey()) < entry.getValue()[0]
+          || books.sharesLeft.get(entry.getKey()) < entry.getValue()[1]) {
+        throw new PayoutRefused(
+            "the books refuse: an escrow would pay more than its amount or its count of shares"
+                + " ("
+                + entry.getKey()
+                + ")");
+      }
+    }
+    if (missing > 0) {
+      throw new PayoutRefused(
+          "no escrow for %d of the batch's %d packets".formatted(missing, owed.size()));
+    }
+  }
+
+  @Override
+  public boolean refund(long packetId, Amount remainder, Instant at) {
+    Invariants.check(!remainder.isNegative(), "refund of %s for packet %d", remainder, packetId);
+    synchronized (books) {
+      books.checkUp();
+      PacketRow row = books.packets.get(packetId);
+      if (row == null || row.closedAt != null) {
+        return false;
+      }
+      row.closedAt = at;
+      String escrow = MemoryBooks.escrow(packetId);
+      long refund = Math.min(remainder.fen(), books.balance(escrow));
+      if (refund > 0) {
+        books.post(
+            new Transfer(
+                "refund:" + packetId,
+                EntryKind.REFUND,
+                escrow,
+                MemoryBooks.wallet(row.packet.sender()),
+                refund,
+                packetId,
+                row.packet.sender(),
+                at));
+      }
+      return true;
+    }
+  }
+
+  @Override
+  public Wallet wallet(String userId, int limit) {
+    if (limit < 0 || limit > WALLET_ENTRIES_MAX) {
+      throw new IllegalArgumentException("limit " + limit + " not in 0.." + WALLET_ENTRIES_MAX);
+    }
+    synchronized (books) {
+      books.checkUp();
+      String wallet = MemoryBooks.wallet(userId);
+      var entries = new ArrayList<WalletEntry>();
+      for (int i = books.journal.size() - 1; i >= 0 && entries.size() < limit; i--) {
+        Transfer t = books.journal.get(i);
+        if (t.credit().equals(wallet) || t.debit().equals(wallet)) {
+          long signed = t.credit().equals(wallet) ? t.amount() : -t.amount();
+          entries.add(new WalletEntry(t.kind(), Amount.fen(signed), t.packetId(), t.at()));
+        }
+      }
+      return new Wallet(userId, Amount.fen(books.balance(wallet)), entries);
+    }
+  }
+}
