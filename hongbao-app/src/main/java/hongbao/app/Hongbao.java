@@ -84,6 +84,7 @@ public final class Hongbao implements AutoCloseable {
   private String kafkaBootstrap;
   private hongbao.kafka.embedded.EmbeddedKafka embeddedKafka;
   private hongbao.app.reward.RewardWiring rewards;
+  private HttpApi http;
 
   private Hongbao(Config config) {
     this.config = config;
@@ -308,6 +309,7 @@ public final class Hongbao implements AutoCloseable {
     Vertx vertx = Vertx.vertx();
     resources.push(() -> vertx.close().await());
     var api = new HttpApi(vertx, services, config.http());
+    http = api;
     if (rewards != null) {
       api.with(rewards.routes());
     }
@@ -431,6 +433,11 @@ public final class Hongbao implements AutoCloseable {
   /** The Redis actually in use (embedded or configured). */
   public String redisUrl() {
     return redisUrl;
+  }
+
+  /** The HTTP adapter serving this instance (its {@link HttpApi#router()} lists every route). */
+  public HttpApi http() {
+    return http;
   }
 
   public Parts parts() {

@@ -134,6 +134,7 @@ public final class HttpApi implements AutoCloseable {
     activities.mount(router);
     new WithdrawalRoutes(services, blocking).mount(router);
     extensions.forEach(routes -> routes.mount(router));
+    new ApiDescription().mount(router);
     router
         .get("/*")
         .handler(
