@@ -91,7 +91,8 @@ public record Config(
         intOf(env, "HONGBAO_MAX_DELIVERIES", 10),
         Duration.ofMillis(intOf(env, "HONGBAO_SWEEP_INTERVAL_MILLIS", 1_000)),
         Duration.ofSeconds(intOf(env, "HONGBAO_KEY_GRACE_SECONDS", 7 * 86_400)),
-        env.getOrDefault("HONGBAO_ID_ALPHABET", hongbao.http.PacketIds.DEFAULT_ALPHABET),
+        // null: the install's own alphabet (see IdAlphabet)
+        blankToNull(env.get("HONGBAO_ID_ALPHABET")),
         blankToNull(env.get("HONGBAO_TOKEN_KEYSET")),
         http(env, devMode),
         millisOf(env, "HONGBAO_REDIS_TIMEOUT_MILLIS", RedisTimeouts.COMMAND_DEFAULT),

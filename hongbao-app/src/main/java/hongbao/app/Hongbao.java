@@ -30,6 +30,7 @@ import hongbao.http.GrabLimiter;
 import hongbao.http.HttpApi;
 import hongbao.http.HttpServerSettings;
 import hongbao.http.HttpServices;
+import hongbao.http.IdAlphabet;
 import hongbao.http.PacketIds;
 import hongbao.http.WithdrawalRoutes;
 import hongbao.http.auth.Tokens;
@@ -261,7 +262,9 @@ public final class Hongbao implements AutoCloseable {
             switches,
             reconciler,
             tokens,
-            new PacketIds(config.idAlphabet()),
+            new PacketIds(
+                IdAlphabet.resolve(
+                    config.idAlphabet(), database.installSettings(), config.devMode(), seeds)),
             new GrabLimiter(config.grabsPerUserPerSecond()),
             metrics,
             () -> ready(redis, database),
