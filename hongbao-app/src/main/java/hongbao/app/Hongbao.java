@@ -86,14 +86,24 @@ public final class Hongbao implements AutoCloseable {
   private hongbao.kafka.embedded.EmbeddedKafka embeddedKafka;
   private hongbao.app.reward.RewardWiring rewards;
   private HttpApi http;
+  private DataDir dataDir;
 
   private Hongbao(Config config) {
     this.config = config;
   }
 
-  /** Starts the whole service: backends, HTTP and workers. */
+  /** Starts the whole service: backends (embedded ones on temporary files), HTTP and workers. */
   public static Hongbao start(Config config) {
+    return start(config, null);
+  }
+
+  /**
+   * Starts the whole service; embedded servers and the dev JWT secret keep their data in {@code
+   * dataDir} (temporary when null).
+   */
+  public static Hongbao start(Config config, DataDir dataDir) {
     Hongbao service = new Hongbao(config);
+    service.dataDir = dataDir;
     try {
       service.startBackends();
       service.startServices(true);
@@ -129,13 +139,17 @@ public final class Hongbao implements AutoCloseable {
       resources.push(cluster);
       redisUrl = cluster.url();
     } else if (redisUrl == null) {
-      EmbeddedRedis redis = EmbeddedRedis.start();
+      EmbeddedRedis redis =
+          dataDir == null ? EmbeddedRedis.start() : EmbeddedRedis.startIn(dataDir.redis());
       resources.push(redis);
       redisUrl = redis.url();
     }
     jdbcUrl = config.jdbcUrl();
     if (jdbcUrl == null) {
-      EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start();
+      EmbeddedPostgresServer postgres =
+          dataDir == null
+              ? EmbeddedPostgresServer.start()
+              : EmbeddedPostgresServer.startIn(dataDir.postgres());
       resources.push(postgres);
       jdbcUrl = postgres.jdbcUrl();
     }
@@ -234,7 +248,10 @@ public final class Hongbao implements AutoCloseable {
             reconciler,
             withdrawals);
 
-    String secret = config.jwtSecret() != null ? config.jwtSecret() : randomSecret();
+    String secret =
+        config.jwtSecret() != null
+            ? config.jwtSecret()
+            : dataDir != null ? dataDir.jwtSecret(Hongbao::randomSecret) : randomSecret();
     var tokens = new VerifiedTokens(new Tokens(secret, clock), clock);
     var services =
         new HttpServices(
@@ -300,6 +317,10 @@ public final class Hongbao implements AutoCloseable {
         config.devMode() ? "on" : "off");
     if (config.devMode() && config.jwtSecret() == null) {
       LOG.info("dev mode: JWT secret for this run is {}", secret);
+    }
+    if (dataDir != null) {
+      LOG.info(
+          "data kept in {} (start with --fresh to begin empty)", dataDir.root().toAbsolutePath());
     }
   }
 
