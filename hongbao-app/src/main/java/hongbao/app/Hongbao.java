@@ -47,6 +47,7 @@ import hongbao.redis.grab.RedisPasswordLocks;
 import hongbao.redis.ops.RedisSwitches;
 import hongbao.redis.payout.RedisPayoutQueue;
 import io.lettuce.core.RedisClient;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
@@ -289,7 +290,10 @@ public final class Hongbao implements AutoCloseable {
             new ActivityService(database.activities(), activityCounts, clock),
             withdrawals.service(),
             withdrawals.callbacks());
-    metrics.gauge("hongbao.payout.backlog", queue, q -> q.backlog());
+    Gauge.builder("hongbao.payout.backlog", queue, q -> q.backlog())
+        .description("grabs waiting for their payout")
+        .register(metrics);
+    resources.push(ServiceMetrics.bind(metrics, database.dataSource()));
     startHttp(services);
     if (workers) {
       resources.push(Workers.start(config, parts, metrics));
@@ -341,9 +345,35 @@ public final class Hongbao implements AutoCloseable {
     port = config.port() == 0 ? hongbao.app.embedded.FreePorts.find() : config.port();
     int instances = Math.max(1, Runtime.getRuntime().availableProcessors());
     for (int i = 0; i < instances; i++) {
-      HttpServer server = api.listen(port).await();
+      HttpServer server;
+      try {
+        server = api.listen(port).await();
+      } catch (Exception e) { // await() rethrows the bind's checked BindException as it is
+        if (portInUse(e)) {
+          throw new IllegalStateException(portInUseMessage(), e);
+        }
+        throw e instanceof RuntimeException failure ? failure : new IllegalStateException(e);
+      }
       resources.push(() -> server.close().await());
     }
+  }
+
+  private static boolean portInUse(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof java.net.BindException
+          || String.valueOf(t.getMessage()).contains("Address already in use")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private String portInUseMessage() {
+    return "port "
+        + port
+        + " on "
+        + config.http().host()
+        + " is in use by another program: stop it or set HONGBAO_PORT";
   }
 
   /**

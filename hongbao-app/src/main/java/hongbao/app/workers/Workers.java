@@ -42,7 +42,14 @@ public final class Workers implements AutoCloseable {
     // went quiet); the random part keeps two instances given the same name apart.
     String instance = config.instance() + "-" + UUID.randomUUID().toString().substring(0, 8);
     LOG.info("workers of instance {} started", instance);
-    Counter paid = Counter.builder("hongbao.payouts").register(metrics);
+    Counter paid =
+        Counter.builder("hongbao.payouts")
+            .description("grabs paid into wallets by this instance's workers")
+            .register(metrics);
+    Counter refunds =
+        Counter.builder("hongbao.refunds")
+            .description("expired packets whose remainder this instance refunded")
+            .register(metrics);
     Counter violations =
         Counter.builder("hongbao.invariant.violations")
             .description("bugs that stopped a background loop")
@@ -75,7 +82,14 @@ public final class Workers implements AutoCloseable {
             onViolation));
     workers.loops.add(
         Loop.start(
-            "expiry-sweeper", parts.sweeper()::sweepOnce, config.sweepInterval(), onViolation));
+            "expiry-sweeper",
+            () -> {
+              int refunded = parts.sweeper().sweepOnce();
+              refunds.increment(refunded);
+              return refunded;
+            },
+            config.sweepInterval(),
+            onViolation));
     workers.loops.add(
         Loop.start("rearmer", parts.rearmer()::rearmOnce, Duration.ofSeconds(1), onViolation));
     workers.loops.add(
