@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
@@ -25,6 +27,9 @@ final class RequestTelemetry implements Handler<RoutingContext> {
 
   static final String HEADER = "X-Request-Id";
   static final String MDC_KEY = "requestId";
+
+  /** The access log: one line per request, off unless its logger is at INFO. */
+  private static final Logger ACCESS = LoggerFactory.getLogger("hongbao.access");
 
   private static final Pattern ACCEPTED_ID = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
   private static final Duration[] BUCKETS = {
@@ -61,21 +66,38 @@ final class RequestTelemetry implements Handler<RoutingContext> {
             : prefix + Long.toString(sequence.incrementAndGet(), 36);
     ctx.response().putHeader(HEADER, id);
     long started = System.nanoTime();
-    ctx.addEndHandler(
-        ended ->
-            Timer.builder("hongbao.http.requests")
-                .description("HTTP requests by method, route template and status")
-                .tag("method", ctx.request().method().name())
-                .tag("route", route(ctx))
-                .tag("status", Integer.toString(ctx.response().getStatusCode()))
-                .serviceLevelObjectives(BUCKETS)
-                .register(registry)
-                .record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
+    ctx.addEndHandler(ended -> ended(ctx, id, System.nanoTime() - started));
     MDC.put(MDC_KEY, id);
     try {
       ctx.next();
     } finally {
       MDC.remove(MDC_KEY);
+    }
+  }
+
+  private void ended(RoutingContext ctx, String id, long nanos) {
+    String method = ctx.request().method().name();
+    int status = ctx.response().getStatusCode();
+    Timer.builder("hongbao.http.requests")
+        .description("HTTP requests by method, route template and status")
+        .tag("method", method)
+        .tag("route", route(ctx))
+        .tag("status", Integer.toString(status))
+        .serviceLevelObjectives(BUCKETS)
+        .register(registry)
+        .record(nanos, TimeUnit.NANOSECONDS);
+    if (ACCESS.isInfoEnabled()) {
+      MDC.put(MDC_KEY, id);
+      try {
+        ACCESS.info(
+            "{} {} {} {} µs",
+            method,
+            ctx.request().path(),
+            status,
+            TimeUnit.NANOSECONDS.toMicros(nanos));
+      } finally {
+        MDC.remove(MDC_KEY);
+      }
     }
   }
 
