@@ -13,9 +13,10 @@ import java.util.function.Supplier;
 
 /**
  * Where the embedded default keeps what must survive a restart: the embedded Redis (its AOF), the
- * embedded PostgreSQL (wallets, packets, the id alphabet) and the dev-mode JWT secret (so tokens
- * stay valid). {@code HONGBAO_DATA_DIR}, default {@value #DEFAULT} in the working directory.
- * Outside servers (HONGBAO_REDIS_URL, HONGBAO_JDBC_URL) keep their data themselves.
+ * embedded PostgreSQL (wallets, packets, the id alphabet), the grab receipts' keys (unless
+ * HONGBAO_TOKEN_KEYSET is set) and the dev-mode JWT secret (so tokens stay valid). {@code
+ * HONGBAO_DATA_DIR}, default {@value #DEFAULT} in the working directory. Outside servers
+ * (HONGBAO_REDIS_URL, HONGBAO_JDBC_URL) keep their data themselves.
  */
 public record DataDir(Path root) {
 
@@ -24,6 +25,7 @@ public record DataDir(Path root) {
   private static final String REDIS = "redis";
   private static final String POSTGRES = "postgres";
   private static final String JWT_SECRET = "jwt-secret";
+  private static final String TOKEN_KEYSET = "token-keyset.json";
 
   public static DataDir from(Map<String, String> env) {
     String dir = env.get("HONGBAO_DATA_DIR");
@@ -48,13 +50,25 @@ public record DataDir(Path root) {
     TemporaryFiles.deleteTree(redis());
     TemporaryFiles.deleteTree(postgres());
     TemporaryFiles.deleteTree(root.resolve(JWT_SECRET));
+    TemporaryFiles.deleteTree(root.resolve(TOKEN_KEYSET));
+  }
+
+  /** The dev JWT secret kept here; made by {@code generate} and kept if there is none. */
+  public String jwtSecret(Supplier<String> generate) {
+    return kept(JWT_SECRET, generate);
   }
 
   /**
-   * The secret kept here; made by {@code generate} and kept (readable by the owner only) if none.
+   * The Tink keyset sealing grab receipts, kept here so that a receipt still opens after a restart;
+   * made by {@code generate} and kept if there is none.
    */
-  public String jwtSecret(Supplier<String> generate) {
-    Path file = root.resolve(JWT_SECRET);
+  public String tokenKeyset(Supplier<String> generate) {
+    return kept(TOKEN_KEYSET, generate);
+  }
+
+  /** The secret in {@code name}, readable by the owner only; made and written when missing. */
+  private String kept(String name, Supplier<String> generate) {
+    Path file = root.resolve(name);
     try {
       if (Files.isRegularFile(file)) {
         String kept = Files.readString(file).trim();
@@ -68,7 +82,7 @@ public record DataDir(Path root) {
       Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
       return secret;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot keep the dev JWT secret in " + file, e);
+      throw new UncheckedIOException("cannot keep a secret in " + file, e);
     }
   }
 }

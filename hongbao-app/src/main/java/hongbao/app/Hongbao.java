@@ -430,6 +430,9 @@ public final class Hongbao implements AutoCloseable {
    */
   private Sealer sealer() {
     String keyset = config.tokenKeyset();
+    if (keyset == null && dataDir != null) {
+      return Sealer.fromKeysetJson(dataDir.tokenKeyset(() -> Sealer.generate().keysetJson()));
+    }
     if (keyset == null) {
       LOG.warn(
           "HONGBAO_TOKEN_KEYSET is not set: grab receipts are sealed with a key of this run only");

@@ -48,11 +48,13 @@ class DataDirTest {
     var dataDir = new DataDir(root);
     String token;
     String packetId;
+    String receipt;
     try (Hongbao before = serve(dataDir)) {
       Api api = new Api(before.port());
       token = api.token("alice");
       assertThat(api.topUp("alice", 5000).status()).isEqualTo(200);
       packetId = api.sendLucky(token, 1000, 2, 3600);
+      receipt = api.grab(token, packetId).json().getString("receipt");
     }
 
     try (Hongbao after = serve(dataDir)) {
@@ -61,9 +63,18 @@ class DataDirTest {
       Api.Response packet = api.get("/api/v1/packets/" + packetId, token);
 
       assertThat(wallet.status()).as(wallet.raw()).isEqualTo(200);
-      assertThat(wallet.json().getLong("balance")).isEqualTo(4000);
+      assertThat(wallet.json().getLong("balance") + wallet.json().getLong("pendingAmount"))
+          .as("4000 left after the send, plus alice's own grab")
+          .isGreaterThan(4000);
       assertThat(packet.status()).as(packet.raw()).isEqualTo(200);
       assertThat(packet.json().getString("sender")).isEqualTo("alice");
+      Api.Response claim =
+          api.post(
+              "/api/v1/packets/" + packetId + "/claims",
+              token,
+              Map.of(),
+              io.vertx.core.json.JsonObject.of("receipt", receipt).encode());
+      assertThat(claim.status()).as("a receipt sealed before the restart opens").isEqualTo(200);
     }
   }
 

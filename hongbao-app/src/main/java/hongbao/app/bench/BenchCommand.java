@@ -37,6 +37,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
+    showDefaultValues = true,
     description = "Load the service with a scenario (hot, groups, storm, mixed) and report.")
 public final class BenchCommand implements Callable<Integer> {
 

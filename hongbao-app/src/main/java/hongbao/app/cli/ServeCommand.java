@@ -16,9 +16,10 @@ import picocli.CommandLine.Option;
     name = "serve",
     mixinStandardHelpOptions = true,
     description = {
-      "Serve the API (and embedded Redis and PostgreSQL unless HONGBAO_REDIS_URL and",
-      "HONGBAO_JDBC_URL are set). Port: HONGBAO_PORT (default 8080). The embedded servers and",
-      "the dev JWT secret keep their data in HONGBAO_DATA_DIR (default ./.hongbao-data)."
+      "Serve the API, on embedded Redis and PostgreSQL unless configured.",
+      "The embedded servers are used unless HONGBAO_REDIS_URL and HONGBAO_JDBC_URL are set.",
+      "Port: HONGBAO_PORT (default 8080). The embedded servers, the dev JWT secret and the",
+      "receipt keys keep their data in HONGBAO_DATA_DIR (default ./.hongbao-data)."
     })
 public final class ServeCommand implements Callable<Integer> {
 
