@@ -173,6 +173,33 @@ class OpenApiDocumentTest {
   }
 
   @Test
+  void everyResponseExample_isAcceptedByItsOwnSchema() {
+    var failures = new ArrayList<String>();
+    int checked = 0;
+    for (Operation operation : operations()) {
+      JsonObject responses = operation.spec().getJsonObject("responses");
+      for (String status : responses.fieldNames()) {
+        JsonObject content = resolve(responses.getJsonObject(status)).getJsonObject("content");
+        JsonObject json = content == null ? null : content.getJsonObject("application/json");
+        if (json == null || !json.containsKey("examples")) {
+          continue;
+        }
+        JsonObject examples = json.getJsonObject("examples");
+        for (String name : examples.fieldNames()) {
+          checked++;
+          String body = examples.getJsonObject(name).getValue("value").toString();
+          String problem = validate(operation, new Api.Response(Integer.parseInt(status), body));
+          if (problem != null) {
+            failures.add(operation.route() + " " + status + " example " + name + ": " + problem);
+          }
+        }
+      }
+    }
+    assertThat(failures).isEmpty();
+    assertThat(checked).as("response examples checked").isGreaterThan(40);
+  }
+
+  @Test
   void docs_showSwaggerUi_overThisDocument() {
     Api.Response page = api.get(ApiDescription.UI_PATH, null);
     assertThat(page.status()).isEqualTo(200);
