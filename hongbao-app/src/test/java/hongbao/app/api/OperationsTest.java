@@ -130,6 +130,21 @@ class OperationsTest {
   }
 
   @Test
+  void aWrongSetting_stopsServeWithOneLine() throws Exception {
+    var java = ProcessHandle.current().info().command().orElseThrow();
+    var builder =
+        new ProcessBuilder(
+                java, "-cp", System.getProperty("java.class.path"), "hongbao.app.Main", "serve")
+            .redirectErrorStream(true);
+    builder.environment().put("HONGBAO_PORT", "abc");
+    Process process = builder.start();
+    String output = new String(process.getInputStream().readAllBytes()).strip();
+
+    assertThat(process.waitFor()).isEqualTo(2);
+    assertThat(output).isEqualTo("hongbao: HONGBAO_PORT must be an integer, not 'abc'");
+  }
+
+  @Test
   void aPortInUse_isNamed() throws Exception {
     Backends backends = Backends.embedded();
     int port = FreePorts.find();
