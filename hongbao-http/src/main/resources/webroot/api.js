@@ -21,11 +21,40 @@ export const session = {
     if (token) STORE.setItem("hb.adminToken", token);
     else STORE.removeItem("hb.adminToken");
   },
+  /** Forgets everything that lets this browser act for someone, the admin token too. */
   signOut() {
     STORE.removeItem("hb.user");
     STORE.removeItem("hb.token");
+    STORE.removeItem("hb.adminToken");
   },
 };
+
+/** The service's answer to GET /ui/settings, filled in by loadSettings() before the first page. */
+export const settings = { devMode: false, loginUrl: null, publicUrl: null, limits: null,
+  userIdPattern: "[A-Za-z0-9_.@-]{1,64}" };
+
+export async function loadSettings() {
+  const result = await call("GET", "/ui/settings");
+  if (result.status === 200) Object.assign(settings, result.body);
+}
+
+/** The user id a token speaks for (its "sub" claim); null when it is not a JWT. */
+export function subjectOf(token) {
+  try {
+    const payload = token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
+    const bytes = Uint8Array.from(atob(payload), (c) => c.charCodeAt(0));
+    const sub = JSON.parse(new TextDecoder().decode(bytes)).sub;
+    return typeof sub === "string" ? sub : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Where a packet's envelope opens: under HONGBAO_PUBLIC_URL when set, as the QR code says. */
+export function shareLink(id) {
+  const base = settings.publicUrl ?? location.origin;
+  return base + "/#/grab/" + id;
+}
 
 /** An Idempotency-Key; crypto.randomUUID needs a secure context, getRandomValues does not. */
 export function newKey() {
@@ -76,7 +105,19 @@ export const api = {
       token,
       body: password ? { password } : {},
     }),
-  list: (token, box) => call("GET", "/api/v1/packets?box=" + box + "&limit=20", { token }),
+  list: (token, box, cursor) => call("GET", "/api/v1/packets?box=" + box + "&limit=20"
+    + (cursor ? "&cursor=" + encodeURIComponent(cursor) : ""), { token }),
+  /** The share QR code as an object URL for an <img> (the request needs the bearer token). */
+  qr: async (token, id) => {
+    try {
+      const response = await fetch("/api/v1/packets/" + encodeURIComponent(id) + "/qr.svg",
+        { headers: { Authorization: "Bearer " + token } });
+      if (!response.ok) return null;
+      return URL.createObjectURL(await response.blob());
+    } catch {
+      return null;
+    }
+  },
   withdraw: (token, body, key) =>
     call("POST", "/api/v1/withdrawals", { token, body, headers: { "Idempotency-Key": key } }),
   withdrawals: (token) => call("GET", "/api/v1/withdrawals?limit=20", { token }),

@@ -1,62 +1,15 @@
-// The single-page web UI: hash routes (#/signin, #/wallet, #/send, #/grab/<id>, #/details/<id>,
-// #/admin), each rendered by one page function into <main id="view">. Amounts stay integer fen
-// until money.js formats them.
+// The single-page web UI: hash routes (#/signin, #/wallet, #/send, #/packets/<box>, #/grab/<id>,
+// #/details/<id>, #/admin), each rendered by one page function into <main id="view">. A new page
+// registers itself with route(). Amounts stay integer fen until money.js formats them.
 
-import { api, errorOf, newKey, session } from "./api.js";
-import { language, setLanguage, t } from "./i18n.js";
+import { api, errorOf, loadSettings, newKey, session, settings, subjectOf } from "./api.js";
+import { confirmDialog, duration, errorText, every, h, stopTimersNow, time } from "./dom.js";
+import { language, setLanguage, t, tf } from "./i18n.js";
 import { formatFen, parseYuan } from "./money.js";
-import { qrSvg } from "./qr.js";
+import { packetsPage } from "./packets.js";
+import { shareCard } from "./share.js";
 
 const view = document.getElementById("view");
-let stopTimers = [];
-
-/** Builds an element: h("div.card#id", {attrs}, children...). */
-function h(spec, attrs = {}, ...children) {
-  const [, tag, rest = ""] = /^([a-z0-9]+)(.*)$/.exec(spec);
-  const el = document.createElement(tag);
-  for (const part of rest.match(/[.#][^.#]+/g) ?? []) {
-    if (part[0] === ".") el.classList.add(part.slice(1));
-    else el.id = part.slice(1);
-  }
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-    else if (key === "text") el.textContent = value;
-    else el.setAttribute(key, value === true ? "" : value);
-  }
-  el.append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
-  return el;
-}
-
-const yuan = (fen) => h("span.amount", {}, h("small", { text: "¥" }), formatFen(fen));
-
-function time(iso) {
-  if (!iso) return "";
-  const d = new Date(iso);
-  return d.toLocaleString(language() === "zh" ? "zh-CN" : "en-GB", {
-    month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit",
-  });
-}
-
-function duration(millis) {
-  if (millis === null || millis === undefined) return "—";
-  if (millis < 1000) return millis + " ms";
-  const seconds = Math.floor(millis / 1000);
-  if (seconds < 60) return seconds + "." + String(Math.floor((millis % 1000) / 100)) + " s";
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return minutes + " min " + (seconds % 60) + " s";
-  return Math.floor(minutes / 60) + " h " + (minutes % 60) + " min";
-}
-
-function errorText(error) {
-  const known = t(error.code);
-  return known === error.code ? error.message || t("UNKNOWN") : known;
-}
-
-function every(millis, fn) {
-  const id = setInterval(fn, millis);
-  stopTimers.push(() => clearInterval(id));
-}
 
 function requireSignIn() {
   if (session.token) return true;
@@ -74,22 +27,45 @@ function handleAuth(result) {
   return false;
 }
 
+function goToWhereSignInWasAskedFor() {
+  const after = sessionStorage.getItem("hb.after");
+  sessionStorage.removeItem("hb.after");
+  location.hash = after && !after.startsWith("#/signin") ? after : "#/wallet";
+}
+
+/**
+ * Adopts a token from outside dev mode (pasted, or brought back by the operator's login page):
+ * the service must accept it, and its "sub" claim names the user. Returns an error text or null.
+ */
+async function adoptToken(token) {
+  const user = subjectOf(token);
+  if (!user) return t("tokenInvalid");
+  const check = await api.wallet(token);
+  if (check.status === 401) return t("tokenInvalid");
+  if (check.status !== 200) return errorText(errorOf(check));
+  session.signIn(user, token);
+  return null;
+}
+
 // --- sign in ---------------------------------------------------------------------------------
 
-function signInPage() {
+/** Why a user name is refused, in words that help: Chinese names are the usual case. */
+function userNameProblem(user) {
+  if (new RegExp("^(?:" + settings.userIdPattern + ")$").test(user)) return null;
+  return /[^\x00-\x7f]/.test(user) ? t("userNameChinese") : t("userNameHint");
+}
+
+function devSignIn() {
   const input = h("input#user", { name: "user", autocomplete: "username", placeholder: "alice",
     maxlength: 64, "data-testid": "signin-user", value: session.user ?? "" });
-  const error = h("div.form-error");
+  const error = h("div.form-error", { "data-testid": "signin-error" });
   const button = h("button.btn", { type: "submit", "data-testid": "signin-submit", text: t("signIn") });
-  const form = h("form.card", {
+  return h("form.card", {
     onsubmit: async (e) => {
       e.preventDefault();
       const user = input.value.trim();
-      error.textContent = "";
-      if (!/^[A-Za-z0-9_.@-]{1,64}$/.test(user)) {
-        error.textContent = t("userNameHint");
-        return;
-      }
+      error.textContent = userNameProblem(user) ?? "";
+      if (error.textContent) return;
       button.disabled = true;
       const result = await api.devToken(user, false);
       button.disabled = false;
@@ -98,18 +74,49 @@ function signInPage() {
         return;
       }
       session.signIn(user, result.body.token);
-      const after = sessionStorage.getItem("hb.after");
-      sessionStorage.removeItem("hb.after");
-      location.hash = after && !after.startsWith("#/signin") ? after : "#/wallet";
+      goToWhereSignInWasAskedFor();
     },
   },
     h("label", { for: "user", text: t("userName") }), input,
     h("div.hint", { text: t("userNameHint") }), error, button,
     h("p.muted", { text: t("devMode") }));
+}
+
+/** Without dev mode: the operator's login page when configured, and a pasted token always. */
+function tokenSignIn() {
+  const input = h("textarea#token", { rows: 3, placeholder: "eyJ…", autocomplete: "off", spellcheck: "false",
+    "data-testid": "signin-token" });
+  // A token the login page brought back and the service refused: say so here.
+  const error = h("div.form-error", { "data-testid": "signin-error",
+    text: sessionStorage.getItem("hb.signinError") ?? "" });
+  sessionStorage.removeItem("hb.signinError");
+  const button = h("button.btn.ghost", { type: "submit", "data-testid": "signin-token-submit", text: t("signIn") });
+  input.addEventListener("input", () => (error.textContent = ""));
+  const login = settings.loginUrl
+    ? h("section.card", {},
+      h("a.btn", { "data-testid": "signin-login", text: t("signInWithLogin"),
+        href: settings.loginUrl + (settings.loginUrl.includes("?") ? "&" : "?")
+          + "redirect_uri=" + encodeURIComponent(location.origin + location.pathname) }),
+      h("p.muted", { text: t("loginHint") }))
+    : null;
+  return [login, h("form.card", {
+    onsubmit: async (e) => {
+      e.preventDefault();
+      button.disabled = true;
+      error.textContent = (await adoptToken(input.value.trim())) ?? "";
+      button.disabled = false;
+      if (!error.textContent) goToWhereSignInWasAskedFor();
+    },
+  },
+    h("label", { for: "token", text: t("signInToken") }), input,
+    h("div.hint", { text: t("tokenHint") }), error, button)];
+}
+
+function signInPage() {
   return [
     h("div.signin-hero", {}, h("div.seal"), h("h1", { text: t("appName") }),
       h("p.muted", { text: t("tagline") })),
-    form,
+    ...(settings.devMode ? [devSignIn()] : tokenSignIn()),
   ];
 }
 
@@ -132,12 +139,17 @@ async function walletPage() {
         topUpError.textContent = t("yuanFormat");
         return;
       }
-      const admin = await api.devToken("ops", true);
-      if (admin.status !== 200) {
-        topUpError.textContent = errorText(errorOf(admin));
-        return;
+      // Dev mode mints an operator token; otherwise only an operator's saved admin token may.
+      let adminToken = session.adminToken;
+      if (settings.devMode) {
+        const admin = await api.devToken("ops", true);
+        if (admin.status !== 200) {
+          topUpError.textContent = errorText(errorOf(admin));
+          return;
+        }
+        adminToken = admin.body.token;
       }
-      const done = await api.topUp(admin.body.token, session.user, fen);
+      const done = await api.topUp(adminToken, session.user, fen);
       if (done.status !== 200) {
         topUpError.textContent = errorText(errorOf(done));
         return;
@@ -148,7 +160,7 @@ async function walletPage() {
     h("label", { text: t("topUp") + " (¥)" }),
     h("div.row", {}, topUpInput,
       h("button.btn.gold.small", { type: "submit", "data-testid": "topup-submit", text: t("topUp") })),
-    topUpError, h("div.hint", { text: t("topUpHint") }));
+    topUpError, settings.devMode ? h("div.hint", { text: t("topUpHint") }) : null);
 
   const withdrawals = h("div", { "data-testid": "withdrawals" }, h("p.muted", { text: t("loading") }));
   const showWithdrawals = async () => {
@@ -168,7 +180,7 @@ async function walletPage() {
               h("div.muted", { text: time(w.createdAt) + (w.gatewayRef ? " · " + w.gatewayRef : "") })),
             h("div.amount", { text: "¥" + formatFen(w.amount) })))));
     // Pending ones settle within seconds: look again until none is left.
-    if (!items.some((w) => w.status === "PENDING")) stopTimers.forEach((stop) => stop());
+    if (!items.some((w) => w.status === "PENDING")) stopTimersNow();
   };
   const withdrawInput = h("input", { inputmode: "decimal", placeholder: "50.00", "data-testid": "withdraw-amount" });
   const withdrawError = h("div.field-error", { "data-testid": "withdraw-error" });
@@ -222,7 +234,7 @@ async function walletPage() {
       h("div.label", { text: t("balance") }),
       h("div.big", { "data-testid": "balance" }, h("small", { text: "¥" }), formatFen(wallet.balance)),
       h("div.sub", {}, t("pending") + " ¥", h("span", { "data-testid": "pending", text: formatFen(wallet.pendingAmount) }))),
-    h("section.card", {}, topUp),
+    settings.devMode || session.adminToken ? h("section.card", {}, topUp) : null,
     h("section.card", {}, withdraw),
     h("h2", { text: t("withdrawals") }),
     h("section.card", {}, withdrawals),
@@ -257,9 +269,24 @@ function sendPage() {
       [["PINYIN", "matchPINYIN"], ["EXACT", "matchEXACT"], ["85", "match85"], ["70", "match70"]].map(
         ([value, key]) => h("option", { value, text: t(key) }))));
   const expiry = field("expiry", "expiry", h("select#expiry", { "data-testid": "send-expiry" },
-    [["minute1", 60], ["hour1", 3600], ["hour24", 86400], ["day3", 259200], ["day7", 604800]].map(
-      ([key, seconds]) => h("option", { value: seconds, selected: seconds === 86400, text: t(key) }))));
+    [60, 3600, 86400, 259200, 604800].map((seconds) =>
+      h("option", { value: seconds, selected: seconds === 86400, text: duration(seconds * 1000) }))));
   recipients.node.hidden = true;
+  const amountLabel = amount.node.querySelector("label");
+  const totalBox = h("div.send-total", { "data-testid": "send-total" });
+  /** The total in fen the form asks for, or null while the amount or the count is not a number. */
+  const totalFen = () => {
+    const fen = parseYuan(amount.input.value);
+    const shares = /^\d{1,7}$/.test(count.input.value.trim()) ? Number.parseInt(count.input.value, 10) : null;
+    if (fen === null) return null;
+    if (type !== "FIXED") return fen;
+    return shares === null ? null : fen * shares;
+  };
+  const showTotal = () => {
+    const fen = totalFen();
+    totalBox.replaceChildren(h("small", { text: t("total") + " ¥" }),
+      fen !== null && Number.isSafeInteger(fen) ? formatFen(fen) : "0.00");
+  };
   const typeHint = h("div.hint", { text: t("typeHintLUCKY") });
   const segmented = h("div.segmented", { role: "group" }, ["LUCKY", "FIXED", "EXCLUSIVE"].map((value) =>
     h("button", { type: "button", "data-type": value, "data-testid": "type-" + value.toLowerCase(),
@@ -270,6 +297,9 @@ function sendPage() {
           b.setAttribute("aria-pressed", String(b.dataset.type === value)));
         recipients.node.hidden = value !== "EXCLUSIVE";
         typeHint.textContent = t("typeHint" + value);
+        // 普通红包 asks for one share's amount, as WeChat does; the others for the total.
+        amountLabel.textContent = t(value === "FIXED" ? "perShareYuan" : "amountYuan");
+        showTotal();
       } })));
   const formError = h("div.form-error", { "data-testid": "send-error" });
   const submit = h("button.btn", { type: "submit", "data-testid": "send-submit", text: t("stuffEnvelope") });
@@ -292,21 +322,27 @@ function sendPage() {
   const form = h("form.card", {
     novalidate: true,
     // An error belongs to what was submitted: editing the field takes its error away.
-    oninput: (e) => Object.values(fields).forEach((f) => {
-      if (f.input === e.target) {
-        f.error.textContent = "";
-        f.input.classList.remove("invalid");
-      }
-    }),
+    oninput: (e) => {
+      showTotal();
+      Object.values(fields).forEach((f) => {
+        if (f.input === e.target) {
+          f.error.textContent = "";
+          f.input.classList.remove("invalid");
+        }
+      });
+    },
     onsubmit: async (e) => {
       e.preventDefault();
       clearErrors();
-      const fen = parseYuan(amount.input.value);
-      const shares = /^\d{1,5}$/.test(count.input.value.trim()) ? Number.parseInt(count.input.value, 10) : null;
+      const entered = parseYuan(amount.input.value);
+      const shares = /^\d{1,7}$/.test(count.input.value.trim()) ? Number.parseInt(count.input.value, 10) : null;
       const names = recipients.input.value.split(/[,，\s]+/).filter(Boolean);
-      if (fen === null || fen < 1) return fail(amount, t("yuanFormat"));
-      if (shares === null || shares < 1) return fail(count, t("countFormat"));
-      if (type === "FIXED" && fen % shares !== 0) return fail(amount, t("fixedDivisible"));
+      if (entered === null || entered < 1) return fail(amount, t("yuanFormat"));
+      if (shares === null) return fail(count, t("countFormat"));
+      const limits = settings.limits;
+      if (shares < 1 || (limits && shares > limits.maxCount)) return fail(count, errorText({ code: "INVALID_COUNT" }));
+      const fen = totalFen();
+      if (fen < shares || (limits && fen > limits.maxAmount)) return fail(amount, errorText({ code: "INVALID_AMOUNT" }));
       if (type === "EXCLUSIVE" && names.length !== shares) return fail(recipients, t("recipientsCount"));
       const body = {
         amount: fen, count: shares, type,
@@ -335,36 +371,23 @@ function sendPage() {
       view.replaceChildren(...sharePanel(result.body, body));
     },
   },
-    amount.node, count.node,
     h("label", { text: t("type") }), segmented, typeHint,
+    amount.node, count.node, totalBox,
     recipients.node, greeting.node, password.node, passwordMatch.node, expiry.node, formError, submit);
+  showTotal();
   return [h("h1", { text: t("send") }), form];
 }
 
 function sharePanel(packet, body) {
-  const link = location.origin + location.pathname + "#/grab/" + packet.id;
-  const input = h("input", { readonly: true, value: link, "data-testid": "share-link" });
-  const copy = h("button.btn.gold.small", { type: "button", text: t("copy"),
-    onclick: async () => {
-      input.select();
-      try {
-        await navigator.clipboard.writeText(link);
-      } catch {
-        document.execCommand("copy");
-      }
-      copy.textContent = t("copied");
-    } });
   return [
-    h("section.card.share", { "data-testid": "share" },
+    shareCard(packet.id,
       h("h1", { text: t("sent") }),
-      h("div.muted", {}, t(body.type) + " · " + body.count + " × · ¥" + formatFen(body.amount)),
-      h("div.qr", { "data-testid": "share-qr" }, qrSvg(link)),
-      h("label", { text: t("shareLink") }),
-      h("div.linkbox", {}, input, copy),
-      h("div.row", {},
-        h("a.btn", { href: "#/grab/" + packet.id, "data-testid": "share-open", text: t("openIt") }),
-        h("a.btn.ghost", { href: "#/details/" + packet.id, text: t("viewDetails") })),
-      h("button.btn.ghost", { type: "button", text: t("sendAnother"), onclick: () => render() })),
+      h("div.muted", { "data-testid": "share-summary",
+        text: t("kind" + body.type) + " · " + tf("shares", { n: body.count }) + " · ¥" + formatFen(body.amount) })),
+    h("div.row", {},
+      h("a.btn", { href: "#/grab/" + packet.id, "data-testid": "share-open", text: t("openIt") }),
+      h("a.btn.ghost", { href: "#/details/" + packet.id, text: t("viewDetails") })),
+    h("button.btn.ghost", { type: "button", text: t("sendAnother"), onclick: () => render() }),
   ];
 }
 
@@ -401,22 +424,47 @@ async function grabPage(id) {
     h("div.flap"),
     h("div.sender", {}, h("div.avatar", { text: packet.sender.slice(0, 1).toUpperCase() }),
       packet.sender + t("from")),
+    envelopeKind(packet),
     h("div.greet", { text: packet.greeting ?? t("defaultGreeting") }),
     h("div.open-area", {}, pw ? h("div.pw-row", {}, pw, mic) : null, openBtn, notice),
     resultBox);
+  const luck = h("section.card.luck", { "data-testid": "luck", hidden: true });
+
+  // What became of my share: the payout is asked about until it is paid, so the envelope never
+  // says the money is in the wallet while it is still on its way.
+  const followPayout = (payout) => {
+    const show = async () => {
+      const now = await api.details(session.token, id);
+      if (now.status !== 200) return;
+      const mine = now.body.grabs.find((g) => g.userId === session.user);
+      payout.dataset.paid = String(Boolean(mine && mine.paid));
+      payout.textContent = mine && mine.paid ? t("paidNote") : t("payingNote");
+      luck.replaceChildren(h("h2", { text: t("seeEveryonesLuck") }), luckList(now.body));
+      luck.hidden = false;
+      if (mine && mine.paid && now.body.status !== "ACTIVE") stopTimersNow();
+    };
+    show();
+    every(1000, show);
+  };
 
   const showOutcome = (outcome) => {
-    const details = h("a.btn.ghost.small", { href: "#/details/" + id, "data-testid": "grab-details", text: t("viewDetails") + " →" });
+    const details = h("a.btn.ghost.small", { href: "#/details/" + id, "data-testid": "grab-details",
+      text: t("seeEveryonesLuck") + " →" });
+    const from = h("div.muted", { "data-testid": "grab-from",
+      text: packet.sender + t("from") + " · " + (packet.greeting ?? t("defaultGreeting")) });
     if (outcome.outcome === "GRABBED" || outcome.outcome === "ALREADY_GRABBED") {
+      const payout = h("div.payout", { "data-testid": "grab-payout", "data-paid": "false", text: t("payingNote") });
       resultBox.replaceChildren(
+        from,
         h("div.headline", { text: outcome.outcome === "GRABBED" ? t("youGot") : t("alreadyGrabbed") }),
         h("div.won", { "data-testid": "grab-amount" }, h("small", { text: "¥" }), formatFen(outcome.amount)),
-        h("div.muted", { text: t("payoutNote") }), h("p"), details);
+        payout, h("p"), details);
+      followPayout(payout);
     } else {
-      const key = outcome.outcome === "EXPIRED" ? "EXPIRED" : outcome.outcome;
-      resultBox.replaceChildren(h("div.headline", { text: t(key) }), h("p"), details);
+      resultBox.replaceChildren(from, h("div.headline", { text: t(outcome.outcome) }), h("p"), details);
     }
     resultBox.dataset.outcome = outcome.outcome;
+    openBtn.hidden = true;
     envelope.classList.add("opened");
   };
 
@@ -471,7 +519,34 @@ async function grabPage(id) {
     }
     showOutcome(answer.body);
   });
-  return [h("div.stage", {}, envelope)];
+  // Opened before: show the share taken instead of asking to open it again.
+  const earlier = packet.grabs.find((g) => g.userId === session.user);
+  if (earlier) showOutcome({ outcome: "ALREADY_GRABBED", amount: earlier.amount });
+  return [h("div.stage", {}, envelope), luck];
+}
+
+/** What kind of packet this is, said before it is opened: 专属, 口令, or the split. */
+function envelopeKind(packet) {
+  const kinds = [t("kind" + packet.type)];
+  if (packet.hasPassword) kinds.push(t("kindPassword"));
+  const note = packet.type === "EXCLUSIVE" ? t("exclusiveNote") : packet.hasPassword ? t("passwordNote") : null;
+  return h("div.kind", { "data-testid": "envelope-kind", "data-type": packet.type,
+    "data-password": String(Boolean(packet.hasPassword)) },
+    h("span.kind-badge", { text: kinds.join(" · ") }), note ? h("div.kind-note", { text: note }) : null);
+}
+
+/** 看看大家的手气: every share taken so far, the best luck marked once the packet is done. */
+function luckList(p) {
+  if (p.grabs.length === 0) return h("p.muted", { text: t("noGrabs") });
+  const best = p.bestLuck;
+  return h("ul.entries", { "data-testid": "grabs" }, p.grabs.map((g) =>
+    h("li", {},
+      h("div.entry-icon.GRAB", { text: g.userId.slice(0, 1).toUpperCase() }),
+      h("div.entry-main", {},
+        h("div.entry-title", {}, g.userId,
+          best && best.userId === g.userId ? h("span.badge", { "data-testid": "best-luck", text: "★ " + t("bestLuck") }) : null),
+        h("div.muted", { text: time(g.at) + (g.paid ? "" : " · " + t("unpaid")) })),
+      h("div.amount", { text: "¥" + formatFen(g.amount) }))));
 }
 
 // --- details ---------------------------------------------------------------------------------
@@ -479,6 +554,17 @@ async function grabPage(id) {
 async function detailsPage(id) {
   if (!requireSignIn()) return [];
   const box = h("div", { "data-testid": "details" });
+  // Made once, so the refresh below neither fetches the QR code again nor folds the card away.
+  let shown = false;
+  const shareBody = h("div", { hidden: true });
+  const share = h("div.reshare", {},
+    h("button.btn.ghost", { type: "button", "data-testid": "details-share", text: t("share"),
+      onclick: () => {
+        if (!shown) shareBody.replaceChildren(shareCard(id));
+        shown = true;
+        shareBody.hidden = !shareBody.hidden;
+      } }),
+    shareBody);
   const load = async () => {
     const result = await api.details(session.token, id);
     if (handleAuth(result)) return;
@@ -486,31 +572,22 @@ async function detailsPage(id) {
       box.replaceChildren(h("div.form-error", { text: t("notFound") }));
       return;
     }
-    box.replaceChildren(...detailsView(result.body).filter(Boolean));
-    if (result.body.status !== "ACTIVE") stopTimers.forEach((stop) => stop());
+    box.replaceChildren(...detailsView(result.body, share).filter(Boolean));
+    if (result.body.status !== "ACTIVE") stopTimersNow();
   };
   await load();
   every(2000, load);
   return [box];
 }
 
-function detailsView(p) {
+function detailsView(p, share) {
   const pct = Math.floor((p.grabbedCount * 100) / p.count);
   const best = p.bestLuck;
-  const grabs = p.grabs.length === 0
-    ? h("p.muted", { text: t("noGrabs") })
-    : h("ul.entries", { "data-testid": "grabs" }, p.grabs.map((g) =>
-        h("li", {},
-          h("div.entry-icon.GRAB", { text: g.userId.slice(0, 1).toUpperCase() }),
-          h("div.entry-main", {},
-            h("div.entry-title", {}, g.userId,
-              best && best.userId === g.userId ? h("span.badge", { "data-testid": "best-luck", text: "★ " + t("bestLuck") }) : null),
-            h("div.muted", { text: time(g.at) + (g.paid ? "" : " · " + t("unpaid")) })),
-          h("div.amount", { text: "¥" + formatFen(g.amount) }))));
+  const mine = p.grabs.find((g) => g.userId === session.user);
   const statusKey = p.status === "EXPIRED" ? "EXPIRED_STATUS" : p.status;
   return [
     h("section.card.hero", {},
-      h("div.label", {}, p.sender + t("from") + " · " + t(p.type)),
+      h("div.label", {}, p.sender + t("from") + " · " + t("kind" + p.type) + (p.hasPassword ? " · " + t("kindPassword") : "")),
       h("div.greet", { style: "font-size:20px;font-weight:700;margin:6px 0;color:var(--gold-pale)",
         text: p.greeting ?? t("defaultGreeting") }),
       h("div.big", {}, h("small", { text: "¥" }), formatFen(p.amount)),
@@ -519,18 +596,25 @@ function detailsView(p) {
         t("grabbedOf") + " " + p.grabbedCount + "/" + p.count + " · ¥" + formatFen(p.grabbedAmount) + " / ¥" + formatFen(p.amount)),
       h("div.stats", {},
         h("div.stat", {}, h("div.k", { text: t("status") }), h("div.v", { "data-testid": "status", "data-status": p.status, text: t(statusKey) })),
-        h("div.stat", {}, h("div.k", { text: t("timeToEmpty") }), h("div.v", { text: duration(p.timeToEmptyMillis) })),
+        h("div.stat", {}, h("div.k", { text: t("timeToEmpty") }), h("div.v", { "data-testid": "time-to-empty", text: duration(p.timeToEmptyMillis) })),
         p.refundedAmount > 0
           ? h("div.stat", {}, h("div.k", { text: t("refunded") }), h("div.v", { "data-testid": "refunded", text: "¥" + formatFen(p.refundedAmount) }))
           : null,
         best
           ? h("div.stat", {}, h("div.k", { text: t("bestLuck") }), h("div.v", { text: best.userId }))
           : null)),
-    p.status === "ACTIVE"
-      ? h("a.btn.gold", { href: "#/grab/" + p.id, text: "開 · " + t("openIt") })
+    mine
+      ? h("section.card.mine", { "data-testid": "my-share", "data-paid": String(mine.paid) },
+        h("div.muted", { text: t("yourShare") }),
+        h("div.won", {}, h("small", { text: "¥" }), formatFen(mine.amount)),
+        h("div.muted", { text: mine.paid ? t("paidNote") : t("payingNote") }))
       : null,
-    h("h2", { text: t("grabbedOf") }),
-    h("section.card", {}, grabs),
+    p.status === "ACTIVE" && !mine
+      ? h("a.btn.gold", { href: "#/grab/" + p.id, "data-testid": "details-open", text: "開 · " + t("openIt") })
+      : null,
+    p.status === "ACTIVE" ? share : null,
+    h("h2", { text: t("seeEveryonesLuck") }),
+    h("section.card", {}, luckList(p)),
   ];
 }
 
@@ -568,6 +652,14 @@ function parseMetrics(text) {
   return { grabs, outcomes, backlog, p99 };
 }
 
+/** A switch's name in words; one this UI does not know yet reads "Some switch", not "some_switch". */
+function switchLabel(name) {
+  const known = name === "withdrawals" ? t("withdrawalsSwitch") : t(name);
+  if (known !== name) return known;
+  const words = name.replace(/[_-]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 function adminPage() {
   const tokenInput = h("input", { placeholder: "eyJ…", value: session.adminToken ?? "", "data-testid": "admin-token" });
   const body = h("div");
@@ -576,7 +668,7 @@ function adminPage() {
     h("div.row", { style: "margin-top:10px" },
       h("button.btn.ghost.small", { type: "button", text: t("saveToken"),
         onclick: () => { session.setAdminToken(tokenInput.value.trim()); render(); } }),
-      h("button.btn.gold.small", { type: "button", "data-testid": "admin-dev", text: t("useDevAdmin"),
+      !settings.devMode ? null : h("button.btn.gold.small", { type: "button", "data-testid": "admin-dev", text: t("useDevAdmin"),
         onclick: async () => {
           const result = await api.devToken("ops", true);
           if (result.status === 200) {
@@ -595,15 +687,22 @@ function adminPage() {
   const error = h("div.form-error");
 
   const showSwitches = (map) => switchesBox.replaceChildren(...Object.entries(map).map(([name, enabled]) => {
+    const label = switchLabel(name);
     const input = h("input", { type: "checkbox", checked: enabled, "data-testid": "switch-" + name,
-      "aria-label": name,
+      "aria-label": label,
       onchange: async () => {
+        // Turning a part of production off hits every user at once: ask first.
+        if (!input.checked && !(await confirmDialog(tf("confirmOff", { name: label }), t("turnOff")))) {
+          input.checked = true;
+          return;
+        }
         const result = await api.setSwitch(token, name, input.checked);
         if (result.status === 200) showSwitches(result.body);
         else error.textContent = errorText(errorOf(result));
       } });
-    const label = name === "withdrawals" ? t("withdrawalsSwitch") : t(name);
-    return h("div.switch-row", {}, h("div", {}, h("div.entry-title", { text: label }), h("div.muted", { text: name })),
+    const note = t(name + "Note");
+    return h("div.switch-row", {},
+      h("div", {}, h("div.entry-title", { text: label }), note === name + "Note" ? null : h("div.muted", { text: note })),
       h("label.toggle", {}, input, h("span")));
   }));
   const reconcile = async () => {
@@ -633,7 +732,7 @@ function adminPage() {
       stat("grabsTotal", String(Math.round(m.grabs)), "metric-grabs"),
       stat("grabRate", rate.toFixed(1), "metric-rate"),
       stat("payoutBacklog", m.backlog === null ? "—" : String(Math.round(m.backlog)), "metric-backlog"),
-      stat("p99", m.p99 === null ? "—" : m.p99 === Infinity ? "> max" : (m.p99 * 1000).toFixed(1) + " ms", "metric-p99"));
+      stat("p99", m.p99 === null ? "—" : m.p99 === Infinity ? "> max" : duration(m.p99 * 1000), "metric-p99"));
   };
   api.switches(token).then((result) => {
     if (result.status === 200) showSwitches(result.body);
@@ -655,31 +754,38 @@ function adminPage() {
 
 // --- shell -----------------------------------------------------------------------------------
 
+const hooks = { requireSignIn, handleAuth };
+
+/**
+ * [pattern, page(...captures), tab]: the first pattern matching the hash renders. A page in a
+ * module of its own exports its page function (taking `hooks`) and gets one line here.
+ */
 const ROUTES = [
   [/^#\/signin$/, () => signInPage(), null],
   [/^#\/wallet$/, () => walletPage(), "wallet"],
   [/^#\/send$/, () => sendPage(), "send"],
+  [/^#\/packets(?:\/(received|sent))?$/, (box) => packetsPage(box ?? "received", hooks), "packets"],
   [/^#\/grab\/([\w-]+)$/, (id) => grabPage(id), null],
   [/^#\/details\/([\w-]+)$/, (id) => detailsPage(id), null],
   [/^#\/admin$/, () => adminPage(), "admin"],
 ];
 
-function chrome(tab) {
+function chrome(tab, hash) {
   document.querySelectorAll("[data-t]").forEach((el) => (el.textContent = t(el.dataset.t)));
   document.getElementById("lang").textContent = language() === "zh" ? "EN" : "中文";
   const signout = document.getElementById("signout");
   signout.textContent = t("signOut");
   signout.hidden = !session.token;
   document.getElementById("who").textContent = session.user ?? "";
-  document.getElementById("tabs").hidden = !session.token;
+  // Never on the sign-in page: its links lead nowhere until someone is signed in.
+  document.getElementById("tabs").hidden = !session.token || hash.startsWith("#/signin");
   document.querySelectorAll(".tabs a").forEach((a) => a.classList.toggle("active", a.dataset.tab === tab));
 }
 
 let renderCount = 0;
 
 async function render() {
-  stopTimers.forEach((stop) => stop());
-  stopTimers = [];
+  stopTimersNow();
   const hash = location.hash || (session.token ? "#/wallet" : "#/signin");
   const route = ROUTES.find(([pattern]) => pattern.test(hash));
   if (!route) {
@@ -687,13 +793,30 @@ async function render() {
     return;
   }
   const [pattern, page, tab] = route;
-  chrome(tab);
+  chrome(tab, hash);
   const mine = ++renderCount;
   const nodes = await page(...pattern.exec(hash).slice(1));
   if (mine !== renderCount) return;
   view.replaceChildren(...nodes.filter(Boolean));
   view.dataset.page = hash.split("/")[1];
-  chrome(tab);
+  chrome(tab, hash);
+}
+
+/**
+ * The operator's login page sends people back to <the UI>#token=<JWT>: take the token, drop it
+ * from the address (and from history), and go on signed in.
+ */
+async function tokenFromLogin() {
+  const match = /^#token=([^&]+)/.exec(location.hash);
+  if (!match) return;
+  history.replaceState(null, "", location.pathname + location.search);
+  const problem = await adoptToken(decodeURIComponent(match[1]));
+  if (problem) {
+    sessionStorage.setItem("hb.signinError", problem);
+    location.hash = "#/signin";
+  } else {
+    goToWhereSignInWasAskedFor();
+  }
 }
 
 document.getElementById("lang").addEventListener("click", () => {
@@ -704,6 +827,8 @@ document.getElementById("signout").addEventListener("click", () => {
   session.signOut();
   location.hash = "#/signin";
 });
-window.addEventListener("hashchange", render);
 setLanguage(language());
+await loadSettings();
+await tokenFromLogin();
+window.addEventListener("hashchange", render);
 render();

@@ -1,6 +1,7 @@
 package hongbao.app;
 
 import hongbao.http.HttpServerSettings;
+import hongbao.http.WebUiSettings;
 import hongbao.postgres.PostgresConfig;
 import hongbao.redis.RedisTimeouts;
 import java.time.Duration;
@@ -20,6 +21,8 @@ import java.util.Optional;
  * @param http where to listen and how long to wait for clients. Dev mode mints admin tokens for
  *     anyone who asks, so it listens on the loopback address only, unless {@code HONGBAO_BIND}
  *     names another; otherwise every interface.
+ * @param webUi the web UI's public address and sign-in page ({@code HONGBAO_PUBLIC_URL}, {@code
+ *     HONGBAO_LOGIN_URL})
  * @param redisTimeout how long a Redis command may wait for its reply
  * @param jdbcTimeouts how long anything may wait for PostgreSQL
  * @param gatewayUrl the payment gateway; null to run the gateway simulator as a child process
@@ -52,6 +55,7 @@ public record Config(
     String idAlphabet,
     String tokenKeyset,
     HttpServerSettings http,
+    WebUiSettings webUi,
     Duration redisTimeout,
     PostgresConfig.Timeouts jdbcTimeouts,
     String gatewayUrl,
@@ -95,6 +99,7 @@ public record Config(
         blankToNull(env.get("HONGBAO_ID_ALPHABET")),
         blankToNull(env.get("HONGBAO_TOKEN_KEYSET")),
         http(env, devMode),
+        WebUiSettings.from(env),
         millisOf(env, "HONGBAO_REDIS_TIMEOUT_MILLIS", RedisTimeouts.COMMAND_DEFAULT),
         jdbcTimeouts(env),
         blankToNull(env.get("HONGBAO_GATEWAY_URL")),

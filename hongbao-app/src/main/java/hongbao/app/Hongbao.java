@@ -32,6 +32,7 @@ import hongbao.http.HttpServerSettings;
 import hongbao.http.HttpServices;
 import hongbao.http.IdAlphabet;
 import hongbao.http.PacketIds;
+import hongbao.http.WebUiRoutes;
 import hongbao.http.WithdrawalRoutes;
 import hongbao.http.auth.Tokens;
 import hongbao.http.auth.VerifiedTokens;
@@ -338,6 +339,7 @@ public final class Hongbao implements AutoCloseable {
     resources.push(() -> vertx.close().await());
     var api = new HttpApi(vertx, services, config.http());
     http = api;
+    api.with(new WebUiRoutes(services, config.webUi()));
     if (rewards != null) {
       api.with(rewards.routes());
     }

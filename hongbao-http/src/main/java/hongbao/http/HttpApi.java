@@ -1,5 +1,7 @@
 package hongbao.http;
 
+import hongbao.core.RejectedException;
+import hongbao.core.Rejection;
 import hongbao.core.grab.GrabOutcome;
 import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.StoredAnswer;
@@ -394,11 +396,16 @@ public final class HttpApi implements AutoCloseable {
   private void grab(RoutingContext ctx) {
     long started = System.nanoTime();
     Caller caller = caller(ctx);
-    long id = packetId(ctx.pathParam("id"));
+    // The contract's order: the request itself (400), the caller's pace (429), the switch (503),
+    // and only then the packet (404) — an unknown id must not tell more than a known one would.
     String password = JsonFields.parse(ctx.body().buffer(), "password").optionalString("password");
     if (!services.grabLimiter().tryGrab(caller.userId())) {
       throw new ApiError(429, "RATE_LIMITED", "too many grabs; slow down");
     }
+    if (!services.switches().enabled(Switch.GRABBING)) {
+      throw new RejectedException(Rejection.DISABLED, "grabbing is switched off");
+    }
+    long id = packetId(ctx.pathParam("id"));
     var context = ctx.vertx().getOrCreateContext();
     Future.fromCompletionStage(services.grab().grab(id, caller.userId(), password), context)
         .compose(

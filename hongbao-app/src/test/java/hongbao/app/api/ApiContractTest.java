@@ -654,6 +654,13 @@ abstract class ApiContractTest {
       Response grab = api.grab(api.token(user("bob")), packetId);
       assertThat(grab.status()).isEqualTo(503);
       assertThat(grab.errorCode()).isEqualTo("DISABLED");
+      // The switch comes before the operation: an id that names no packet is 503 too, not 404.
+      Response unknown = api.grab(api.token(user("bob")), "zzzzzz");
+      assertThat(unknown.status()).isEqualTo(503);
+      assertThat(unknown.errorCode()).isEqualTo("DISABLED");
+      Response badBody =
+          api.post("/api/v1/packets/zzzzzz/grab", api.token(user("bob")), Map.of(), "{\"pw\":1}");
+      assertThat(badBody.status()).isEqualTo(400);
     } finally {
       api.put("/api/v1/admin/switches/sending", admin, "{\"enabled\":true}");
       api.put("/api/v1/admin/switches/grabbing", admin, "{\"enabled\":true}");

@@ -49,6 +49,8 @@ class OpenApiDocumentTest {
   /** Served but not part of the API: the page that renders the document. */
   private static final Set<String> NOT_API = Set.of("GET " + ApiDescription.UI_PATH);
 
+  private static final String SVG = "image/svg+xml";
+
   private static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "patch");
 
   private EmbeddedKafka kafka;
@@ -74,11 +76,34 @@ class OpenApiDocumentTest {
     assertThat(served.status()).isEqualTo(200);
     document = served.json();
     // Parsing checks the document against the OpenAPI 3.1 schema and resolves every $ref.
-    contract = OpenAPIContract.from(vertx, document.copy()).await();
+    contract = OpenAPIContract.from(vertx, validatable(document)).await();
     user = "doc-" + UUID.randomUUID().toString().substring(0, 8);
     userToken = api.token(user);
     adminToken = api.adminToken();
     fixtures();
+  }
+
+  /**
+   * A copy without the answers the validator cannot read (the QR code's SVG): it refuses a contract
+   * naming media types other than JSON, text and binary. Their type is checked by {@link
+   * #validate}.
+   */
+  private static JsonObject validatable(JsonObject document) {
+    JsonObject copy = document.copy();
+    JsonObject paths = copy.getJsonObject("paths");
+    for (String path : paths.fieldNames()) {
+      JsonObject item = paths.getJsonObject(path);
+      for (String method : item.fieldNames()) {
+        JsonObject responses = item.getJsonObject(method).getJsonObject("responses");
+        for (String status : responses.fieldNames()) {
+          JsonObject content = responses.getJsonObject(status).getJsonObject("content");
+          if (content != null) {
+            content.remove(SVG);
+          }
+        }
+      }
+    }
+    return copy;
   }
 
   /** Objects the examples' paths name: a packet, an activity, a withdrawal of the user. */
@@ -102,6 +127,7 @@ class OpenApiDocumentTest {
     concretePaths.put("/api/v1/admin/reward-types/{type}", "/api/v1/admin/reward-types/TEA_COUPON");
     concretePaths.put("/api/v1/packets/{id}", "/api/v1/packets/" + packet);
     concretePaths.put("/api/v1/packets/{id}/grab", "/api/v1/packets/" + packet + "/grab");
+    concretePaths.put("/api/v1/packets/{id}/qr.svg", "/api/v1/packets/" + packet + "/qr.svg");
     concretePaths.put("/api/v1/packets/{id}/claims", "/api/v1/packets/" + packet + "/claims");
     concretePaths.put(
         "/api/v1/activities/{id}", "/api/v1/activities/" + activity.json().getString("id"));
@@ -369,7 +395,8 @@ class OpenApiDocumentTest {
               .getJsonObject("responses")
               .getJsonObject(Integer.toString(response.status()))
               .getJsonObject("content");
-      return content.containsKey("text/plain") ? null : "a text answer documented as JSON";
+      String type = response.raw().startsWith("<") ? SVG : "text/plain";
+      return content.containsKey(type) ? null : "a " + type + " answer documented otherwise";
     }
     try {
       ResponseValidator.create(vertx, contract)

@@ -10,9 +10,7 @@ import hongbao.app.Parts;
 import hongbao.app.activity.Activities;
 import hongbao.app.embedded.EmbeddedRedis;
 import hongbao.app.support.Api;
-import hongbao.app.support.Backends;
 import hongbao.app.support.TestService;
-import io.lettuce.core.RedisClient;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -27,25 +25,20 @@ import org.junit.jupiter.api.Test;
  */
 class ActivityLossDrillTest {
 
+  private DrillRig rig;
   private EmbeddedRedis redis;
   private TestService service;
 
   @BeforeEach
   void start() {
-    redis = EmbeddedRedis.start();
-    Backends postgres = Backends.embedded();
-    service =
-        TestService.start(
-            new Backends(
-                "activity-loss", redis.url(), postgres.jdbcUrl(), Drills.schema("activity-loss")),
-            Map.of(),
-            true);
+    rig = DrillRig.start("activity-loss");
+    redis = rig.redis;
+    service = rig.service;
   }
 
   @AfterEach
   void stop() {
-    service.close();
-    redis.close();
+    rig.close();
   }
 
   @Test
@@ -74,7 +67,7 @@ class ActivityLossDrillTest {
         .pollInterval(Duration.ofMillis(100))
         .until(() -> parts.database().packets().refunded(decode(closing)).isPositive());
 
-    flushRedis();
+    rig.flushRedis();
 
     // A grab of a packet Redis forgot rebuilds it, and the activity's counts with it.
     assertThat(grab(api, closedToo, b).getString("outcome")).isEqualTo("LIMIT_REACHED");
@@ -91,14 +84,5 @@ class ActivityLossDrillTest {
     assertThat(parts.database().activities().paidGrabs(Activities.number(activity)))
         .allSatisfy((user, packets) -> assertThat(packets).hasSize(2));
     service.assertReconciled();
-  }
-
-  private void flushRedis() {
-    RedisClient client = RedisClient.create(redis.url());
-    try (var connection = client.connect()) {
-      connection.sync().flushall();
-    } finally {
-      client.shutdown();
-    }
   }
 }

@@ -11,7 +11,6 @@ import static org.awaitility.Awaitility.await;
 import hongbao.app.Parts;
 import hongbao.app.embedded.EmbeddedRedis;
 import hongbao.app.support.Api;
-import hongbao.app.support.Backends;
 import hongbao.app.support.TestService;
 import hongbao.core.grab.ArmedPacket;
 import hongbao.core.money.Amount;
@@ -36,27 +35,21 @@ import org.junit.jupiter.api.Test;
  */
 class FaultDrillTest {
 
+  private DrillRig rig;
   private EmbeddedRedis redis;
   private TestService service;
 
   private TestService start(String drill, Map<String, String> env, boolean workers) {
-    redis = EmbeddedRedis.start();
-    Backends postgres = Backends.embedded();
-    service =
-        TestService.start(
-            new Backends(drill, redis.url(), postgres.jdbcUrl(), Drills.schema(drill)),
-            env,
-            workers);
+    rig = DrillRig.start(drill, env, workers);
+    redis = rig.redis;
+    service = rig.service;
     return service;
   }
 
   @AfterEach
   void stop() {
-    if (service != null) {
-      service.close();
-    }
-    if (redis != null) {
-      redis.close();
+    if (rig != null) {
+      rig.close();
     }
   }
 

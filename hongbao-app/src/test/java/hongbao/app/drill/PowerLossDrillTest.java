@@ -12,7 +12,6 @@ import static org.awaitility.Awaitility.await;
 import hongbao.app.Parts;
 import hongbao.app.embedded.EmbeddedRedis;
 import hongbao.app.support.Api;
-import hongbao.app.support.Backends;
 import hongbao.app.support.TestService;
 import hongbao.core.money.Amount;
 import java.io.IOException;
@@ -44,25 +43,20 @@ class PowerLossDrillTest {
   private static final int COUNT = 40;
   private static final long SHARE = 25;
 
+  private DrillRig rig;
   private EmbeddedRedis redis;
   private TestService service;
 
   @BeforeEach
   void start() {
-    redis = EmbeddedRedis.start();
-    Backends postgres = Backends.embedded();
-    service =
-        TestService.start(
-            new Backends(
-                "power-loss", redis.url(), postgres.jdbcUrl(), Drills.schema("power-loss")),
-            Map.of(),
-            true);
+    rig = DrillRig.start("power-loss");
+    redis = rig.redis;
+    service = rig.service;
   }
 
   @AfterEach
   void stop() {
-    service.close();
-    redis.close();
+    rig.close();
   }
 
   @Test

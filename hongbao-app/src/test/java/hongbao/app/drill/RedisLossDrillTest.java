@@ -13,14 +13,11 @@ import static org.awaitility.Awaitility.await;
 import hongbao.app.Parts;
 import hongbao.app.embedded.EmbeddedRedis;
 import hongbao.app.support.Api;
-import hongbao.app.support.Backends;
 import hongbao.app.support.TestService;
 import hongbao.core.money.Amount;
-import io.lettuce.core.RedisClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,25 +29,20 @@ import org.junit.jupiter.api.Test;
  */
 class RedisLossDrillTest {
 
+  private DrillRig rig;
   private EmbeddedRedis redis;
   private TestService service;
 
   @BeforeEach
   void start() {
-    redis = EmbeddedRedis.start();
-    Backends postgres = Backends.embedded();
-    service =
-        TestService.start(
-            new Backends(
-                "redis-loss", redis.url(), postgres.jdbcUrl(), Drills.schema("redis-loss")),
-            Map.of(),
-            true);
+    rig = DrillRig.start("redis-loss");
+    redis = rig.redis;
+    service = rig.service;
   }
 
   @AfterEach
   void stop() {
-    service.close();
-    redis.close();
+    rig.close();
   }
 
   @Test
@@ -79,7 +71,7 @@ class RedisLossDrillTest {
       receipts.add(grab(api, "rl-" + run + "-b" + u, unpaidPacket).getString("receipt"));
     }
 
-    flushRedis();
+    rig.flushRedis();
     payouts(parts, true);
 
     // Ten new users on the half-paid packet: exactly the five unpaid shares are left.
@@ -127,14 +119,5 @@ class RedisLossDrillTest {
     long senderBalance = api.get("/api/v1/wallet", api.token(sender)).json().getLong("balance");
     assertThat(senderBalance).isEqualTo(100_000 - 1000 - 900 - 600 + 300);
     service.assertReconciled();
-  }
-
-  private void flushRedis() {
-    RedisClient client = RedisClient.create(redis.url());
-    try (var connection = client.connect()) {
-      connection.sync().flushall();
-    } finally {
-      client.shutdown();
-    }
   }
 }

@@ -3,23 +3,42 @@ package hongbao.app.ui;
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.zxing.BarcodeFormat;
+import com.google.zxing.BinaryBitmap;
+import com.google.zxing.DecodeHintType;
+import com.google.zxing.MultiFormatReader;
+import com.google.zxing.NotFoundException;
+import com.google.zxing.client.j2se.BufferedImageLuminanceSource;
+import com.google.zxing.common.HybridBinarizer;
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.Route;
+import com.microsoft.playwright.assertions.PlaywrightAssertions;
 import com.microsoft.playwright.options.AriaRole;
 import hongbao.app.support.Backends;
 import hongbao.app.support.TestService;
+import hongbao.core.ops.Switch;
+import hongbao.http.auth.Tokens;
 import io.vertx.core.json.JsonObject;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Pattern;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -56,6 +75,9 @@ class WebUiTest {
     Assumptions.assumeTrue(
         Files.isExecutable(CHROMIUM),
         "browser tests skipped: no chromium at " + CHROMIUM + " (apt-get install -y chromium)");
+    // Payouts and withdrawals settle through workers on a machine other builds share: give them
+    // the context's patience, not the assertions' default 5 s.
+    PlaywrightAssertions.setDefaultAssertionTimeout(15_000);
     service = TestService.start(Backends.embedded());
     base = "http://127.0.0.1:" + service.hongbao().port();
     playwright =
@@ -146,6 +168,27 @@ class WebUiTest {
     return root.resolve("docs").resolve("screenshots");
   }
 
+  /** What the QR code on the page says: ZXing reads a screenshot of it, as a phone camera would. */
+  private static String decodeQr(Locator image) {
+    try {
+      BufferedImage picture = ImageIO.read(new ByteArrayInputStream(image.screenshot()));
+      var bitmap = new BinaryBitmap(new HybridBinarizer(new BufferedImageLuminanceSource(picture)));
+      return new MultiFormatReader()
+          .decode(
+              bitmap,
+              Map.of(
+                  DecodeHintType.POSSIBLE_FORMATS,
+                  List.of(BarcodeFormat.QR_CODE),
+                  DecodeHintType.TRY_HARDER,
+                  true))
+          .getText();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (NotFoundException e) {
+      throw new AssertionError("no QR code found in the picture", e);
+    }
+  }
+
   private static String packetIdOf(Page page) {
     String link = page.getByTestId("share-link").inputValue();
     return link.substring(link.lastIndexOf('/') + 1);
@@ -180,19 +223,31 @@ class WebUiTest {
     sender.evaluate("window.scrollTo(0, 0)");
     screenshot(sender, "03-send");
     sender.getByTestId("send-submit").click();
-    assertThat(sender.getByTestId("share-qr").locator("svg")).isVisible();
+    assertThat(sender.getByTestId("share-qr-image")).isVisible();
+    assertThat(sender.getByTestId("share-summary")).containsText("2 个");
     String packetId = packetIdOf(sender);
+    assertThat(decodeQr(sender.getByTestId("share-qr-image")))
+        .isEqualTo(base + "/#/grab/" + packetId)
+        .isEqualTo(sender.getByTestId("share-link").inputValue());
     screenshot(sender, "04-send-shared");
 
     Page grabber = phone("zh");
     signIn(grabber, bob);
     grabber.navigate(base + "/#/grab/" + packetId);
     assertThat(grabber.getByTestId("envelope")).containsText("新年快乐");
+    assertThat(grabber.getByTestId("envelope-kind")).hasText("拼手气红包");
     screenshot(grabber, "05-grab");
     grabber.getByTestId("grab-open").click();
     Locator result = grabber.getByTestId("grab-result");
     assertThat(result).hasAttribute("data-outcome", "GRABBED");
     assertThat(grabber.getByTestId("grab-amount")).containsText("¥");
+    assertThat(grabber.getByTestId("grab-from")).containsText(alice + "的红包");
+    assertThat(grabber.getByTestId("grab-from")).containsText("新年快乐，万事如意");
+    // 入账中 until the payout worker credits the wallet, then 已领取: never ahead of the ledger.
+    assertThat(grabber.getByTestId("grab-payout")).hasAttribute("data-paid", "true");
+    assertThat(grabber.getByTestId("grab-payout")).hasText("已领取，已存入钱包");
+    assertThat(grabber.getByTestId("luck")).containsText("看看大家的手气");
+    assertThat(grabber.getByTestId("luck")).containsText(bob);
     screenshot(grabber, "06-grab-opened");
 
     // The sender takes the second share, which empties the packet: best luck appears.
@@ -206,13 +261,18 @@ class WebUiTest {
     assertThat(grabber.getByTestId("best-luck")).hasCount(1);
     assertThat(grabber.getByTestId("grabs")).containsText(bob);
 
-    // Grabbing again answers with the share already taken.
+    // The envelope of a packet already opened shows the share taken, without a second 開.
     grabber.navigate(base + "/#/grab/" + packetId);
-    grabber.getByTestId("grab-open").click();
     assertThat(grabber.getByTestId("grab-result")).hasAttribute("data-outcome", "ALREADY_GRABBED");
+    assertThat(grabber.getByTestId("grab-open")).isHidden();
 
     grabber.navigate(base + "/#/details/" + packetId);
     assertThat(grabber.getByTestId("best-luck")).isVisible();
+    // How fast it emptied, in Chinese words from Intl: 毫秒 or 秒, never "ms" or "s".
+    assertThat(grabber.getByTestId("time-to-empty"))
+        .hasText(Pattern.compile("^[\\d.,]+\\s?(毫秒|秒)$|分钟"));
+    assertThat(grabber.getByTestId("my-share")).hasAttribute("data-paid", "true");
+    assertThat(grabber.getByTestId("details-open")).hasCount(0);
     screenshot(grabber, "07-details");
 
     grabber.navigate(base + "/#/wallet");
@@ -232,9 +292,21 @@ class WebUiTest {
     signIn(page, carol);
     page.navigate(base + "/#/details/" + packetId);
     assertThat(page.getByTestId("grabbed-count")).containsText("0/3");
+    assertThat(page.getByTestId("details-open")).isVisible();
     service.api().grab(service.api().token(bob), packetId);
     assertThat(page.getByTestId("grabbed-count")).containsText("1/3");
     assertThat(page.getByTestId("status")).hasAttribute("data-status", "ACTIVE");
+
+    // Re-share from the details page: the same link, and a QR code that reads as that link.
+    page.getByTestId("details-share").click();
+    assertThat(page.getByTestId("share-link")).hasValue(base + "/#/grab/" + packetId);
+    assertThat(page.getByTestId("share-qr-image")).isVisible();
+    assertThat(decodeQr(page.getByTestId("share-qr-image")))
+        .isEqualTo(base + "/#/grab/" + packetId);
+    // The page refreshes every 2 s; the open share card stays.
+    service.api().grab(service.api().token(alice), packetId);
+    assertThat(page.getByTestId("grabbed-count")).containsText("2/3");
+    assertThat(page.getByTestId("share-link")).isVisible();
     page.context().close();
   }
 
@@ -246,19 +318,30 @@ class WebUiTest {
     Page sender = phone("zh");
     signIn(sender, dave);
     sender.navigate(base + "/#/send");
+    // 普通红包 asks for one share's amount and shows the total, as WeChat does.
     sender.getByTestId("type-fixed").click();
-    sender.getByTestId("send-amount").fill("10");
+    assertThat(sender.locator("label[for=amount]")).hasText("单个金额（元）");
+    sender.getByTestId("send-amount").fill("5");
     sender.getByTestId("send-count").fill("3");
-    sender.getByTestId("send-submit").click();
-    assertThat(sender.getByTestId("amount-error")).isVisible();
+    assertThat(sender.getByTestId("send-total")).containsText("15.00");
     sender.getByTestId("send-count").fill("2");
+    assertThat(sender.getByTestId("send-total")).containsText("10.00");
     sender.getByTestId("send-password").fill("芝麻开门");
+    sender.evaluate("window.scrollTo(0, 0)");
+    screenshot(sender, "11-send-fixed");
     sender.getByTestId("send-submit").click();
+    assertThat(sender.getByTestId("share-summary")).hasText("普通红包 · 2 个 · ¥10.00");
     String packetId = packetIdOf(sender);
+    JsonObject sent =
+        service.api().get("/api/v1/packets/" + packetId, service.api().token(dave)).json();
+    assertThat(sent.getLong("amount")).isEqualTo(1_000);
+    assertThat(sent.getString("type")).isEqualTo("FIXED");
 
     Page grabber = phone("en");
     signIn(grabber, bob);
     grabber.navigate(base + "/#/grab/" + packetId);
+    assertThat(grabber.getByTestId("envelope-kind")).hasAttribute("data-password", "true");
+    assertThat(grabber.getByTestId("envelope-kind")).containsText("Password packet");
     grabber.getByTestId("grab-password").fill("open sesame");
     grabber.getByTestId("grab-open").click();
     assertThat(grabber.getByTestId("grab-notice")).containsText("Wrong password");
@@ -281,9 +364,25 @@ class WebUiTest {
     page.getByTestId("admin-dev").click();
     assertThat(page.getByTestId("reconciliation-verdict")).hasAttribute("data-ok", "true");
     assertThat(page.getByTestId("metric-grabs")).not().hasText("0");
+    assertThat(page.getByTestId("switches")).containsText("抢红包");
+    assertThat(page.getByTestId("switches")).not().containsText("grabbing");
+    assertThat(page.getByTestId("switches")).not().containsText("withdrawals");
     Locator sending = page.getByTestId("switch-sending");
     assertThat(sending).isChecked();
+    // Turning a switch off asks first; cancelling leaves it on, on the server too.
     sending.click();
+    assertThat(page.getByTestId("confirm")).containsText("发红包");
+    page.getByTestId("confirm-cancel").click();
+    assertThat(sending).isChecked();
+    assertThat(
+            service
+                .api()
+                .get("/api/v1/admin/switches", service.api().adminToken())
+                .json()
+                .getBoolean("sending"))
+        .isTrue();
+    sending.click();
+    page.getByTestId("confirm-ok").click();
     assertThat(sending).not().isChecked();
     JsonObject switches =
         service.api().get("/api/v1/admin/switches", service.api().adminToken()).json();
@@ -292,6 +391,12 @@ class WebUiTest {
     assertThat(sending).isChecked();
     assertThat(page.getByRole(AriaRole.HEADING).first()).isVisible();
     screenshot(page, "09-admin");
+
+    // Signing out forgets the admin token with the user's.
+    page.locator("#signout").click();
+    assertThat(page.getByTestId("signin-user")).isVisible();
+    assertThat(page.evaluate("localStorage.getItem('hb.adminToken')")).isNull();
+    assertThat(page.locator("#tabs")).isHidden();
     page.context().close();
   }
 
@@ -394,5 +499,234 @@ class WebUiTest {
     page.evaluate("document.querySelector('[data-testid=withdrawals]').scrollIntoView()");
     screenshot(page, "10-withdraw");
     page.context().close();
+  }
+
+  @Test
+  @Order(8)
+  void packetLists_showWhatISent_andWhatIReceived_withMyShare() {
+    String frank = "frank-" + UUID.randomUUID().toString().substring(0, 6);
+    String grace = "grace-" + UUID.randomUUID().toString().substring(0, 6);
+    assertThat(service.api().topUp(frank, 10_000).status()).isEqualTo(200);
+    String frankToken = service.api().token(frank);
+    var first =
+        service
+            .api()
+            .send(
+                frankToken,
+                JsonObject.of("amount", 600, "count", 2, "type", "FIXED", "greeting", "第一个红包"));
+    var second =
+        service
+            .api()
+            .send(
+                frankToken,
+                JsonObject.of("amount", 900, "count", 3, "type", "FIXED", "greeting", "第二个红包"));
+    assertThat(first.status()).isEqualTo(201);
+    assertThat(second.status()).isEqualTo(201);
+    String firstId = first.json().getString("id");
+    String secondId = second.json().getString("id");
+    assertThat(service.api().grab(service.api().token(grace), firstId).status()).isEqualTo(200);
+
+    Page sender = phone("zh");
+    signIn(sender, frank);
+    sender.locator("#tabs a[data-tab=packets]").click();
+    sender.getByTestId("box-sent").click();
+    Locator sent = sender.getByTestId("packet-item");
+    assertThat(sent).hasCount(2);
+    // Newest first.
+    assertThat(sent.nth(0)).hasAttribute("data-id", secondId);
+    assertThat(sent.nth(0)).containsText("第二个红包");
+    assertThat(sent.nth(0)).containsText("¥9.00");
+    assertThat(sent.nth(1)).containsText("已领取 1/2 个");
+    assertThat(sender.getByTestId("packet-summary")).hasText("共发出 2 个红包");
+    screenshot(sender, "12-packets-sent");
+    sender.getByTestId("box-received").click();
+    assertThat(sender.getByTestId("packet-empty")).hasText("还没有收到红包");
+
+    Page grabber = phone("zh");
+    signIn(grabber, grace);
+    grabber.navigate(base + "/#/packets");
+    Locator received = grabber.getByTestId("packet-item");
+    assertThat(received).hasCount(1);
+    assertThat(received).hasAttribute("data-id", firstId);
+    assertThat(received).containsText(frank + "的红包");
+    assertThat(received.getByTestId("packet-amount")).containsText("¥3.00");
+    screenshot(grabber, "13-packets-received");
+    received.locator("a").click();
+    assertThat(grabber.getByTestId("my-share")).containsText("3.00");
+    grabber.context().close();
+    sender.context().close();
+  }
+
+  @Test
+  @Order(9)
+  void exclusiveEnvelope_saysItIsExclusive_beforeItIsOpened() {
+    String hana = "hana-" + UUID.randomUUID().toString().substring(0, 6);
+    assertThat(service.api().topUp(hana, 10_000).status()).isEqualTo(200);
+    var sent =
+        service
+            .api()
+            .send(
+                service.api().token(hana),
+                JsonObject.of(
+                    "amount", 500, "count", 1, "type", "EXCLUSIVE", "recipients", List.of(bob)));
+    assertThat(sent.status()).isEqualTo(201);
+    String packetId = sent.json().getString("id");
+
+    Page stranger = phone("zh");
+    signIn(stranger, alice);
+    stranger.navigate(base + "/#/grab/" + packetId);
+    assertThat(stranger.getByTestId("envelope-kind")).containsText("专属红包");
+    assertThat(stranger.getByTestId("envelope-kind")).containsText("仅限指定的人领取");
+    stranger.getByTestId("grab-open").click();
+    assertThat(stranger.getByTestId("grab-result")).hasAttribute("data-outcome", "NOT_ELIGIBLE");
+
+    Page recipient = phone("zh");
+    signIn(recipient, bob);
+    recipient.navigate(base + "/#/grab/" + packetId);
+    assertThat(recipient.getByTestId("envelope-kind")).hasAttribute("data-type", "EXCLUSIVE");
+    screenshot(recipient, "14-grab-exclusive");
+    recipient.getByTestId("grab-open").click();
+    assertThat(recipient.getByTestId("grab-amount")).containsText("5.00");
+    recipient.context().close();
+    stranger.context().close();
+  }
+
+  @Test
+  @Order(10)
+  void refusals_sayWhy_withTheServersLimits_andNoTabsBeforeSignIn() {
+    Page page = phone("zh");
+    assertThat(page.getByTestId("signin-user")).isVisible();
+    assertThat(page.locator("#tabs")).isHidden();
+    page.getByTestId("signin-user").fill("张三");
+    page.getByTestId("signin-submit").click();
+    assertThat(page.getByTestId("signin-error")).containsText("不支持中文");
+    assertThat(page.getByTestId("signin-error")).containsText("zhangsan");
+
+    signIn(page, alice);
+    assertThat(page.locator("#tabs")).isVisible();
+    page.navigate(base + "/#/send");
+    page.getByTestId("send-amount").fill("300000");
+    page.getByTestId("send-count").fill("1");
+    page.getByTestId("send-submit").click();
+    assertThat(page.getByTestId("amount-error")).containsText("¥200,000.00");
+    page.getByTestId("send-amount").fill("1");
+    page.getByTestId("send-count").fill("20000");
+    page.getByTestId("send-submit").click();
+    assertThat(page.getByTestId("count-error")).containsText("1 到 10000");
+    page.context().close();
+  }
+
+  @Test
+  @Order(11)
+  void withoutDevMode_signsInByPastedToken_orThroughTheLoginPage_andSharesUnderThePublicUrl() {
+    String secret = "web-ui-test-secret-" + UUID.randomUUID();
+    String publicUrl = "https://hongbao.example.com";
+    String loginUrl = "https://login.example.com/authorize";
+    try (TestService strict =
+        TestService.start(
+            Backends.embedded(),
+            Map.of(
+                "HONGBAO_DEV_MODE",
+                "false",
+                "HONGBAO_BIND",
+                "127.0.0.1",
+                "HONGBAO_JWT_SECRET",
+                secret,
+                "HONGBAO_PUBLIC_URL",
+                publicUrl + "/",
+                "HONGBAO_LOGIN_URL",
+                loginUrl),
+            false)) {
+      String strictBase = "http://127.0.0.1:" + strict.hongbao().port();
+      var tokens = new Tokens(secret, Clock.systemUTC());
+      String ivy = "ivy-" + UUID.randomUUID().toString().substring(0, 6);
+      String ivyToken = tokens.mint(ivy, false, Duration.ofHours(1));
+      var topUp =
+          strict
+              .api()
+              .post(
+                  "/api/v1/admin/topups",
+                  tokens.mint("ops", true, Duration.ofHours(1)),
+                  Map.of("Idempotency-Key", UUID.randomUUID().toString()),
+                  JsonObject.of("userId", ivy, "amount", 1_000).encode());
+      assertThat(topUp.status()).isEqualTo(200);
+
+      // A pasted token: a bad one is refused in words, a good one signs in as its subject.
+      Page page = phone("zh");
+      page.navigate(strictBase + "/#/signin");
+      assertThat(page.getByTestId("signin-user")).hasCount(0);
+      assertThat(page.locator("#tabs")).isHidden();
+      page.getByTestId("signin-token").fill(tokens.mint(ivy, false, Duration.ofHours(1)) + "x");
+      page.getByTestId("signin-token-submit").click();
+      assertThat(page.getByTestId("signin-error")).hasText("令牌无效或已过期");
+      page.getByTestId("signin-token").fill(ivyToken);
+      screenshot(page, "15-signin-token");
+      page.getByTestId("signin-token-submit").click();
+      assertThat(page.getByTestId("balance")).containsText("10.00");
+      assertThat(page.locator("#who")).hasText(ivy);
+
+      // Share links and QR codes name the public address, not the one the browser used.
+      page.navigate(strictBase + "/#/send");
+      page.getByTestId("send-amount").fill("2");
+      page.getByTestId("send-count").fill("2");
+      page.getByTestId("send-submit").click();
+      String packetId = packetIdOf(page);
+      assertThat(page.getByTestId("share-link")).hasValue(publicUrl + "/#/grab/" + packetId);
+      assertThat(decodeQr(page.getByTestId("share-qr-image")))
+          .isEqualTo(publicUrl + "/#/grab/" + packetId);
+      page.locator("#signout").click();
+
+      // The login page: the UI sends people there and takes the token they come back with.
+      String jun = "jun-" + UUID.randomUUID().toString().substring(0, 6);
+      String junToken = tokens.mint(jun, false, Duration.ofHours(1));
+      page.context()
+          .route(
+              loginUrl + "**",
+              route -> {
+                String back =
+                    URLDecoder.decode(
+                        route.request().url().replaceFirst(".*redirect_uri=", ""),
+                        StandardCharsets.UTF_8);
+                route.fulfill(
+                    new Route.FulfillOptions()
+                        .setStatus(302)
+                        .setHeaders(Map.of("Location", back + "#token=" + junToken)));
+              });
+      page.navigate(strictBase + "/#/grab/" + packetId);
+      page.getByTestId("signin-login").click();
+      assertThat(page.getByTestId("envelope")).isVisible();
+      assertThat(page.locator("#who")).hasText(jun);
+      assertThat(page).not().hasURL(Pattern.compile(".*token=.*"));
+      page.getByTestId("grab-open").click();
+      assertThat(page.getByTestId("grab-result")).hasAttribute("data-outcome", "GRABBED");
+      page.context().close();
+      strict.assertReconciled();
+    }
+  }
+
+  @Test
+  @Order(12)
+  void openedEnvelope_saysPaying_whilePayoutsWait_andReceived_onceTheWalletHasIt() {
+    String kai = "kai-" + UUID.randomUUID().toString().substring(0, 6);
+    assertThat(service.api().topUp(kai, 10_000).status()).isEqualTo(200);
+    String packetId = service.api().sendLucky(service.api().token(kai), 300, 3, 3600);
+    var switches = service.hongbao().parts().switches();
+    Page grabber = phone("zh");
+    signIn(grabber, bob);
+    grabber.navigate(base + "/#/grab/" + packetId);
+    switches.set(Switch.PAYOUTS, false);
+    try {
+      grabber.getByTestId("grab-open").click();
+      assertThat(grabber.getByTestId("grab-result")).hasAttribute("data-outcome", "GRABBED");
+      assertThat(grabber.getByTestId("grab-payout")).hasText("入账中，稍后存入钱包");
+      grabber.waitForTimeout(1_500); // a refresh or two: still waiting, still saying so
+      assertThat(grabber.getByTestId("grab-payout")).hasAttribute("data-paid", "false");
+      assertThat(grabber.getByTestId("luck")).containsText("入账中");
+    } finally {
+      switches.set(Switch.PAYOUTS, true);
+    }
+    assertThat(grabber.getByTestId("grab-payout")).hasAttribute("data-paid", "true");
+    assertThat(grabber.getByTestId("grab-payout")).hasText("已领取，已存入钱包");
+    grabber.context().close();
   }
 }

@@ -53,6 +53,11 @@ public final class SendService {
     this.clock = clock;
   }
 
+  /** The bounds a send request must keep, for clients that name them. */
+  public PacketLimits limits() {
+    return rules.limits();
+  }
+
   /**
    * Sends a packet and returns the answer to give the client: the stored one for a replay, or a new
    * one rendered from the packet by {@code render}.
