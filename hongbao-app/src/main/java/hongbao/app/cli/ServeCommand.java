@@ -32,8 +32,11 @@ public final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     Config config = Config.fromEnvironment();
-    DataDir dataDir = DataDir.from(System.getenv());
-    if (fresh) {
+    // Only the embedded default keeps data here; with both servers outside (a deployment, the
+    // bench's child, a test's) nothing is written to a directory nobody asked for.
+    boolean embedded = config.redisUrl() == null || config.jdbcUrl() == null;
+    DataDir dataDir = embedded ? DataDir.from(System.getenv()) : null;
+    if (fresh && dataDir != null) {
       dataDir.clear();
     }
     Hongbao service = Hongbao.start(config, dataDir);

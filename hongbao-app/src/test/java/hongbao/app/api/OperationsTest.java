@@ -137,6 +137,7 @@ class OperationsTest {
                 java, "-cp", System.getProperty("java.class.path"), "hongbao.app.Main", "serve")
             .redirectErrorStream(true);
     builder.environment().put("HONGBAO_PORT", "abc");
+    builder.environment().put("HONGBAO_DATA_DIR", "target/never-used-data");
     Process process = builder.start();
     String output = new String(process.getInputStream().readAllBytes()).strip();
 
