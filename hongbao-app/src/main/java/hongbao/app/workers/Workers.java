@@ -30,6 +30,9 @@ public final class Workers implements AutoCloseable {
   /** A consumer name with nothing pending for this long belongs to an instance that left. */
   static final Duration CONSUMER_IDLE_MAX = Duration.ofHours(1);
 
+  /** The dead-letter gauge counts up to this many. */
+  static final int DEAD_LETTERS_COUNTED = 1_000;
+
   private static final Logger LOG = LoggerFactory.getLogger(Workers.class);
 
   private final List<Loop> loops = new ArrayList<>();
@@ -54,6 +57,13 @@ public final class Workers implements AutoCloseable {
         Counter.builder("hongbao.invariant.violations")
             .description("bugs that stopped a background loop")
             .register(metrics);
+    // Counted by a loop, not at scrape time: reading the dead-letter streams is Redis I/O, and
+    // the scrape is answered on the event loop. Capped: past the cap the alert has long fired.
+    var deadLetters = new java.util.concurrent.atomic.AtomicLong();
+    io.micrometer.core.instrument.Gauge.builder(
+            "hongbao.payout.dead.letters", deadLetters, java.util.concurrent.atomic.AtomicLong::get)
+        .description("payouts given up after too many deliveries (counted up to 1000)")
+        .register(metrics);
     BiConsumer<String, Invariants.InvariantViolation> onViolation =
         (loop, violation) -> {
           violations.increment();
@@ -89,6 +99,15 @@ public final class Workers implements AutoCloseable {
               return refunded;
             },
             config.sweepInterval(),
+            onViolation));
+    workers.loops.add(
+        Loop.start(
+            "dead-letter-count",
+            () -> {
+              deadLetters.set(parts.queue().deadLetters(DEAD_LETTERS_COUNTED).size());
+              return 0;
+            },
+            Duration.ofSeconds(30),
             onViolation));
     workers.loops.add(
         Loop.start("rearmer", parts.rearmer()::rearmOnce, Duration.ofSeconds(1), onViolation));

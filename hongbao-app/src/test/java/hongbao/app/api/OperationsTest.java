@@ -72,6 +72,8 @@ class OperationsTest {
             "hongbao_sends_total",
             "hongbao_topups_total",
             "hongbao_reconciliation_discrepancies",
+            "hongbao_payout_dead_letters",
+            "hongbao_refunds_total",
             "hongbao_http_requests_seconds");
     Set<String> described = matches(text, "(?m)^# HELP (\\S+) \\S");
     assertThat(families).allSatisfy(family -> assertThat(described).contains(family));
