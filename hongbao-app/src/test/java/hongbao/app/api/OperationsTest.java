@@ -61,7 +61,7 @@ class OperationsTest {
     assertThat(families)
         .contains(
             "jvm_memory_used_bytes",
-            "jvm_gc_pause_seconds",
+            "jvm_gc_max_data_size_bytes", // jvm_gc_pause_seconds appears after the first pause
             "jvm_threads_live_threads",
             "process_cpu_usage",
             "process_uptime_seconds",
