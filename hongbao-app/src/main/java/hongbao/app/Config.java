@@ -123,7 +123,8 @@ public record Config(
                 Math.toIntExact(RedisGrabStore.DEFAULT_KEY_GRACE.toSeconds()),
                 1,
                 KEY_GRACE_SECONDS_MAX)),
-        env.getOrDefault("HONGBAO_ID_ALPHABET", hongbao.http.PacketIds.DEFAULT_ALPHABET),
+        // null: the install's own alphabet (see IdAlphabet)
+        blankToNull(env.get("HONGBAO_ID_ALPHABET")),
         blankToNull(env.get("HONGBAO_TOKEN_KEYSET")),
         http(env, devMode),
         WebUiSettings.from(env),

@@ -30,6 +30,7 @@ import hongbao.http.GrabLimiter;
 import hongbao.http.HttpApi;
 import hongbao.http.HttpServerSettings;
 import hongbao.http.HttpServices;
+import hongbao.http.IdAlphabet;
 import hongbao.http.PacketIds;
 import hongbao.http.WebUiRoutes;
 import hongbao.http.WithdrawalRoutes;
@@ -46,6 +47,7 @@ import hongbao.redis.grab.RedisGrabStore;
 import hongbao.redis.grab.RedisPasswordLocks;
 import hongbao.redis.ops.RedisSwitches;
 import hongbao.redis.payout.RedisPayoutQueue;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
@@ -86,12 +88,17 @@ public final class Hongbao implements AutoCloseable {
   private hongbao.app.reward.RewardWiring rewards;
   private hongbao.app.campaign.CampaignWiring campaigns;
   private Clock campaignClock;
+  private HttpApi http;
+  private DataDir dataDir;
 
   private Hongbao(Config config) {
     this.config = config;
   }
 
-  /** As {@link #start(Config, String, String, boolean)}, the rain's rounds on {@code clock}. */
+  /**
+   * As {@link #start(Config, String, String, boolean)}, the rain's rounds on {@code campaignClock}
+   * (the service's clock when null).
+   */
   public static Hongbao start(
       Config config, String redisUrl, String jdbcUrl, boolean workers, Clock campaignClock) {
     Hongbao service = new Hongbao(config);
@@ -108,9 +115,18 @@ public final class Hongbao implements AutoCloseable {
     }
   }
 
-  /** Starts the whole service: backends, HTTP and workers. */
+  /** Starts the whole service: backends (embedded ones on temporary files), HTTP and workers. */
   public static Hongbao start(Config config) {
+    return start(config, null);
+  }
+
+  /**
+   * Starts the whole service; embedded servers and the dev JWT secret keep their data in {@code
+   * dataDir} (temporary when null).
+   */
+  public static Hongbao start(Config config, DataDir dataDir) {
     Hongbao service = new Hongbao(config);
+    service.dataDir = dataDir;
     try {
       service.startBackends();
       service.startServices(true);
@@ -126,17 +142,7 @@ public final class Hongbao implements AutoCloseable {
    * hand) when {@code workers} is false.
    */
   public static Hongbao start(Config config, String redisUrl, String jdbcUrl, boolean workers) {
-    Hongbao service = new Hongbao(config);
-    service.redisUrl = redisUrl;
-    service.jdbcUrl = jdbcUrl;
-    service.kafkaBootstrap = config.rewards().kafkaBootstrap();
-    try {
-      service.startServices(workers);
-      return service;
-    } catch (RuntimeException e) {
-      service.close();
-      throw e;
-    }
+    return start(config, redisUrl, jdbcUrl, workers, null);
   }
 
   private void startBackends() {
@@ -146,13 +152,17 @@ public final class Hongbao implements AutoCloseable {
       resources.push(cluster);
       redisUrl = cluster.url();
     } else if (redisUrl == null) {
-      EmbeddedRedis redis = EmbeddedRedis.start();
+      EmbeddedRedis redis =
+          dataDir == null ? EmbeddedRedis.start() : EmbeddedRedis.startIn(dataDir.redis());
       resources.push(redis);
       redisUrl = redis.url();
     }
     jdbcUrl = config.jdbcUrl();
     if (jdbcUrl == null) {
-      EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start();
+      EmbeddedPostgresServer postgres =
+          dataDir == null
+              ? EmbeddedPostgresServer.start()
+              : EmbeddedPostgresServer.startIn(dataDir.postgres());
       resources.push(postgres);
       jdbcUrl = postgres.jdbcUrl();
     }
@@ -263,7 +273,10 @@ public final class Hongbao implements AutoCloseable {
             reconciler,
             withdrawals);
 
-    String secret = config.jwtSecret() != null ? config.jwtSecret() : randomSecret();
+    String secret =
+        config.jwtSecret() != null
+            ? config.jwtSecret()
+            : dataDir != null ? dataDir.jwtSecret(Hongbao::randomSecret) : randomSecret();
     var tokens = new VerifiedTokens(new Tokens(secret, clock), clock);
     var services =
         new HttpServices(
@@ -291,7 +304,9 @@ public final class Hongbao implements AutoCloseable {
             switches,
             reconciler,
             tokens,
-            new PacketIds(config.idAlphabet()),
+            new PacketIds(
+                IdAlphabet.resolve(
+                    config.idAlphabet(), database.installSettings(), config.devMode(), seeds)),
             new GrabLimiter(config.grabsPerUserPerSecond()),
             metrics,
             () -> ready(redis, database),
@@ -299,7 +314,10 @@ public final class Hongbao implements AutoCloseable {
             new ActivityService(database.activities(), activityCounts, clock),
             withdrawals.service(),
             withdrawals.callbacks());
-    metrics.gauge("hongbao.payout.backlog", queue, q -> q.backlog());
+    Gauge.builder("hongbao.payout.backlog", queue, q -> q.backlog())
+        .description("grabs waiting for their payout")
+        .register(metrics);
+    resources.push(ServiceMetrics.bind(metrics, database.dataSource()));
     startHttp(services);
     if (workers) {
       resources.push(
@@ -341,6 +359,10 @@ public final class Hongbao implements AutoCloseable {
     if (config.devMode() && config.jwtSecret() == null) {
       LOG.info("dev mode: JWT secret for this run is {}", secret);
     }
+    if (dataDir != null) {
+      LOG.info(
+          "data kept in {} (start with --fresh to begin empty)", dataDir.root().toAbsolutePath());
+    }
   }
 
   private String embeddedRedisNote() {
@@ -352,6 +374,7 @@ public final class Hongbao implements AutoCloseable {
     Vertx vertx = Vertx.vertx();
     resources.push(() -> vertx.close().await());
     var api = new HttpApi(vertx, services, config.http());
+    http = api;
     api.with(new WebUiRoutes(services, config.webUi()));
     if (rewards != null) {
       api.with(rewards.routes());
@@ -363,9 +386,35 @@ public final class Hongbao implements AutoCloseable {
     port = config.port() == 0 ? hongbao.app.embedded.FreePorts.find() : config.port();
     int instances = Math.max(1, Runtime.getRuntime().availableProcessors());
     for (int i = 0; i < instances; i++) {
-      HttpServer server = api.listen(port).await();
+      HttpServer server;
+      try {
+        server = api.listen(port).await();
+      } catch (Exception e) { // await() rethrows the bind's checked BindException as it is
+        if (portInUse(e)) {
+          throw new IllegalStateException(portInUseMessage(), e);
+        }
+        throw e instanceof RuntimeException failure ? failure : new IllegalStateException(e);
+      }
       resources.push(() -> server.close().await());
     }
+  }
+
+  private static boolean portInUse(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof java.net.BindException
+          || String.valueOf(t.getMessage()).contains("Address already in use")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private String portInUseMessage() {
+    return "port "
+        + port
+        + " on "
+        + config.http().host()
+        + " is in use by another program: stop it or set HONGBAO_PORT";
   }
 
   /**
@@ -419,6 +468,9 @@ public final class Hongbao implements AutoCloseable {
    */
   private Sealer sealer() {
     String keyset = config.tokenKeyset();
+    if (keyset == null && dataDir != null) {
+      return Sealer.fromKeysetJson(dataDir.tokenKeyset(() -> Sealer.generate().keysetJson()));
+    }
     if (keyset == null) {
       LOG.warn(
           "HONGBAO_TOKEN_KEYSET is not set: grab receipts are sealed with a key of this run only");
@@ -476,6 +528,11 @@ public final class Hongbao implements AutoCloseable {
   /** The Redis actually in use (embedded or configured). */
   public String redisUrl() {
     return redisUrl;
+  }
+
+  /** The HTTP adapter serving this instance (its {@link HttpApi#router()} lists every route). */
+  public HttpApi http() {
+    return http;
   }
 
   public Parts parts() {

@@ -57,6 +57,27 @@ public final class HttpApi implements AutoCloseable {
   private final Render render;
   private final Blocking blocking = new Blocking();
   private final Timer grabLatency;
+  private final Counter sends;
+  private final Counter topUps;
+
+  /** Found by the latest reconciliation this instance ran; -1 before the first. */
+  private final java.util.concurrent.atomic.AtomicLong discrepancies =
+      new java.util.concurrent.atomic.AtomicLong(-1);
+
+  /** The grab SLO's buckets: what the latency alerts and dashboards are written against. */
+  private static final Duration[] GRAB_LATENCY_BUCKETS = {
+    Duration.ofMillis(1).dividedBy(2),
+    Duration.ofMillis(1),
+    Duration.ofMillis(2),
+    Duration.ofMillis(5),
+    Duration.ofMillis(10),
+    Duration.ofMillis(25),
+    Duration.ofMillis(50),
+    Duration.ofMillis(100),
+    Duration.ofMillis(250),
+    Duration.ofSeconds(1)
+  };
+
   private final Map<Class<?>, Counter> grabOutcomes = new java.util.HashMap<>();
   private final ActivityRoutes activities;
   private final java.util.List<Routes> extensions =
@@ -79,13 +100,26 @@ public final class HttpApi implements AutoCloseable {
     this.grabLatency =
         Timer.builder("hongbao.grab.latency")
             .description("grab requests from arrival to answer")
-            .publishPercentileHistogram()
+            .serviceLevelObjectives(GRAB_LATENCY_BUCKETS)
             .register(services.metrics());
+    this.sends =
+        Counter.builder("hongbao.sends")
+            .description("packets sent (funded and armed), replays of a stored answer not counted")
+            .register(services.metrics());
+    this.topUps =
+        Counter.builder("hongbao.topups")
+            .description("wallet top-ups made, replays of a stored answer not counted")
+            .register(services.metrics());
+    io.micrometer.core.instrument.Gauge.builder(
+            "hongbao.reconciliation.discrepancies", discrepancies, AtomicLongValue::of)
+        .description("discrepancies the latest reconciliation found (-1: none run yet)")
+        .register(services.metrics());
     for (Class<?> outcome : GrabOutcome.class.getPermittedSubclasses()) {
       grabOutcomes.put(
           outcome,
           Counter.builder("hongbao.grabs")
               .tag("outcome", Outcomes.name(outcome))
+              .description("grabs answered, by outcome")
               .register(services.metrics()));
     }
   }
@@ -111,6 +145,7 @@ public final class HttpApi implements AutoCloseable {
 
   public Router router() {
     Router router = Router.router(vertx);
+    router.route().handler(new RequestTelemetry(services.metrics(), router, requestIdPrefix()));
     router.route().handler(this::bodyDeadline);
     router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
     router.route().failureHandler(Failures::reply);
@@ -136,6 +171,7 @@ public final class HttpApi implements AutoCloseable {
     activities.mount(router);
     new WithdrawalRoutes(services, blocking).mount(router);
     extensions.forEach(routes -> routes.mount(router));
+    new ApiDescription().mount(router);
     router
         .get("/*")
         .handler(
@@ -266,14 +302,16 @@ public final class HttpApi implements AutoCloseable {
                         userId,
                         amount,
                         key,
-                        balance ->
-                            new StoredAnswer(
-                                key.requestHash(),
-                                200,
-                                new JsonObject()
-                                    .put("userId", userId)
-                                    .put("balance", balance.fen())
-                                    .encode())))
+                        balance -> {
+                          topUps.increment();
+                          return new StoredAnswer(
+                              key.requestHash(),
+                              200,
+                              new JsonObject()
+                                  .put("userId", userId)
+                                  .put("balance", balance.fen())
+                                  .encode());
+                        }))
         .onComplete(result -> replay(ctx, result));
   }
 
@@ -321,8 +359,11 @@ public final class HttpApi implements AutoCloseable {
                     .send(
                         request,
                         key,
-                        packet ->
-                            new StoredAnswer(key.requestHash(), 201, render.sent(packet).encode())))
+                        packet -> {
+                          sends.increment();
+                          return new StoredAnswer(
+                              key.requestHash(), 201, render.sent(packet).encode());
+                        }))
         .onComplete(result -> replay(ctx, result));
   }
 
@@ -481,10 +522,11 @@ public final class HttpApi implements AutoCloseable {
   private void reconcile(RoutingContext ctx) {
     blocking
         .call(ctx.vertx().getOrCreateContext(), () -> services.reconciler().reconcile())
-        .onComplete(result -> answer(ctx, result.map(HttpApi::reconciliationJson)));
+        .onComplete(result -> answer(ctx, result.map(this::reconciliationJson)));
   }
 
-  private static JsonObject reconciliationJson(Reconciliation reconciliation) {
+  private JsonObject reconciliationJson(Reconciliation reconciliation) {
+    discrepancies.set(reconciliation.discrepancies().size());
     return new JsonObject()
         .put("ok", reconciliation.ok())
         .put("packetsChecked", reconciliation.packetsChecked())
@@ -554,6 +596,23 @@ public final class HttpApi implements AutoCloseable {
 
   static void json(RoutingContext ctx, int status, JsonObject body) {
     ctx.response().setStatusCode(status).putHeader("content-type", JSON).end(body.encode());
+  }
+
+  /** A gauge's reading of a counter it does not own. */
+  private static final class AtomicLongValue {
+    static double of(java.util.concurrent.atomic.AtomicLong value) {
+      return value.get();
+    }
+  }
+
+  /**
+   * Sets this instance's request ids apart from other instances' and earlier runs': the process's
+   * id and start time (a fact about the process, not a reading of the clock while serving).
+   */
+  private static String requestIdPrefix() {
+    ProcessHandle self = ProcessHandle.current();
+    long started = self.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
+    return Long.toString(self.pid(), 36) + Long.toString(started % 1_000_000_000L, 36) + "-";
   }
 
   @Override

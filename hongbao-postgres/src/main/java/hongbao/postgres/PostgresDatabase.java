@@ -127,6 +127,10 @@ public final class PostgresDatabase implements AutoCloseable {
     return new PostgresLedgerAudit(transactions);
   }
 
+  public hongbao.core.ops.InstallSettings installSettings() {
+    return new PostgresInstallSettings(transactions);
+  }
+
   public PostgresWithdrawals withdrawals() {
     return new PostgresWithdrawals(transactions);
   }

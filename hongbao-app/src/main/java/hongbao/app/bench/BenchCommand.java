@@ -38,6 +38,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
+    showDefaultValues = true,
     description =
         "Load the service with a scenario (hot, groups, storm, mixed, rewards) and report.")
 public final class BenchCommand implements Callable<Integer> {

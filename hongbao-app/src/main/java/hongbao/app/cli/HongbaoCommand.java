@@ -8,6 +8,7 @@ import picocli.CommandLine.Command;
 @Command(
     name = "hongbao",
     mixinStandardHelpOptions = true,
+    versionProvider = hongbao.app.Version.Provider.class,
     description = "A red-packet service: serve it, benchmark it, study its splits.",
     subcommands = {
       ServeCommand.class,

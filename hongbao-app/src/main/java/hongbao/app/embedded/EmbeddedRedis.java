@@ -9,34 +9,61 @@ import redis.embedded.RedisServer;
 
 /**
  * A Redis server in a child process for the embedded default and for tests, with its data directory
- * in a temporary folder that is removed on close. AOF is on (fsync every second), as a real
- * deployment should run it.
+ * in a temporary folder that is removed on close, or in a kept directory ({@link #startIn}). AOF is
+ * on (fsync every second), as a real deployment should run it.
  */
 public final class EmbeddedRedis implements AutoCloseable {
 
   /** Where Redis 6.2 keeps its append-only file, inside the server's directory. */
   public static final String AOF = "appendonly.aof";
 
+  /** Written by Redis in its directory, so that a later start can stop an orphaned server. */
+  static final String PID_FILE = "redis.pid";
+
   private RedisServer server;
   private final Path directory;
   private final int port;
+  private final boolean temporary;
 
-  private EmbeddedRedis(RedisServer server, Path directory, int port) {
+  private EmbeddedRedis(RedisServer server, Path directory, int port, boolean temporary) {
     this.server = server;
     this.directory = directory;
     this.port = port;
+    this.temporary = temporary;
   }
 
   public static EmbeddedRedis start() {
     try {
-      int port = FreePorts.find();
-      Path directory = Files.createTempDirectory("hongbao-redis-");
-      RedisServer server = server(port, directory);
-      server.start();
-      return new EmbeddedRedis(server, directory, port);
+      return start(Files.createTempDirectory("hongbao-redis-"), true);
     } catch (IOException e) {
       throw new UncheckedIOException("could not start the embedded Redis", e);
     }
+  }
+
+  /**
+   * A server on the data kept in {@code directory} (created if missing), which stays after close; a
+   * server an earlier, killed run left on it is stopped first.
+   */
+  public static EmbeddedRedis startIn(Path directory) {
+    try {
+      Files.createDirectories(directory);
+      stopLeftOver(directory);
+      return start(directory.toAbsolutePath(), false);
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not start the embedded Redis in " + directory, e);
+    }
+  }
+
+  /** Stops a server an earlier, killed run left on {@code directory}, if any. */
+  public static void stopLeftOver(Path directory) {
+    Orphans.stop(directory.resolve(PID_FILE), "redis");
+  }
+
+  private static EmbeddedRedis start(Path directory, boolean temporary) throws IOException {
+    int port = FreePorts.find();
+    RedisServer server = server(port, directory);
+    server.start();
+    return new EmbeddedRedis(server, directory, port, temporary);
   }
 
   private static RedisServer server(int port, Path directory) throws IOException {
@@ -44,6 +71,7 @@ public final class EmbeddedRedis implements AutoCloseable {
         .bind("127.0.0.1")
         .port(port)
         .setting("dir " + directory)
+        .setting("pidfile " + directory.resolve(PID_FILE))
         .setting("save \"\"")
         .setting("appendonly yes")
         .setting("appendfsync everysec")
@@ -83,7 +111,9 @@ public final class EmbeddedRedis implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {
-      TemporaryFiles.deleteTree(directory);
+      if (temporary) {
+        TemporaryFiles.deleteTree(directory);
+      }
     }
   }
 }

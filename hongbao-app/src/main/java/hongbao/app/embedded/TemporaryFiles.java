@@ -7,11 +7,11 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /** Removes what an embedded server left in its temporary folder. */
-final class TemporaryFiles {
+public final class TemporaryFiles {
 
   private TemporaryFiles() {}
 
-  static void deleteTree(Path root) {
+  public static void deleteTree(Path root) {
     if (root == null || !Files.exists(root)) {
       return;
     }

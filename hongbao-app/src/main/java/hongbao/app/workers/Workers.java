@@ -33,6 +33,9 @@ public final class Workers implements AutoCloseable {
   /** A consumer name with nothing pending for this long belongs to an instance that left. */
   static final Duration CONSUMER_IDLE_MAX = Duration.ofHours(1);
 
+  /** The dead-letter gauge counts up to this many. */
+  static final int DEAD_LETTERS_COUNTED = 1_000;
+
   private static final Logger LOG = LoggerFactory.getLogger(Workers.class);
 
   private final List<Loop> loops = new ArrayList<>();
@@ -54,11 +57,25 @@ public final class Workers implements AutoCloseable {
     // went quiet); the random part keeps two instances given the same name apart.
     String instance = config.instance() + "-" + UUID.randomUUID().toString().substring(0, 8);
     LOG.info("workers of instance {} started", instance);
-    Counter paid = Counter.builder("hongbao.payouts").register(metrics);
+    Counter paid =
+        Counter.builder("hongbao.payouts")
+            .description("grabs paid into wallets by this instance's workers")
+            .register(metrics);
+    Counter refunds =
+        Counter.builder("hongbao.refunds")
+            .description("expired packets whose remainder this instance refunded")
+            .register(metrics);
     Counter violations =
         Counter.builder("hongbao.invariant.violations")
             .description("bugs that stopped a background loop")
             .register(metrics);
+    // Counted by a loop, not at scrape time: reading the dead-letter streams is Redis I/O, and
+    // the scrape is answered on the event loop. Capped: past the cap the alert has long fired.
+    var deadLetters = new java.util.concurrent.atomic.AtomicLong();
+    io.micrometer.core.instrument.Gauge.builder(
+            "hongbao.payout.dead.letters", deadLetters, java.util.concurrent.atomic.AtomicLong::get)
+        .description("payouts given up after too many deliveries (counted up to 1000)")
+        .register(metrics);
     BiConsumer<String, Invariants.InvariantViolation> onViolation =
         (loop, violation) -> {
           violations.increment();
@@ -90,8 +107,22 @@ public final class Workers implements AutoCloseable {
     workers.loops.add(
         Loop.start(
             "expiry-sweeper",
-            parts.sweeper()::sweepOnce,
+            () -> {
+              int refunded = parts.sweeper().sweepOnce();
+              refunds.increment(refunded);
+              return refunded;
+            },
             config.sweepInterval(),
+            onViolation,
+            jitter.split()));
+    workers.loops.add(
+        Loop.start(
+            "dead-letter-count",
+            () -> {
+              deadLetters.set(parts.queue().deadLetters(DEAD_LETTERS_COUNTED).size());
+              return 0;
+            },
+            Duration.ofSeconds(30),
             onViolation,
             jitter.split()));
     workers.loops.add(

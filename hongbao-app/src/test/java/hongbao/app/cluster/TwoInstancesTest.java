@@ -264,6 +264,7 @@ class TwoInstancesTest {
     env.put("HONGBAO_JWT_SECRET", secret);
     env.put("HONGBAO_DEV_MODE", "true");
     env.put("HONGBAO_INSTANCE", "victim");
+    env.put("HONGBAO_ID_ALPHABET", PacketIds.DEFAULT_ALPHABET);
     env.put("HONGBAO_RECLAIM_IDLE_MILLIS", "1000");
     env.put("HONGBAO_SWEEP_INTERVAL_MILLIS", "200");
     env.put("HONGBAO_GRABS_PER_USER_PER_SECOND", "1000");

@@ -43,6 +43,8 @@ public final class TestService implements AutoCloseable {
     env.put("HONGBAO_RECLAIM_IDLE_MILLIS", "1000");
     env.put("HONGBAO_SWEEP_INTERVAL_MILLIS", "200");
     env.put("HONGBAO_GRABS_PER_USER_PER_SECOND", "1000");
+    // Tests decode ids with the default alphabet; an empty override gives the install's own.
+    env.put("HONGBAO_ID_ALPHABET", hongbao.http.PacketIds.DEFAULT_ALPHABET);
     if (backends.gatewayUrl() != null) {
       env.put("HONGBAO_GATEWAY_URL", backends.gatewayUrl());
       env.put("HONGBAO_GATEWAY_SECRET", backends.gatewaySecret());

@@ -1,0 +1,88 @@
+package hongbao.app;
+
+import hongbao.app.embedded.EmbeddedPostgresServer;
+import hongbao.app.embedded.EmbeddedRedis;
+import hongbao.app.embedded.TemporaryFiles;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Where the embedded default keeps what must survive a restart: the embedded Redis (its AOF), the
+ * embedded PostgreSQL (wallets, packets, the id alphabet), the grab receipts' keys (unless
+ * HONGBAO_TOKEN_KEYSET is set) and the dev-mode JWT secret (so tokens stay valid). {@code
+ * HONGBAO_DATA_DIR}, default {@value #DEFAULT} in the working directory. Outside servers
+ * (HONGBAO_REDIS_URL, HONGBAO_JDBC_URL) keep their data themselves.
+ */
+public record DataDir(Path root) {
+
+  public static final String DEFAULT = ".hongbao-data";
+
+  private static final String REDIS = "redis";
+  private static final String POSTGRES = "postgres";
+  private static final String JWT_SECRET = "jwt-secret";
+  private static final String TOKEN_KEYSET = "token-keyset.json";
+
+  public static DataDir from(Map<String, String> env) {
+    String dir = env.get("HONGBAO_DATA_DIR");
+    return new DataDir(Path.of(dir == null || dir.isBlank() ? DEFAULT : dir.trim()));
+  }
+
+  public Path redis() {
+    return root.resolve(REDIS);
+  }
+
+  public Path postgres() {
+    return root.resolve(POSTGRES);
+  }
+
+  /**
+   * Removes what this service keeps here, and only that: a data directory set by mistake to a
+   * folder with other files loses none of them.
+   */
+  public void clear() {
+    EmbeddedRedis.stopLeftOver(redis());
+    EmbeddedPostgresServer.stopLeftOver(postgres());
+    TemporaryFiles.deleteTree(redis());
+    TemporaryFiles.deleteTree(postgres());
+    TemporaryFiles.deleteTree(root.resolve(JWT_SECRET));
+    TemporaryFiles.deleteTree(root.resolve(TOKEN_KEYSET));
+  }
+
+  /** The dev JWT secret kept here; made by {@code generate} and kept if there is none. */
+  public String jwtSecret(Supplier<String> generate) {
+    return kept(JWT_SECRET, generate);
+  }
+
+  /**
+   * The Tink keyset sealing grab receipts, kept here so that a receipt still opens after a restart;
+   * made by {@code generate} and kept if there is none.
+   */
+  public String tokenKeyset(Supplier<String> generate) {
+    return kept(TOKEN_KEYSET, generate);
+  }
+
+  /** The secret in {@code name}, readable by the owner only; made and written when missing. */
+  private String kept(String name, Supplier<String> generate) {
+    Path file = root.resolve(name);
+    try {
+      if (Files.isRegularFile(file)) {
+        String kept = Files.readString(file).trim();
+        if (!kept.isEmpty()) {
+          return kept;
+        }
+      }
+      Files.createDirectories(root);
+      String secret = generate.get();
+      Files.writeString(file, secret);
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+      return secret;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot keep a secret in " + file, e);
+    }
+  }
+}

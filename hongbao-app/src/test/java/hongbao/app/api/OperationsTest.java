@@ -1,0 +1,177 @@
+package hongbao.app.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import hongbao.app.Config;
+import hongbao.app.Hongbao;
+import hongbao.app.Version;
+import hongbao.app.cli.HongbaoCommand;
+import hongbao.app.embedded.FreePorts;
+import hongbao.app.support.Api;
+import hongbao.app.support.Backends;
+import hongbao.app.support.TestService;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import picocli.CommandLine;
+
+/**
+ * What an operator relies on: the metric families (JVM, process, pool, HTTP per route, the grab SLO
+ * buckets, the service's counters) each with HELP text, a request id on every answer, the version
+ * on the command line, and a port in use named as such.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class OperationsTest {
+
+  private TestService service;
+  private Api api;
+
+  @BeforeAll
+  void start() {
+    service = TestService.start(Backends.embedded());
+    api = service.api();
+  }
+
+  @AfterAll
+  void stop() {
+    service.close();
+  }
+
+  @Test
+  void metrics_haveTheFamiliesAnOperatorNeeds_eachWithHelp() {
+    api.topUp("ops-metrics", 1000);
+    String packet = api.sendLucky(api.token("ops-metrics"), 1000, 1, 60);
+    assertThat(api.grab(api.token("ops-grabber"), packet).status()).isEqualTo(200);
+
+    String text = api.get("/metrics", null).raw();
+
+    Set<String> families = matches(text, "(?m)^# TYPE (\\S+) ");
+    assertThat(families)
+        .contains(
+            "jvm_memory_used_bytes",
+            "jvm_gc_max_data_size_bytes", // jvm_gc_pause_seconds appears after the first pause
+            "jvm_threads_live_threads",
+            "process_cpu_usage",
+            "process_uptime_seconds",
+            "hikaricp_connections_active",
+            "hongbao_build_info",
+            "hongbao_grab_latency_seconds",
+            "hongbao_grabs_total",
+            "hongbao_sends_total",
+            "hongbao_topups_total",
+            "hongbao_reconciliation_discrepancies",
+            "hongbao_payout_dead_letters",
+            "hongbao_refunds_total",
+            "hongbao_http_requests_seconds");
+    Set<String> described = matches(text, "(?m)^# HELP (\\S+) \\S");
+    assertThat(families).allSatisfy(family -> assertThat(described).contains(family));
+    List<String> grabBuckets =
+        text.lines().filter(l -> l.startsWith("hongbao_grab_latency_seconds_bucket")).toList();
+    assertThat(grabBuckets).hasSize(11); // 0.5, 1, 2, 5, 10, 25, 50, 100, 250 ms, 1 s and +Inf
+    assertThat(text)
+        .containsPattern(
+            "hongbao_http_requests_seconds_count\\{method=\"POST\",route=\"/api/v1/packets/:id/grab\",status=\"200\"\\} [1-9]");
+  }
+
+  @Test
+  void everyAnswer_carriesARequestId_andKeepsTheCallersOwn() {
+    var mine =
+        api.call(api.request("GET", "/health", null, Map.of("X-Request-Id", "trace-42"), null));
+    var refused = api.call(api.request("GET", "/api/v1/wallet", null, Map.of(), null));
+    var ours = api.call(api.request("GET", "/nowhere/at/all", null, Map.of(), null));
+
+    assertThat(mine.status()).isEqualTo(200);
+    assertThat(refused.status()).isEqualTo(401);
+    assertThat(header(api, "/health", "trace-42")).isEqualTo("trace-42");
+    assertThat(header(api, "/api/v1/wallet", null)).isNotBlank();
+    assertThat(header(api, "/api/v1/wallet", "bad id with spaces")).doesNotContain(" ");
+    assertThat(ours.status()).isEqualTo(404);
+  }
+
+  private static String header(Api api, String path, String offered) {
+    try {
+      var builder =
+          java.net.http.HttpRequest.newBuilder(
+              java.net.URI.create(api.request("GET", path, null, Map.of(), null).uri().toString()));
+      if (offered != null) {
+        builder.header("X-Request-Id", offered);
+      }
+      return java.net.http.HttpClient.newHttpClient()
+          .send(builder.build(), java.net.http.HttpResponse.BodyHandlers.discarding())
+          .headers()
+          .firstValue("X-Request-Id")
+          .orElse("");
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
+  void version_isPrinted() {
+    var out = new StringWriter();
+    int exit =
+        new CommandLine(new HongbaoCommand()).setOut(new PrintWriter(out)).execute("--version");
+
+    assertThat(exit).isZero();
+    assertThat(out.toString()).startsWith("hongbao " + Version.current());
+  }
+
+  @Test
+  void aWrongSetting_stopsServeWithOneLine() throws Exception {
+    var java = ProcessHandle.current().info().command().orElseThrow();
+    var builder =
+        new ProcessBuilder(
+                java, "-cp", System.getProperty("java.class.path"), "hongbao.app.Main", "serve")
+            .redirectErrorStream(true);
+    builder.environment().put("HONGBAO_PORT", "abc");
+    builder.environment().put("HONGBAO_DATA_DIR", "target/never-used-data");
+    Process process = builder.start();
+    String output = new String(process.getInputStream().readAllBytes()).strip();
+
+    assertThat(process.waitFor()).isEqualTo(2);
+    assertThat(output).isEqualTo("hongbao: HONGBAO_PORT must be an integer, not 'abc'");
+  }
+
+  @Test
+  void aPortInUse_isNamed() throws Exception {
+    Backends backends = Backends.embedded();
+    int port = FreePorts.find();
+    try (var taken = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+      assertThat(taken.isBound()).isTrue();
+      Config config =
+          Config.from(
+              Map.of(
+                  "HONGBAO_PORT",
+                  Integer.toString(port),
+                  "HONGBAO_DEV_MODE",
+                  "true",
+                  "HONGBAO_ID_ALPHABET",
+                  hongbao.http.PacketIds.DEFAULT_ALPHABET));
+      assertThatThrownBy(
+              () -> Hongbao.start(config, backends.redisUrl(), backends.jdbcUrl(), false).close())
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("port " + port)
+          .hasMessageContaining("in use");
+    }
+  }
+
+  private static Set<String> matches(String text, String regex) {
+    Matcher matcher = Pattern.compile(regex).matcher(text);
+    return matcher.results().map(r -> r.group(1)).collect(Collectors.toSet());
+  }
+}

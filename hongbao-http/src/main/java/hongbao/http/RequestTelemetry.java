@@ -1,0 +1,138 @@
+package hongbao.http;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.vertx.core.Handler;
+import io.vertx.ext.web.Route;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * The first handler of every request: gives it a request id (the caller's {@code X-Request-Id} when
+ * it is a plain token, else a new one), answers it in the same header and puts it in the logging
+ * context while the request's handlers run on this thread, and times the request per method, route
+ * template and status ({@code hongbao_http_requests_seconds}). Routes are named by their template
+ * ({@code /api/v1/packets/:id}), and anything that is not a route of the API is "other", so the
+ * number of series stays bounded whatever paths clients invent.
+ */
+final class RequestTelemetry implements Handler<RoutingContext> {
+
+  static final String HEADER = "X-Request-Id";
+  static final String MDC_KEY = "requestId";
+
+  /** The access log: one line per request, off unless its logger is at INFO. */
+  private static final Logger ACCESS = LoggerFactory.getLogger("hongbao.access");
+
+  private static final Pattern ACCEPTED_ID = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
+  private static final Duration[] BUCKETS = {
+    Duration.ofMillis(1),
+    Duration.ofMillis(5),
+    Duration.ofMillis(25),
+    Duration.ofMillis(100),
+    Duration.ofMillis(250),
+    Duration.ofSeconds(1),
+    Duration.ofSeconds(5)
+  };
+
+  private final MeterRegistry registry;
+  private final Router router;
+  private final String prefix;
+  private final AtomicLong sequence = new AtomicLong();
+  private volatile List<Template> templates;
+
+  /** {@code prefix} sets this instance's ids apart from other instances' (random per start). */
+  RequestTelemetry(MeterRegistry registry, Router router, String prefix) {
+    this.registry = registry;
+    this.router = router;
+    this.prefix = prefix;
+  }
+
+  private record Template(String name, Pattern pattern) {}
+
+  @Override
+  public void handle(RoutingContext ctx) {
+    String offered = ctx.request().getHeader(HEADER);
+    String id =
+        offered != null && ACCEPTED_ID.matcher(offered).matches()
+            ? offered
+            : prefix + Long.toString(sequence.incrementAndGet(), 36);
+    ctx.response().putHeader(HEADER, id);
+    long started = System.nanoTime();
+    ctx.addEndHandler(ended -> ended(ctx, id, System.nanoTime() - started));
+    MDC.put(MDC_KEY, id);
+    try {
+      ctx.next();
+    } finally {
+      MDC.remove(MDC_KEY);
+    }
+  }
+
+  private void ended(RoutingContext ctx, String id, long nanos) {
+    String method = ctx.request().method().name();
+    int status = ctx.response().getStatusCode();
+    Timer.builder("hongbao.http.requests")
+        .description("HTTP requests by method, route template and status")
+        .tag("method", method)
+        .tag("route", route(ctx))
+        .tag("status", Integer.toString(status))
+        .serviceLevelObjectives(BUCKETS)
+        .register(registry)
+        .record(nanos, TimeUnit.NANOSECONDS);
+    if (ACCESS.isInfoEnabled()) {
+      MDC.put(MDC_KEY, id);
+      try {
+        ACCESS.info(
+            "{} {} {} {} µs",
+            method,
+            ctx.request().path(),
+            status,
+            TimeUnit.NANOSECONDS.toMicros(nanos));
+      } finally {
+        MDC.remove(MDC_KEY);
+      }
+    }
+  }
+
+  private String route(RoutingContext ctx) {
+    Route current = ctx.currentRoute();
+    if (current != null && current.isExactPath() && current.getPath() != null) {
+      return current.getPath();
+    }
+    String path = ctx.normalizedPath();
+    for (Template template : templates()) {
+      if (template.pattern().matcher(path).matches()) {
+        return template.name();
+      }
+    }
+    return "other";
+  }
+
+  /** The API's exact routes as patterns, read from the router once it is complete. */
+  private List<Template> templates() {
+    List<Template> known = templates;
+    if (known == null) {
+      known =
+          router.getRoutes().stream()
+              .filter(r -> r.isExactPath() && r.getPath() != null)
+              .map(Route::getPath)
+              .distinct()
+              .map(
+                  path ->
+                      new Template(
+                          path,
+                          Pattern.compile(
+                              Pattern.quote(path).replaceAll(":[A-Za-z]+", "\\\\E[^/]+\\\\Q"))))
+              .toList();
+      templates = known;
+    }
+    return known;
+  }
+}
