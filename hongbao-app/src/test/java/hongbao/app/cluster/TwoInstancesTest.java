@@ -268,6 +268,11 @@ class TwoInstancesTest {
     env.put("HONGBAO_RECLAIM_IDLE_MILLIS", "1000");
     env.put("HONGBAO_SWEEP_INTERVAL_MILLIS", "200");
     env.put("HONGBAO_GRABS_PER_USER_PER_SECOND", "1000");
+    if (backends.gatewayUrl() != null) {
+      // one gateway book for every instance of these backends, as in production
+      env.put("HONGBAO_GATEWAY_URL", backends.gatewayUrl());
+      env.put("HONGBAO_GATEWAY_SECRET", backends.gatewaySecret());
+    }
     builder.redirectErrorStream(true).redirectOutput(victimLog.toFile());
     return builder.start();
   }

@@ -83,15 +83,30 @@ public record Backends(
   }
 
   /**
-   * An embedded Redis Cluster of {@value #CLUSTER_MASTERS} masters and the embedded PostgreSQL; the
-   * service starts a gateway simulator of its own for the cluster's schema.
+   * An embedded Redis Cluster of {@value #CLUSTER_MASTERS} masters and the embedded PostgreSQL,
+   * with a gateway simulator of its own for the cluster's schema: every service on these backends
+   * must find the withdrawals an earlier test made there in the gateway's book.
    */
   public static synchronized Backends embeddedCluster() {
     if (embeddedCluster == null) {
       EmbeddedRedisCluster cluster = EmbeddedRedisCluster.start(CLUSTER_MASTERS);
-      Runtime.getRuntime().addShutdownHook(new Thread(cluster::close, "test-redis-cluster"));
+      GatewaySimProcess gateway = startGateway();
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    gateway.close();
+                    cluster.close();
+                  },
+                  "test-redis-cluster"));
       embeddedCluster =
-          new Backends("embedded-cluster", cluster.url(), postgres().jdbcUrl(), "cluster");
+          new Backends(
+              "embedded-cluster",
+              cluster.url(),
+              postgres().jdbcUrl(),
+              "cluster",
+              gateway.url(),
+              GATEWAY_SECRET);
     }
     return embeddedCluster;
   }
