@@ -24,8 +24,9 @@ import picocli.CommandLine.Option;
     name = "gateway-sim",
     mixinStandardHelpOptions = true,
     description = {
-      "Run a payment gateway simulator with its own durable book and a daily statement",
-      "(GET /v1/statements/yyyy-MM-dd). Secret: HONGBAO_GATEWAY_SECRET (random if unset)."
+      "Run a payment gateway simulator with its own durable book.",
+      "Daily statements at GET /v1/statements/yyyy-MM-dd; the secret is HONGBAO_GATEWAY_SECRET",
+      "(random if unset)."
     })
 public final class GatewaySimCommand implements Callable<Integer> {
 

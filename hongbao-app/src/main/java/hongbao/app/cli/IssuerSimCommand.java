@@ -13,8 +13,9 @@ import picocli.CommandLine.Option;
     name = "issuer-sim",
     mixinStandardHelpOptions = true,
     description = {
-      "A downstream coupon/item issuer for drills: POST / issues once per tradeNo, refuses above",
-      "its capacity (429), fails at random (503), answers after a latency. GET / shows what it saw."
+      "Run a downstream coupon/item issuer for drills.",
+      "POST / issues once per tradeNo, refuses above its capacity (429), fails at random (503) and",
+      "answers after a latency; GET / shows what it saw."
     })
 public final class IssuerSimCommand implements Callable<Integer> {
 

@@ -15,8 +15,8 @@ import picocli.CommandLine.Option;
     name = "simulate",
     mixinStandardHelpOptions = true,
     description = {
-      "Drives the real core services over in-memory ports from a seed, with faults injected,",
-      "and audits the books after every step. A failing seed prints how to replay it."
+      "Simulate the core from a seed with faults, auditing the books after every step.",
+      "The real core services run over in-memory ports; a failing seed prints how to replay it."
     })
 public final class SimulateCommand implements Callable<Integer> {
 

@@ -212,6 +212,45 @@ class OpenApiDocumentTest {
     assertThat(run).as("examples run").isGreaterThan(30);
   }
 
+  /**
+   * Every POST and PUT the document shows with a JSON body refuses that body with one field more,
+   * naming the field: a misspelt option must never be taken as its default.
+   */
+  @Test
+  void everyPostAndPut_refusesAnUnknownField_namingIt() {
+    var failures = new ArrayList<String>();
+    var checked = new TreeSet<String>();
+    for (Operation operation : operations()) {
+      boolean writes = operation.method().equals("POST") || operation.method().equals("PUT");
+      if (!writes || !servedRoutes().contains(operation.route())) {
+        continue;
+      }
+      for (Example example : operation.examples()) {
+        if (example.body() == null || example.status() >= 300) {
+          continue;
+        }
+        JsonObject body = example.body().copy().put("unexpectedField", 1);
+        Api.Response response = call(operation, body);
+        checked.add(operation.route());
+        if (response.status() != 400
+            || !"INVALID_REQUEST".equals(response.errorCode())
+            || !response.raw().contains("'unexpectedField'")) {
+          failures.add(operation.route() + " example " + example.name() + ": " + response);
+        }
+      }
+    }
+    assertThat(failures).isEmpty();
+    assertThat(checked)
+        .as("writes checked")
+        .contains(
+            "POST /api/v1/packets",
+            "POST /api/v1/admin/campaigns",
+            "POST /api/v1/campaigns/{id}/taps",
+            "POST /api/v1/rewards",
+            "POST /api/v1/withdrawals",
+            "PUT /api/v1/admin/reward-types/{type}");
+  }
+
   @Test
   void everyResponseExample_isAcceptedByItsOwnSchema() {
     var failures = new ArrayList<String>();
