@@ -184,8 +184,13 @@ public final class Hongbao implements AutoCloseable {
             RandomGeneratorFactory.of("L64X128MixRandom").create(new SecureRandom().nextLong()));
     resources.push(database);
 
+    var metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     RedisLink redis =
-        RedisTimeouts.link(redisUrl, config.redisTimeout(), RedisPayoutQueue.MAX_WAIT);
+        RedisTimeouts.link(
+            redisUrl,
+            config.redisTimeout(),
+            RedisPayoutQueue.MAX_WAIT,
+            ServiceMetrics.redisCommands(metrics));
     resources.push(redis);
     RedisKeys keys = new RedisKeys(config.shards());
     var store = new RedisGrabStore(redis, keys, config.keyGrace());
@@ -241,7 +246,6 @@ public final class Hongbao implements AutoCloseable {
     var receipts = new SealedReceipts(tokenSealer);
     var claims =
         new ClaimService(receipts, database.packets(), store, arming, database.ledger(), clock);
-    var metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     startRewards(redis, database, switches, reconciler, metrics, clock, tokenSealer);
     if (rewards != null) {
       var credits = rewards.forcedCredits();

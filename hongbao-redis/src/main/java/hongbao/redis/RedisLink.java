@@ -14,6 +14,8 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.AsyncExecutions;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.metrics.CommandLatencyRecorder;
+import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,8 +42,9 @@ import java.util.concurrent.TimeoutException;
  *   <li>one command may name keys of one hash slot only ({@link #groupsOf}).
  * </ul>
  *
- * <p>A link made by {@link #open} owns its client and shuts it down on close; {@link #another()}
- * opens a further connection of the same client (for commands that block), which the caller closes.
+ * <p>A link made by {@link #open} owns its client and the client's resources (threads, and the
+ * recorder of command latencies it is given) and shuts them down on close; {@link #another()} opens
+ * a further connection of the same client (for commands that block), which the caller closes.
  * Thread-safe, as Lettuce connections are.
  */
 public abstract sealed class RedisLink implements AutoCloseable {
@@ -57,6 +60,8 @@ public abstract sealed class RedisLink implements AutoCloseable {
 
   private static final Duration ADAPTIVE_REFRESH_MIN_GAP = Duration.ofSeconds(1);
 
+  private static final Duration RESOURCES_SHUTDOWN = Duration.ofSeconds(2);
+
   private RedisLink() {}
 
   /** Connects to the Redis named by {@code url} with Lettuce's default options and timeout. */
@@ -68,13 +73,36 @@ public abstract sealed class RedisLink implements AutoCloseable {
    * Connects to the Redis named by {@code url}: a cluster when it starts with {@value
    * #CLUSTER_SCHEME}, else one server. A cluster client keeps {@code options} (timeouts, socket
    * options) and adds periodic and adaptive topology refresh; {@code commandTimeout} bounds the
-   * synchronous calls on every node.
+   * synchronous calls on every node. No command latencies are recorded.
    */
   public static RedisLink open(String url, ClientOptions options, Duration commandTimeout) {
+    return open(url, options, commandTimeout, CommandLatencyRecorder.disabled());
+  }
+
+  /**
+   * As {@link #open(String, ClientOptions, Duration)}, with every completed command's latency given
+   * to {@code latencies} (by command type and node), on this link and every {@link #another()}.
+   */
+  public static RedisLink open(
+      String url,
+      ClientOptions options,
+      Duration commandTimeout,
+      CommandLatencyRecorder latencies) {
+    ClientResources resources = ClientResources.builder().commandLatencyRecorder(latencies).build();
+    try {
+      return open(url, options, commandTimeout, resources);
+    } catch (RuntimeException e) {
+      shutdown(resources);
+      throw e;
+    }
+  }
+
+  private static RedisLink open(
+      String url, ClientOptions options, Duration commandTimeout, ClientResources resources) {
     if (url.startsWith(CLUSTER_SCHEME)) {
       List<RedisURI> seeds = clusterSeeds(url);
       seeds.forEach(seed -> seed.setTimeout(commandTimeout));
-      RedisClusterClient client = RedisClusterClient.create(seeds);
+      RedisClusterClient client = RedisClusterClient.create(resources, seeds);
       client.setOptions(
           ClusterClientOptions.builder(options)
               .topologyRefreshOptions(
@@ -84,7 +112,7 @@ public abstract sealed class RedisLink implements AutoCloseable {
                       .build())
               .build());
       try {
-        return new Cluster(client, client.connect(), true);
+        return new Cluster(client, client.connect(), resources);
       } catch (RuntimeException e) {
         client.shutdown();
         throw RedisFaults.translate(e);
@@ -92,10 +120,10 @@ public abstract sealed class RedisLink implements AutoCloseable {
     }
     RedisURI uri = RedisURI.create(url);
     uri.setTimeout(commandTimeout);
-    RedisClient client = RedisClient.create(uri);
+    RedisClient client = RedisClient.create(resources, uri);
     client.setOptions(options);
     try {
-      return new Server(client, client.connect(), true, true);
+      return new Server(client, client.connect(), true, resources);
     } catch (RuntimeException e) {
       client.shutdown();
       throw RedisFaults.translate(e);
@@ -103,16 +131,26 @@ public abstract sealed class RedisLink implements AutoCloseable {
   }
 
   /**
+   * Shared resources outlive the clients that use them, so the link that made them stops them; a
+   * bounded wait, as a close must not hang on a stuck thread.
+   */
+  private static void shutdown(ClientResources resources) {
+    resources
+        .shutdown(0, RESOURCES_SHUTDOWN.toMillis(), TimeUnit.MILLISECONDS)
+        .awaitUninterruptibly();
+  }
+
+  /**
    * A link over a connection to one server that the caller owns and closes; {@link #another()} is
    * not available on it.
    */
   public static RedisLink of(StatefulRedisConnection<String, String> connection) {
-    return new Server(null, connection, false, false);
+    return new Server(null, connection, false, null);
   }
 
   /** A link over a new connection of {@code client}; closing it closes that connection only. */
   public static RedisLink of(RedisClient client) {
-    return new Server(client, client.connect(), true, false);
+    return new Server(client, client.connect(), true, null);
   }
 
   /** The seeds of {@code redis-cluster://[user:password@]host:port[,host:port...]}. */
@@ -225,17 +263,19 @@ public abstract sealed class RedisLink implements AutoCloseable {
     private final RedisClient client;
     private final StatefulRedisConnection<String, String> connection;
     private final boolean closesConnection;
-    private final boolean shutsDownClient;
+
+    /** Set on the link that owns the client: it shuts down the client and these resources. */
+    private final ClientResources ownedResources;
 
     Server(
         RedisClient client,
         StatefulRedisConnection<String, String> connection,
         boolean closesConnection,
-        boolean shutsDownClient) {
+        ClientResources ownedResources) {
       this.client = client;
       this.connection = connection;
       this.closesConnection = closesConnection;
-      this.shutsDownClient = shutsDownClient;
+      this.ownedResources = ownedResources;
     }
 
     @Override
@@ -259,7 +299,7 @@ public abstract sealed class RedisLink implements AutoCloseable {
         throw new IllegalStateException("a link over a bare connection cannot open another");
       }
       try {
-        return new Server(client, client.connect(), true, false);
+        return new Server(client, client.connect(), true, null);
       } catch (RuntimeException e) {
         throw RedisFaults.translate(e);
       }
@@ -308,8 +348,9 @@ public abstract sealed class RedisLink implements AutoCloseable {
       if (closesConnection) {
         connection.close();
       }
-      if (shutsDownClient) {
+      if (ownedResources != null) {
         client.shutdown();
+        shutdown(ownedResources);
       }
     }
   }
@@ -319,15 +360,17 @@ public abstract sealed class RedisLink implements AutoCloseable {
 
     private final RedisClusterClient client;
     private final StatefulRedisClusterConnection<String, String> connection;
-    private final boolean shutsDownClient;
+
+    /** Set on the link that owns the client: it shuts down the client and these resources. */
+    private final ClientResources ownedResources;
 
     Cluster(
         RedisClusterClient client,
         StatefulRedisClusterConnection<String, String> connection,
-        boolean shutsDownClient) {
+        ClientResources ownedResources) {
       this.client = client;
       this.connection = connection;
-      this.shutsDownClient = shutsDownClient;
+      this.ownedResources = ownedResources;
     }
 
     @Override
@@ -348,7 +391,7 @@ public abstract sealed class RedisLink implements AutoCloseable {
     @Override
     public RedisLink another() {
       try {
-        return new Cluster(client, client.connect(), false);
+        return new Cluster(client, client.connect(), null);
       } catch (RuntimeException e) {
         throw RedisFaults.translate(e);
       }
@@ -403,8 +446,9 @@ public abstract sealed class RedisLink implements AutoCloseable {
     @Override
     public void close() {
       connection.close();
-      if (shutsDownClient) {
+      if (ownedResources != null) {
         client.shutdown();
+        shutdown(ownedResources);
       }
     }
   }

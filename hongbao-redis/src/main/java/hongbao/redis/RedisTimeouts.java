@@ -5,6 +5,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.ProtocolKeyword;
 import io.lettuce.core.protocol.RedisCommand;
@@ -53,10 +54,12 @@ public final class RedisTimeouts extends TimeoutOptions.TimeoutSource {
 
   /**
    * A link to the server or cluster at {@code url} (see {@link RedisLink#open}) whose every
-   * command, on every node, is bounded as described above.
+   * command, on every node, is bounded as described above, and whose every command's latency goes
+   * to {@code latencies}.
    */
-  public static RedisLink link(String url, Duration command, Duration block) {
-    return RedisLink.open(url, options(command, block), command);
+  public static RedisLink link(
+      String url, Duration command, Duration block, CommandLatencyRecorder latencies) {
+    return RedisLink.open(url, options(command, block), command, latencies);
   }
 
   /** Client options bounding every command, and the connect, as described above. */

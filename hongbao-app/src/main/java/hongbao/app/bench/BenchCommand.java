@@ -163,7 +163,16 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--postgres-pid", description = "with --url: the postmaster's pid")
   Long postgresPid;
 
-  @Option(names = "--id-alphabet", description = "with --url: the service's Sqids alphabet")
+  /**
+   * The bare grab script names a packet's Redis keys by its internal number, which only the
+   * install's alphabet recovers from the public id; the rest of the bench treats ids as opaque.
+   */
+  @Option(
+      names = "--id-alphabet",
+      description =
+          "the service's packet id alphabet, for --with-ceiling and --drain-backlog with --url"
+              + " (its HONGBAO_ID_ALPHABET, or the one stored for the install); --embedded gives"
+              + " its service this one")
   String idAlphabet = PacketIds.DEFAULT_ALPHABET;
 
   @Option(names = "--shards", defaultValue = "1024", description = "with --url: HONGBAO_SHARDS")
@@ -245,6 +254,9 @@ public final class BenchCommand implements Callable<Integer> {
     env.put("HONGBAO_DEV_MODE", "true");
     env.put("HONGBAO_MAX_SHARES", Integer.toString(Math.max(MAX_SHARES_PER_PACKET, shares)));
     env.put("HONGBAO_SHARDS", Integer.toString(shards));
+    // The ceiling decodes the ids this service hands out: it must not shuffle an alphabet of its
+    // own.
+    env.put("HONGBAO_ID_ALPHABET", idAlphabet);
     return env;
   }
 
@@ -500,10 +512,14 @@ public final class BenchCommand implements Callable<Integer> {
     /** redis-benchmark on a fresh funded packet of exactly {@code calls} shares; grabs/s. */
     private double grabByScript(int calls) throws Exception {
       String packetId = Scenario.sendFunded(client, book, calls);
-      long numericId = new PacketIds(idAlphabet).decode(packetId);
+      var keys = new RedisKeys(shards);
+      long numericId;
+      try (var redis = new RedisInfo(service.redisUrl())) {
+        numericId = Ceiling.packetNumber(packetId, new PacketIds(idAlphabet), keys, redis);
+      }
       return Ceiling.measure(
           service.redisUrl(),
-          new RedisKeys(shards),
+          keys,
           numericId,
           calls,
           pinning == null ? List.of() : pinning.generatorCommandPrefix(),

@@ -1,5 +1,6 @@
 package hongbao.app.bench;
 
+import hongbao.http.PacketIds;
 import hongbao.redis.LuaScript;
 import hongbao.redis.RedisKeys;
 import java.io.BufferedReader;
@@ -26,6 +27,26 @@ final class Ceiling {
   private static final long TIMEOUT_SECONDS = 300;
 
   private Ceiling() {}
+
+  /**
+   * The internal number of the packet the service handed out as {@code packetId}, checked against
+   * the service's Redis: under a wrong alphabet (or shard count) the script would run on keys that
+   * do not exist, and redis-benchmark would time a refusal instead of a grab.
+   *
+   * @throws IllegalStateException when the packet is not in Redis under the number decoded
+   */
+  static long packetNumber(String packetId, PacketIds ids, RedisKeys keys, RedisInfo redis) {
+    long numericId = ids.decode(packetId);
+    if (numericId < 0 || !redis.exists(keys.meta(numericId))) {
+      throw new IllegalStateException(
+          "packet "
+              + packetId
+              + " is not in the service's Redis under the id the bench decodes: give the"
+              + " service's packet id alphabet with --id-alphabet and its HONGBAO_SHARDS with"
+              + " --shards");
+    }
+    return numericId;
+  }
 
   /**
    * Runs redis-benchmark; returns grabs per second.

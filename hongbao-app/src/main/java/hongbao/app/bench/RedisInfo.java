@@ -5,8 +5,9 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import java.util.OptionalLong;
 
 /**
- * What the bench reads from Redis's {@code INFO}: {@code used_memory} (what the grabs cost Redis)
- * and {@code process_id} (whose CPU time to measure when Redis runs on this machine).
+ * What the bench reads from Redis: from {@code INFO}, {@code used_memory} (what the grabs cost
+ * Redis) and {@code process_id} (whose CPU time to measure when Redis runs on this machine); and
+ * whether a key exists.
  */
 final class RedisInfo implements AutoCloseable {
 
@@ -30,6 +31,10 @@ final class RedisInfo implements AutoCloseable {
       return OptionalLong.empty();
     }
     return pid;
+  }
+
+  boolean exists(String key) {
+    return connection.sync().exists(key) > 0;
   }
 
   private OptionalLong field(String section, String name) {

@@ -28,9 +28,9 @@ import org.junit.jupiter.api.TestInstance;
 import picocli.CommandLine;
 
 /**
- * What an operator relies on: the metric families (JVM, process, pool, HTTP per route, the grab SLO
- * buckets, the service's counters) each with HELP text, a request id on every answer, the version
- * on the command line, and a port in use named as such.
+ * What an operator relies on: the metric families (JVM, process, pool, Redis commands, HTTP per
+ * route, the grab SLO buckets, the service's counters) each with HELP text, a request id on every
+ * answer, the version on the command line, and a port in use named as such.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class OperationsTest {
@@ -66,6 +66,8 @@ class OperationsTest {
             "process_cpu_usage",
             "process_uptime_seconds",
             "hikaricp_connections_active",
+            "lettuce_command_completion_seconds",
+            "lettuce_command_firstresponse_seconds",
             "hongbao_build_info",
             "hongbao_grab_latency_seconds",
             "hongbao_grabs_total",
@@ -83,6 +85,10 @@ class OperationsTest {
     assertThat(text)
         .containsPattern(
             "hongbao_http_requests_seconds_count\\{method=\"POST\",route=\"/api/v1/packets/:id/grab\",status=\"200\"\\} [1-9]");
+    // The grab's script, by command type and Redis node.
+    assertThat(text)
+        .containsPattern(
+            "lettuce_command_completion_seconds_count\\{command=\"EVALSHA\",[^}]*\\} [1-9]");
   }
 
   @Test

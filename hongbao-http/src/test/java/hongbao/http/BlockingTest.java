@@ -1,0 +1,112 @@
+package hongbao.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+class BlockingTest {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BlockingTest.class);
+
+  private final ch.qos.logback.classic.Logger logger =
+      (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(BlockingTest.class);
+  private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+  private Vertx vertx;
+  private Blocking blocking;
+
+  @BeforeEach
+  void start() {
+    appender.start();
+    logger.addAppender(appender);
+    vertx = Vertx.vertx();
+    blocking = new Blocking();
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    blocking.close();
+    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    logger.detachAppender(appender);
+    appender.stop();
+  }
+
+  @Test
+  void call_logsTheCallersRequestId_inTheWorkAndInItsAnswer_thenLeavesTheLoopClean()
+      throws Exception {
+    Context context = vertx.getOrCreateContext();
+
+    runAsRequest(context, "req-ok", () -> "done");
+    runAsRequest(
+        context,
+        "req-failed",
+        () -> {
+          throw new IllegalStateException("the ledger said no");
+        });
+    String leftOnTheLoop = onContext(context, () -> MDC.get(RequestTelemetry.MDC_KEY));
+
+    assertThat(lines())
+        .containsExactly(
+            "inside req-ok", "answered req-ok", "inside req-failed", "failed req-failed");
+    assertThat(appender.list.get(0).getThreadName())
+        .isNotEqualTo(appender.list.get(1).getThreadName());
+    assertThat(leftOnTheLoop).isNull();
+  }
+
+  /** A request's handler: puts its id in the MDC, calls {@code work} blocking, logs the outcome. */
+  private void runAsRequest(
+      Context context, String requestId, java.util.concurrent.Callable<String> work)
+      throws Exception {
+    var answered = new CompletableFuture<Void>();
+    context.runOnContext(
+        ignored -> {
+          MDC.put(RequestTelemetry.MDC_KEY, requestId);
+          try {
+            blocking
+                .call(
+                    context,
+                    () -> {
+                      LOG.info("inside");
+                      return work.call();
+                    })
+                .onComplete(
+                    outcome -> {
+                      LOG.info(outcome.succeeded() ? "answered" : "failed");
+                      answered.complete(null);
+                    });
+          } finally {
+            MDC.remove(RequestTelemetry.MDC_KEY);
+          }
+        });
+    answered.get(10, TimeUnit.SECONDS);
+  }
+
+  private static <T> T onContext(Context context, java.util.function.Supplier<T> read)
+      throws Exception {
+    var value = new CompletableFuture<T>();
+    context.runOnContext(ignored -> value.complete(read.get()));
+    return value.get(10, TimeUnit.SECONDS);
+  }
+
+  private List<String> lines() {
+    return appender.list.stream()
+        .map(
+            e ->
+                e.getFormattedMessage()
+                    + " "
+                    + Map.copyOf(e.getMDCPropertyMap()).get(RequestTelemetry.MDC_KEY))
+        .toList();
+  }
+}
