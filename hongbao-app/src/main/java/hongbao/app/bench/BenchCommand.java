@@ -86,13 +86,16 @@ public final class BenchCommand implements Callable<Integer> {
       description = "rain: the population the tapping users are drawn from")
   int users;
 
-  @Option(names = "--round-seconds", defaultValue = "30", description = "rain: the round's length")
+  @Option(
+      names = "--round-seconds",
+      defaultValue = "30",
+      description = "rain: the round's length (at most 600)")
   int roundSeconds;
 
   @Option(
       names = "--taps",
       defaultValue = "30000",
-      description = "rain: taps in the round, most of them early (at most 2,000,000)")
+      description = "rain: taps in the round, most of them early (at most 1,000,000)")
   int taps;
 
   @Option(

@@ -18,12 +18,13 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntToLongFunction;
 import java.util.function.Supplier;
 
 /**
  * {@code bench --scenario rain}: one round of a red-packet rain. A campaign is created whose single
  * round starts a few seconds ahead; when it starts, taps arrive open-loop on an exponentially
- * decaying curve (rate ∝ e^(−t/τ), τ a quarter of the round: 63% of the taps in the first quarter,
+ * decaying curve (rate ∝ e^(−t/τ), τ a quarter of the round: 64% of the taps in the first quarter,
  * 98% before the end), each from a user drawn (seeded) from {@code users}; latency is measured from
  * each tap's due time (coordinated omission corrected). After the round it times how long the
  * reward pipeline takes to credit every win, waits for the unspent budget to go back, and checks
@@ -37,7 +38,10 @@ final class RainRun {
   static final String MARKDOWN = "summary.md";
 
   /** Put a limit on everything: the taps of one round are held in memory with their tokens. */
-  static final int MAX_TAPS = 2_000_000;
+  static final int MAX_TAPS = 1_000_000;
+
+  /** And on time: a round longer than this is not a rain (real ones last a few minutes). */
+  static final int MAX_ROUND_SECONDS = 600;
 
   /** A round starts this long after its campaign is created: time for the answer and a margin. */
   private static final Duration LEAD = Duration.ofSeconds(3);
@@ -66,8 +70,11 @@ final class RainRun {
     if (options.taps() < 1 || options.taps() > MAX_TAPS) {
       throw new IllegalArgumentException("--taps must be 1.." + MAX_TAPS);
     }
-    if (options.users() < 1 || options.roundSeconds() < 1 || options.prizes() < 1) {
-      throw new IllegalArgumentException("--users, --round-seconds and --prizes must be >= 1");
+    if (options.users() < 1 || options.prizes() < 1) {
+      throw new IllegalArgumentException("--users and --prizes must be >= 1");
+    }
+    if (options.roundSeconds() < 1 || options.roundSeconds() > MAX_ROUND_SECONDS) {
+      throw new IllegalArgumentException("--round-seconds must be 1.." + MAX_ROUND_SECONDS);
     }
     this.client = client;
     this.service = service;
@@ -191,13 +198,7 @@ final class RainRun {
     // into NOT_STARTED or ENDED.
     long marginNanos = 50_000_000L;
     long spanNanos = Math.max(1, seconds * 1_000_000_000L - 2 * marginNanos);
-    double tau = spanNanos / 4.0;
-    double mass = 1 - Math.exp(-spanNanos / tau);
-    var load =
-        new Load(
-            options.concurrency(),
-            i -> (long) (-tau * Math.log(1 - mass * (i + 0.5) / taps)),
-            taps / (double) seconds);
+    var load = new Load(options.concurrency(), arrivals(taps, spanNanos), taps / (double) seconds);
     long waitNanos = Duration.between(clock.instant(), startsAt).toNanos() + marginNanos;
     if (waitNanos > 0) {
       Thread.sleep(waitNanos / 1_000_000, (int) (waitNanos % 1_000_000));
@@ -311,6 +312,17 @@ final class RainRun {
         latency.p99(),
         counted);
     return summary;
+  }
+
+  /**
+   * Tap i's due time (ns after the round's start) when the rate decays as e^(−t/τ), τ a quarter of
+   * the span: the inverse of the arrivals' distribution function at (i + ½)/taps, so the schedule
+   * is deterministic, non-decreasing and ends within the span.
+   */
+  static IntToLongFunction arrivals(int taps, long spanNanos) {
+    double tau = spanNanos / 4.0;
+    double mass = 1 - Math.exp(-spanNanos / tau);
+    return i -> (long) (-tau * Math.log(1 - mass * (i + 0.5) / taps));
   }
 
   private static void count(
