@@ -40,7 +40,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     showDefaultValues = true,
     description =
-        "Load the service with a scenario (hot, groups, storm, mixed, rewards) and report.")
+        "Load the service with a scenario (hot, groups, storm, mixed, rewards, rain) and report.")
 public final class BenchCommand implements Callable<Integer> {
 
   /** The most shares one packet may have in Redis; larger backlogs take several packets. */
@@ -62,7 +62,9 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(
       names = "--scenario",
       defaultValue = "hot",
-      description = "hot, groups, storm, mixed, or rewards (the reward pipeline, see --rewards)")
+      description =
+          "hot, groups, storm, mixed, rewards (the reward pipeline, see --rewards) or rain (one"
+              + " round of a red-packet rain, see --users)")
   String scenario;
 
   @Option(
@@ -77,6 +79,39 @@ public final class BenchCommand implements Callable<Integer> {
       defaultValue = "20000",
       description = "rewards: how many the SDK sends per window (HTTP sends a quarter as many)")
   int rewards;
+
+  @Option(
+      names = "--users",
+      defaultValue = "1000000",
+      description = "rain: the population the tapping users are drawn from")
+  int users;
+
+  @Option(
+      names = "--round-seconds",
+      defaultValue = "30",
+      description = "rain: the round's length (at most 600)")
+  int roundSeconds;
+
+  @Option(
+      names = "--taps",
+      defaultValue = "30000",
+      description = "rain: taps in the round, most of them early (at most 1,000,000)")
+  int taps;
+
+  @Option(
+      names = "--prizes",
+      defaultValue = "3000",
+      description = "rain: prizes the round holds (at most as many as taps)")
+  int prizes;
+
+  @Option(
+      names = "--warmup-taps",
+      defaultValue = "2000",
+      description = "rain: taps of a 3-second warm-up round first; 0 skips it")
+  int warmupTaps;
+
+  @Option(names = "--seed", defaultValue = "1", description = "rain: which users tap, in order")
+  long seed;
 
   @Option(names = "--out", required = true, description = "directory for the results")
   Path out;
@@ -198,6 +233,9 @@ public final class BenchCommand implements Callable<Integer> {
     if (RewardsRun.SCENARIO.equals(scenario)) {
       return rewardsRun(pinning);
     }
+    if (RainRun.SCENARIO.equals(scenario)) {
+      return rainRun(pinning);
+    }
     if (!ProcessCpu.available()) {
       System.err.println("bench: no /proc here; CPU time per grab is not measured");
     }
@@ -232,6 +270,28 @@ public final class BenchCommand implements Callable<Integer> {
       System.out.println("bench: pids " + pidsText(service.meter()));
       var run = new RewardsRun(client, service, keyset, rewards, concurrency, runs, command(), out);
       return run.execute() ? 0 : 1;
+    }
+  }
+
+  private int rainRun(Pinning pinning) throws Exception {
+    if (!target.embedded) {
+      throw new IllegalArgumentException("--scenario rain runs with --embedded");
+    }
+    var env = embeddedEnvironment(randomSecret());
+    env.put("HONGBAO_REWARD_KEYSET", hongbao.crypto.Sealer.generate().keysetJson());
+    env.put("HONGBAO_REWARD_CONSUME_RATE", "1000000");
+    try (Target service =
+            Target.embedded(
+                env,
+                serviceJvmArgs,
+                pinning,
+                out.resolve("service.log"),
+                new Target.Backends(redisClusterMasters, true));
+        var client = new BenchClient(service.baseUrl(), concurrency, service.jwtSecret(), clock)) {
+      System.out.println("bench: pids " + pidsText(service.meter()));
+      var options =
+          new RainRun.Options(users, roundSeconds, taps, prizes, concurrency, seed, warmupTaps);
+      return new RainRun(client, service, clock, options, command(), out).execute() ? 0 : 1;
     }
   }
 

@@ -7,6 +7,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntToLongFunction;
 import java.util.function.Supplier;
 
 /**
@@ -24,6 +25,10 @@ final class Load {
 
   private final int concurrency;
   private final double ratePerSecond;
+
+  /** Call i's due time in nanoseconds after the start, or null for a uniform rate. */
+  private final IntToLongFunction schedule;
+
   private final AtomicLong completed = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
 
@@ -33,6 +38,21 @@ final class Load {
     }
     this.concurrency = concurrency;
     this.ratePerSecond = ratePerSecond;
+    this.schedule = null;
+  }
+
+  /**
+   * Open loop on an arbitrary schedule (call {@code i} due {@code schedule(i)} ns after the start,
+   * non-decreasing): an arrival curve rather than a constant rate. {@code averageRatePerSecond} is
+   * only reported.
+   */
+  Load(int concurrency, IntToLongFunction schedule, double averageRatePerSecond) {
+    if (concurrency < 1) {
+      throw new IllegalArgumentException("concurrency must be positive: " + concurrency);
+    }
+    this.concurrency = concurrency;
+    this.ratePerSecond = averageRatePerSecond;
+    this.schedule = schedule;
   }
 
   double ratePerSecond() {
@@ -55,9 +75,10 @@ final class Load {
     recorder.start(start);
     long deadline = start + MAX_RUN.toNanos();
     double intervalNanos = ratePerSecond > 0 ? 1e9 / ratePerSecond : 0;
+    boolean open = schedule != null || intervalNanos > 0;
     for (int i = 0; i < calls.size(); i++) {
-      long due = start + (long) (i * intervalNanos);
-      if (intervalNanos > 0) {
+      long due = start + (schedule != null ? schedule.applyAsLong(i) : (long) (i * intervalNanos));
+      if (open) {
         long wait;
         while ((wait = due - System.nanoTime()) > 0) {
           LockSupport.parkNanos(wait);
@@ -66,7 +87,7 @@ final class Load {
       if (!slots.tryAcquire(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
         throw new IllegalStateException("load did not finish within " + MAX_RUN);
       }
-      long begun = intervalNanos > 0 ? due : System.nanoTime();
+      long begun = open ? due : System.nanoTime();
       Future<?> answer;
       try {
         answer = calls.get(i).get();

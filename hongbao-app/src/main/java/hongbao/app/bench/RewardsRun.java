@@ -298,6 +298,11 @@ final class RewardsRun {
 
   /** {@code hongbao_rewards_issued_total} per type, from the service's metrics. */
   private Map<String, Long> issued() {
+    return issued(client);
+  }
+
+  /** {@code hongbao_rewards_issued_total} per type, from the service's metrics. */
+  static Map<String, Long> issued(BenchClient client) {
     var issued = new TreeMap<String, Long>();
     String prefix = "hongbao_rewards_issued_total{type=\"";
     for (String line : client.getText("/metrics").split("\n")) {

@@ -62,4 +62,60 @@ class BenchCommandTest {
     assertThat(Files.readString(out.resolve(SummaryWriter.MARKDOWN)))
         .contains("| grabbed | 2000 |");
   }
+
+  @Test
+  void rain_embedded_issuesNoMoreThanHeld_spendsWithinBudget_reconciles(@TempDir Path out)
+      throws Exception {
+    int exit =
+        new CommandLine(new BenchCommand())
+            .execute(
+                "--embedded",
+                "--scenario",
+                "rain",
+                "--users",
+                "3000",
+                "--round-seconds",
+                "4",
+                "--taps",
+                "2000",
+                "--prizes",
+                "200",
+                "--warmup-taps",
+                "0",
+                "--concurrency",
+                "32",
+                "--out",
+                out.toString());
+
+    assertThat(exit).isZero();
+    var summary = new JsonObject(Files.readString(out.resolve(RainRun.JSON)));
+    assertThat(summary.getString("scenario")).isEqualTo("rain");
+    assertThat(summary.getInteger("taps")).isEqualTo(2000);
+    assertThat(summary.getInteger("distinctUsers")).isBetween(1, 2000);
+    var outcomes = summary.getJsonObject("outcomes");
+    long answered = 0;
+    for (String name : outcomes.fieldNames()) {
+      answered += outcomes.getLong(name);
+    }
+    // Every tap was answered, none failed.
+    assertThat(answered).isEqualTo(2000L);
+    assertThat(outcomes.containsKey("FAILED")).isFalse();
+    long won = outcomes.getLong("WON", 0L);
+    assertThat(won).isPositive().isEqualTo(summary.getLong("prizesIssued"));
+    assertThat(won).isLessThanOrEqualTo(summary.getLong("prizesHeld"));
+    assertThat(summary.getLong("prizesHeld") - summary.getLong("prizesLeft")).isEqualTo(won);
+    long budget = summary.getLong("budget");
+    long spent = summary.getLong("spent");
+    assertThat(spent).isPositive().isLessThanOrEqualTo(budget);
+    assertThat(spent + summary.getLong("returned")).isEqualTo(budget);
+    assertThat(summary.getBoolean("reconciled")).isTrue();
+    assertThat(summary.getJsonArray("discrepancies")).isEmpty();
+    assertThat(summary.getDouble("tapsPerSec")).isPositive();
+    assertThat(summary.getDouble("creditCatchUpSeconds")).isNotNegative();
+    assertThat(summary.getJsonObject("latencyMillis").getDouble("p99")).isPositive();
+    assertThat(summary.getJsonObject("cpuMicrosPerTap").fieldNames())
+        .contains("service", "redis", "postgres", "generator");
+    assertThat(Files.readString(out.resolve(RainRun.MARKDOWN)))
+        .contains("| prizes issued / held / left | " + won + " / ");
+  }
 }

@@ -1,0 +1,451 @@
+package hongbao.app.bench;
+
+import hongbao.app.bench.CpuMeter.Party;
+import io.vertx.core.Future;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntToLongFunction;
+import java.util.function.Supplier;
+
+/**
+ * {@code bench --scenario rain}: one round of a red-packet rain. A campaign is created whose single
+ * round starts a few seconds ahead; when it starts, taps arrive open-loop on an exponentially
+ * decaying curve (rate ∝ e^(−t/τ), τ a quarter of the round: 64% of the taps in the first quarter,
+ * 98% before the end), each from a user drawn (seeded) from {@code users}; latency is measured from
+ * each tap's due time (coordinated omission corrected). After the round it times how long the
+ * reward pipeline takes to credit every win, waits for the unspent budget to go back, and checks
+ * the figures: wins ≤ prizes held, held − left = wins, spent = the CASH won ≤ budget, spent +
+ * returned = budget, reconciler clean. An optional warm-up round first (same code, fewer taps).
+ */
+final class RainRun {
+
+  static final String SCENARIO = "rain";
+  static final String JSON = "summary.json";
+  static final String MARKDOWN = "summary.md";
+
+  /** Put a limit on everything: the taps of one round are held in memory with their tokens. */
+  static final int MAX_TAPS = 1_000_000;
+
+  /** And on time: a round longer than this is not a rain (real ones last a few minutes). */
+  static final int MAX_ROUND_SECONDS = 600;
+
+  /** A round starts this long after its campaign is created: time for the answer and a margin. */
+  private static final Duration LEAD = Duration.ofSeconds(3);
+
+  private static final Duration CREDIT_PATIENCE = Duration.ofMinutes(5);
+
+  /** The closer returns the budget 10 s after the round, on its next sweep. */
+  private static final Duration RETURN_PATIENCE = Duration.ofSeconds(60);
+
+  private static final long SMALL_CASH = 88;
+  private static final long BIG_CASH = 8_800;
+  private static final String COUPON = "BENCH_RAIN_COUPON";
+
+  record Options(
+      int users, int roundSeconds, int taps, int prizes, int concurrency, long seed, int warmup) {}
+
+  private final BenchClient client;
+  private final Target service;
+  private final Clock clock;
+  private final Options options;
+  private final String command;
+  private final Path out;
+
+  RainRun(
+      BenchClient client, Target service, Clock clock, Options options, String command, Path out) {
+    if (options.taps() < 1 || options.taps() > MAX_TAPS) {
+      throw new IllegalArgumentException("--taps must be 1.." + MAX_TAPS);
+    }
+    if (options.users() < 1 || options.prizes() < 1) {
+      throw new IllegalArgumentException("--users and --prizes must be >= 1");
+    }
+    if (options.roundSeconds() < 1 || options.roundSeconds() > MAX_ROUND_SECONDS) {
+      throw new IllegalArgumentException("--round-seconds must be 1.." + MAX_ROUND_SECONDS);
+    }
+    this.client = client;
+    this.service = service;
+    this.clock = clock;
+    this.options = options;
+    this.command = command;
+    this.out = out;
+  }
+
+  /** Runs the round(s); true when every figure adds up. */
+  boolean execute() throws Exception {
+    prepareTypes();
+    if (options.warmup() > 0) {
+      round("warm-up", Math.min(options.warmup(), options.taps()), 3, options.seed() + 1);
+    }
+    JsonObject summary = round("round", options.taps(), options.roundSeconds(), options.seed());
+    String report = markdown(summary);
+    System.out.println(report);
+    Files.createDirectories(out);
+    Files.writeString(out.resolve(JSON), summary.encodePrettily());
+    Files.writeString(out.resolve(MARKDOWN), report);
+    return summary.getJsonArray("discrepancies").isEmpty();
+  }
+
+  /** Prize types high enough that they do not bound the run: what is measured is the code. */
+  private void prepareTypes() {
+    put("CASH", JsonObject.of("kind", "CASH", "ratePerSecond", 1_000_000, "burst", 100_000));
+    put(COUPON, JsonObject.of("kind", "COUPON", "ratePerSecond", 100_000, "burst", 10_000));
+  }
+
+  private void put(String type, JsonObject body) {
+    expect(
+        client
+            .call(
+                HttpMethod.PUT,
+                "/api/v1/admin/reward-types/" + type,
+                client.adminToken(),
+                null,
+                body.put("queue", "MASSIVE"))
+            .await(),
+        "type " + type);
+  }
+
+  private JsonObject round(String label, int taps, int seconds, long seed) throws Exception {
+    int prizes = Math.max(3, Math.min(options.prizes(), taps));
+    // Prize lines: 1% big CASH, 79% small CASH, 20% coupons (which cost no budget).
+    long big = Math.max(1, prizes / 100);
+    long coupons = Math.max(1, prizes / 5);
+    long small = prizes - big - coupons;
+    long cashHeld = big * BIG_CASH + small * SMALL_CASH;
+    long budget = cashHeld + cashHeld / 10;
+
+    // Users and their tokens before anything is timed: signing is the generator's preparation.
+    var random = new SplittableRandom(seed);
+    var tokens = new java.util.HashMap<Integer, String>();
+    int[] userOfTap = new int[taps];
+    for (int i = 0; i < taps; i++) {
+      userOfTap[i] = random.nextInt(options.users());
+      tokens.computeIfAbsent(userOfTap[i], u -> client.token("rain-" + label.charAt(0) + u));
+    }
+    System.out.printf(
+        Locale.ROOT, "%s: %d taps from %d distinct users%n", label, taps, tokens.size());
+    Map<String, Long> issuedBefore = RewardsRun.issued(client);
+
+    Instant startsAt =
+        clock.instant().plus(LEAD).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    var body =
+        JsonObject.of(
+            "name",
+            "bench " + label,
+            "budget",
+            budget,
+            "rounds",
+            JsonArray.of(
+                JsonObject.of(
+                    "startsAt",
+                    startsAt.toString(),
+                    "durationSeconds",
+                    seconds,
+                    "prizes",
+                    JsonArray.of(
+                        JsonObject.of("type", "CASH", "amount", BIG_CASH, "count", big),
+                        JsonObject.of("type", "CASH", "amount", SMALL_CASH, "count", small),
+                        JsonObject.of("type", COUPON, "amount", 1, "count", coupons)))),
+            "maxWinsPerUser",
+            3,
+            "tapsPerUserPerSecond",
+            10);
+    JsonObject created =
+        client
+            .call(
+                HttpMethod.POST,
+                "/api/v1/admin/campaigns",
+                client.adminToken(),
+                "bench-rain-" + seed + "-" + startsAt.getEpochSecond(),
+                body)
+            .await();
+    if (created.getInteger("_status", 0) != 201) {
+      throw new IllegalStateException("campaign refused: " + created.encode());
+    }
+    String id = created.getString("id");
+
+    var outcomes = new ConcurrentHashMap<String, AtomicLong>();
+    var cashWon = new AtomicLong();
+    var calls = new ArrayList<Supplier<Future<?>>>(taps);
+    String path = "/api/v1/campaigns/" + id + "/taps";
+    for (int i = 0; i < taps; i++) {
+      String token = tokens.get(userOfTap[i]);
+      calls.add(
+          () ->
+              client
+                  .call(HttpMethod.POST, path, token, null, new JsonObject())
+                  .onSuccess(answer -> count(outcomes, cashWon, answer))
+                  .onFailure(
+                      e ->
+                          outcomes
+                              .computeIfAbsent("FAILED", k -> new AtomicLong())
+                              .incrementAndGet()));
+    }
+    // A little after the start and before the end, so that the clocks' jitter does not turn taps
+    // into NOT_STARTED or ENDED.
+    long marginNanos = 50_000_000L;
+    long spanNanos = Math.max(1, seconds * 1_000_000_000L - 2 * marginNanos);
+    var load = new Load(options.concurrency(), arrivals(taps, spanNanos), taps / (double) seconds);
+    long waitNanos = Duration.between(clock.instant(), startsAt).toNanos() + marginNanos;
+    if (waitNanos > 0) {
+      Thread.sleep(waitNanos / 1_000_000, (int) (waitNanos % 1_000_000));
+    }
+
+    System.out.println(label + ": round started");
+    var recorder = new LatencyRecorder();
+    CpuMeter.Sample cpuStart = service.meter().sample();
+    double elapsed;
+    var progress = new Progress(label, taps, load::completed, System.out);
+    try {
+      elapsed = load.run(calls, recorder);
+    } finally {
+      progress.close();
+    }
+    CpuMeter.Usage usage = service.meter().sample().since(cpuStart);
+    long roundEnded = System.nanoTime();
+
+    var counted = new TreeMap<String, Long>();
+    outcomes.forEach((name, n) -> counted.put(name, n.get()));
+    long won = counted.getOrDefault("WON", 0L);
+    double catchUpSeconds = awaitCredited(issuedBefore, won, roundEnded);
+    JsonObject campaign = awaitReturned(id);
+    JsonObject reconciliation = client.get("/api/v1/admin/reconciliation");
+
+    JsonObject roundState = campaign.getJsonArray("rounds").getJsonObject(0);
+    long left = roundState.getLong("prizesLeft");
+    long spent = campaign.getLong("spent");
+    Long returned = campaign.getLong("returned");
+    var discrepancies = new ArrayList<String>();
+    check(discrepancies, won <= prizes, "won %d > prizes %d", won, prizes);
+    check(discrepancies, prizes - left == won, "held %d − left %d ≠ won %d", prizes, left, won);
+    check(discrepancies, spent <= budget, "spent %d > budget %d", spent, budget);
+    check(discrepancies, spent == cashWon.get(), "spent %d ≠ CASH won %d", spent, cashWon.get());
+    check(
+        discrepancies,
+        returned != null && spent + returned == budget,
+        "spent %d + returned %s ≠ budget %d",
+        spent,
+        returned,
+        budget);
+    check(discrepancies, !counted.containsKey("FAILED"), "%s taps failed", counted.get("FAILED"));
+    check(
+        discrepancies,
+        reconciliation.getBoolean("ok", false),
+        "reconciliation: %s",
+        reconciliation.encode());
+
+    double peak = 0;
+    for (long n : recorder.perSecond(elapsed)) {
+      peak = Math.max(peak, n);
+    }
+    Summary.Latency latency = recorder.latency();
+    var cpu = new JsonObject();
+    usage.microsPer(taps).forEach((party, micros) -> cpu.put(party.key(), round1(micros)));
+    var summary =
+        JsonObject.of(
+                "scenario",
+                SCENARIO,
+                "command",
+                command,
+                "campaignId",
+                id,
+                "users",
+                options.users(),
+                "distinctUsers",
+                tokens.size(),
+                "roundSeconds",
+                seconds,
+                "taps",
+                taps,
+                "elapsedSeconds",
+                round1(elapsed),
+                "tapsPerSec",
+                round1(taps / elapsed),
+                "peakTapsPerSec",
+                peak)
+            .put(
+                "latencyMillis",
+                JsonObject.of(
+                    "p50",
+                    latency.p50(),
+                    "p90",
+                    latency.p90(),
+                    "p99",
+                    latency.p99(),
+                    "p999",
+                    latency.p999(),
+                    "max",
+                    latency.max()))
+            .put("outcomes", new JsonObject(new TreeMap<String, Object>(counted)))
+            .put("prizesHeld", prizes)
+            .put("prizesIssued", won)
+            .put("prizesLeft", left)
+            .put("budget", budget)
+            .put("spent", spent)
+            .put("returned", returned)
+            .put("creditCatchUpSeconds", round1(catchUpSeconds))
+            .put("cpuMicrosPerTap", cpu)
+            .put("reconciled", reconciliation.getBoolean("ok", false))
+            .put("discrepancies", new JsonArray(discrepancies));
+    System.out.printf(
+        Locale.ROOT,
+        "%s: %d taps in %.1f s (%.0f/s, peak %.0f/s), p50 %.2f ms, p99 %.2f ms, %s%n",
+        label,
+        taps,
+        elapsed,
+        taps / elapsed,
+        peak,
+        latency.p50(),
+        latency.p99(),
+        counted);
+    return summary;
+  }
+
+  /**
+   * Tap i's due time (ns after the round's start) when the rate decays as e^(−t/τ), τ a quarter of
+   * the span: the inverse of the arrivals' distribution function at (i + ½)/taps, so the schedule
+   * is deterministic, non-decreasing and ends within the span.
+   */
+  static IntToLongFunction arrivals(int taps, long spanNanos) {
+    double tau = spanNanos / 4.0;
+    double mass = 1 - Math.exp(-spanNanos / tau);
+    return i -> (long) (-tau * Math.log(1 - mass * (i + 0.5) / taps));
+  }
+
+  private static void count(
+      Map<String, AtomicLong> outcomes, AtomicLong cashWon, JsonObject answer) {
+    int status = answer.getInteger("_status", 0);
+    String name =
+        status == 200
+            ? answer.getString("outcome", "NONE")
+            : status == 429 ? "RATE_LIMITED" : "HTTP_" + status;
+    if ("WON".equals(name)) {
+      JsonObject reward = answer.getJsonObject("reward");
+      if ("CASH".equals(reward.getString("type"))) {
+        cashWon.addAndGet(reward.getLong("amount"));
+      }
+    }
+    outcomes.computeIfAbsent(name, k -> new AtomicLong()).incrementAndGet();
+  }
+
+  /** Seconds from the last tap's answer until the pipeline has credited every win. */
+  private double awaitCredited(Map<String, Long> before, long wins, long roundEnded)
+      throws InterruptedException {
+    long deadline = roundEnded + CREDIT_PATIENCE.toNanos();
+    while (true) {
+      long credited = 0;
+      for (var entry : RewardsRun.issued(client).entrySet()) {
+        credited += entry.getValue() - before.getOrDefault(entry.getKey(), 0L);
+      }
+      if (credited >= wins) {
+        return (System.nanoTime() - roundEnded) / 1e9;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "only " + credited + " of " + wins + " wins credited after " + CREDIT_PATIENCE);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  /** The campaign once its unspent budget went back (or as it stands after the patience). */
+  private JsonObject awaitReturned(String id) throws InterruptedException {
+    long deadline = System.nanoTime() + RETURN_PATIENCE.toNanos();
+    while (true) {
+      JsonObject campaign = client.get("/api/v1/campaigns/" + id);
+      if (campaign.getValue("returned") != null || System.nanoTime() > deadline) {
+        return campaign;
+      }
+      Thread.sleep(250);
+    }
+  }
+
+  private static void check(List<String> found, boolean holds, String format, Object... args) {
+    if (!holds) {
+      found.add(String.format(Locale.ROOT, format, args));
+    }
+  }
+
+  private static double round1(double value) {
+    return Math.round(value * 10) / 10.0;
+  }
+
+  private static void expect(JsonObject answer, String what) {
+    if (answer.getInteger("_status", 0) / 100 != 2) {
+      throw new IllegalStateException(what + ": " + answer.encode());
+    }
+  }
+
+  private String markdown(JsonObject s) {
+    var text = new StringBuilder();
+    text.append("```\n").append(command).append("\n```\n\n");
+    JsonObject latency = s.getJsonObject("latencyMillis");
+    text.append("| measure | value |\n| --- | --- |\n");
+    row(
+        text,
+        "round (s) / taps / distinct users of",
+        s.getValue("roundSeconds")
+            + " / "
+            + s.getValue("taps")
+            + " / "
+            + s.getValue("distinctUsers")
+            + " of "
+            + s.getValue("users"));
+    row(
+        text,
+        "taps/s (average / peak second)",
+        s.getValue("tapsPerSec") + " / " + s.getValue("peakTapsPerSec"));
+    row(
+        text,
+        "tap latency p50 / p99 / max (ms, from due time)",
+        latency.getValue("p50")
+            + " / "
+            + latency.getValue("p99")
+            + " / "
+            + latency.getValue("max"));
+    row(text, "outcomes", s.getJsonObject("outcomes").encode());
+    row(
+        text,
+        "prizes issued / held / left",
+        s.getValue("prizesIssued")
+            + " / "
+            + s.getValue("prizesHeld")
+            + " / "
+            + s.getValue("prizesLeft"));
+    row(
+        text,
+        "budget / spent / returned (fen)",
+        s.getValue("budget") + " / " + s.getValue("spent") + " / " + s.getValue("returned"));
+    row(text, "crediting caught up (s after the last answer)", s.getValue("creditCatchUpSeconds"));
+    for (Party party : Party.values()) {
+      Object micros = s.getJsonObject("cpuMicrosPerTap").getValue(party.key());
+      if (micros != null) {
+        row(text, "CPU µs per tap: " + party.key(), micros);
+      }
+    }
+    row(
+        text,
+        "checks",
+        s.getJsonArray("discrepancies").isEmpty()
+            ? "all hold, reconciliation clean"
+            : s.getJsonArray("discrepancies").encode());
+    return text.toString();
+  }
+
+  private static void row(StringBuilder text, String name, Object value) {
+    text.append("| ").append(name).append(" | ").append(value).append(" |\n");
+  }
+}
