@@ -94,7 +94,13 @@ public final class CampaignWiring implements AutoCloseable {
     audit = new CampaignAudit(store, campaigns, pools, database.rewards(), types);
     var live =
         new CampaignLive(
-            campaigns, pools, budget, types, rewards.throttle()::issued, rewards::queueLags, clock);
+            campaigns,
+            pools,
+            budget,
+            types,
+            rewards.throttle()::issuedLast,
+            rewards::queueLags,
+            clock);
     routes = new CampaignRoutes(service, taps, live);
     resources.push(routes);
   }

@@ -29,10 +29,13 @@ public final class CampaignLive {
   /** Seconds of the per-second series, the current one last; the counters live 15 s. */
   public static final int SERIES_SECONDS = 10;
 
-  /** Port: the tokens of a reward type taken (issued) in each of some seconds, all instances. */
+  /**
+   * Port: the tokens of a reward type taken (issued) by every instance in each of the last {@code
+   * seconds} whole seconds of the reward pipeline's clock.
+   */
   @FunctionalInterface
   public interface IssueCounts {
-    long[] issued(String type, long fromSecond, int seconds);
+    long[] issuedLast(String type, int seconds);
   }
 
   /** Port: events waiting per reward queue (topic name → count). */
@@ -81,7 +84,7 @@ public final class CampaignLive {
     }
     var typeRates = new ArrayList<TypeRate>();
     for (String type : prizeTypes) {
-      long[] counts = issued.issued(type, second - RATE_SECONDS, RATE_SECONDS);
+      long[] counts = issued.issuedLast(type, RATE_SECONDS);
       long sum = 0;
       for (long c : counts) {
         sum += c;

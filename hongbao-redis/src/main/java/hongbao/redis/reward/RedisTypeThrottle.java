@@ -41,13 +41,15 @@ public final class RedisTypeThrottle implements TypeThrottle {
   }
 
   /**
-   * Tokens of {@code type} taken in each of {@code seconds} seconds from {@code fromSecond}, by
-   * every instance (the counters live 15 s).
+   * Tokens of {@code type} taken in each of the last {@code seconds} whole seconds of this
+   * throttle's clock (the current one excluded, it is still filling), by every instance; the
+   * counters live 15 s.
    */
-  public long[] issued(String type, long fromSecond, int seconds) {
+  public long[] issuedLast(String type, int seconds) {
+    long current = clock.millis() / 1000;
     long[] issued = new long[seconds];
     for (int i = 0; i < seconds; i++) {
-      String value = redis.sync().get(keys.issuedIn(type, fromSecond + i));
+      String value = redis.sync().get(keys.issuedIn(type, current - seconds + i));
       issued[i] = value == null ? 0 : Long.parseLong(value);
     }
     return issued;
