@@ -45,6 +45,15 @@ const TEXT = {
   tapsPerSecond: ["每秒最多点击", "Taps per second"],
   spent: ["已发 ¥%s", "Spent ¥%s"],
   open: ["进入", "Open"],
+  live: ["实时（管理员）", "Live (admin)"],
+  liveTaps: ["点击/秒 %s", "taps/s %s"],
+  liveWins: ["中奖/秒 %s", "wins/s %s"],
+  liveTotals: ["点击 %s · 中奖 %s", "%s taps · %s wins"],
+  liveLeft: ["剩余 %s / %s", "%s of %s left"],
+  liveSpent: ["已发 ¥%s / 预算 ¥%s", "spent ¥%s of ¥%s"],
+  liveQueue: ["队列 %s 积压 %s", "queue %s lag %s"],
+  liveType: ["%s 发放 %s/秒（上限 %s）", "%s issued %s/s (limit %s)"],
+  fused: ["已熔断", "fused"],
 };
 
 let lang = localStorage.getItem("hb.lang") || (navigator.language.startsWith("zh") ? "zh" : "en");
@@ -251,6 +260,46 @@ function createForm() {
     h("button", { class: "btn gold", type: "submit", "data-testid": "rain-new-submit", text: t("create") }));
 }
 
+/**
+ * The operator's live view (shown when the page holds an admin token): polls the campaign's live
+ * figures every second — taps/s and wins/s per round, prizes left per line, budget spent, the
+ * reward queues' lag and each prize type's issue rate against its limit.
+ */
+function livePanel() {
+  const body = h("div", { class: "rain-live-body" });
+  const panel = h("div", { class: "card rain-live", "data-testid": "rain-live" },
+    h("h2", { text: t("live") }), body);
+  const line = (testid, text, attrs = {}) => h("div", { "data-testid": testid, text, ...attrs });
+  const poll = async () => {
+    const answer = await call("GET", "/api/v1/admin/campaigns/" + encodeURIComponent(campaignId) + "/live",
+      { token: session.adminToken });
+    if (answer.status !== 200) {
+      body.replaceChildren(line("rain-live-error", errorOf(answer).message));
+      return;
+    }
+    const live = answer.body;
+    const rounds = live.rounds.filter((r) => r.status === "RUNNING" || r.seconds.length > 0);
+    const shown = rounds.length > 0 ? rounds : live.rounds.filter((r) => r.status === "SCHEDULED").slice(0, 1);
+    body.replaceChildren(
+      line("rain-live-spent", t("liveSpent", formatFen(live.spent), formatFen(live.budget)),
+        { "data-spent": live.spent }),
+      ...shown.map((r) => h("div", { class: "rain-live-round", "data-testid": "rain-live-round",
+          "data-round": r.round, "data-wins": r.wins, "data-taps": r.taps, "data-left": r.prizesLeft },
+        h("strong", { text: t("round", r.round) + " · " + r.status }),
+        line("rain-live-rates", t("liveTaps", r.tapsPerSecond) + " · " + t("liveWins", r.winsPerSecond)),
+        line("rain-live-totals", t("liveTotals", r.taps, r.wins)),
+        ...r.prizes.map((p) => line("rain-live-left",
+          (p.type === "CASH" ? "¥" + formatFen(p.amount) : p.type + " × " + p.amount) + " · "
+            + t("liveLeft", p.left, p.count), { "data-left": p.left })))),
+      ...live.queues.map((q) => line("rain-live-queue", t("liveQueue", q.queue, q.lag))),
+      ...live.types.map((ty) => line("rain-live-type",
+        t("liveType", ty.type, ty.issuedPerSecond, ty.ratePerSecond) + (ty.fused ? " · " + t("fused") : ""))));
+  };
+  poll();
+  setInterval(poll, 1000);
+  return panel;
+}
+
 async function loadCampaign() {
   const answer = await call("GET", "/api/v1/campaigns/" + encodeURIComponent(campaignId),
     { token: session.token });
@@ -288,6 +337,7 @@ async function start() {
     h("div", { class: "card" }, h("h2", { text: t("rewards") }), totals, rewardsList,
       h("button", { class: "btn", type: "button", "data-testid": "rain-withdraw", text: t("withdraw"),
         onclick: withdrawAll }), withdrawNote));
+  if (session.adminToken) root.append(livePanel());
   const tick = () => {
     const now = Date.now();
     const p = phase(now);

@@ -4,6 +4,7 @@ win already reserved in the home slot.
 
 KEYS[1] hb:cp:{<campaign>:<t>}:r<round>  hash: line -> prizes left
 KEYS[2] hb:cp:{<campaign>:<t>}:won       hash: tradeNo -> "round|line|user"
+KEYS[3] hb:cp:{<campaign>:<t>}:live:<round>:<second>  hash: w -> wins in that second (15 s)
 ARGV[1] u in [0, 1)  ARGV[2] prize lines  ARGV[3] tradeNo  ARGV[4] round  ARGV[5] user
 
 Replies: line (>= 0) taken and recorded; -1 this sub-pool is dry.
@@ -28,4 +29,6 @@ while target >= left[line] do
 end
 redis.call('HINCRBY', KEYS[1], tostring(line), -1)
 redis.call('HSET', KEYS[2], ARGV[3], ARGV[4] .. '|' .. line .. '|' .. ARGV[5])
+redis.call('HINCRBY', KEYS[3], 'w', 1)
+if redis.call('PTTL', KEYS[3]) < 0 then redis.call('PEXPIRE', KEYS[3], 15000) end
 return line

@@ -6,6 +6,8 @@ KEYS[2] hb:cp:{<campaign>:<j>}:wins          hash: user -> wins (and reserved wi
 KEYS[3] hb:cp:{<campaign>:<j>}:seq           hash: user -> the last win number handed out
 KEYS[4] hb:cp:{<campaign>:<j>}:r<round>      hash: line -> prizes left, 't' -> taps of the round
 KEYS[5] hb:cp:{<campaign>:<j>}:won           hash: tradeNo -> "round|line|user"
+KEYS[6] hb:cp:{<campaign>:<j>}:live:<round>:<second>  hash: t -> taps, w -> wins in that second
+                                             (expires in 15 s; the admin's live view reads it)
 ARGV[1] user  ARGV[2] taps allowed per second  ARGV[3] round running (1/0)  ARGV[4] maxWinsPerUser
 ARGV[5] draw (1/0)  ARGV[6] u in [0, 1)  ARGV[7] prize lines of the round  ARGV[8] tradeNo prefix
 ARGV[9] round number
@@ -27,6 +29,8 @@ if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], 2000) end
 if taps > tonumber(ARGV[2]) then return {'RATE'} end
 if ARGV[3] ~= '1' then return {'IDLE'} end
 redis.call('HINCRBY', KEYS[4], 't', 1)
+redis.call('HINCRBY', KEYS[6], 't', 1)
+if redis.call('PTTL', KEYS[6]) < 0 then redis.call('PEXPIRE', KEYS[6], 15000) end
 local wins = tonumber(redis.call('HGET', KEYS[2], user) or '0')
 if wins >= tonumber(ARGV[4]) then return {'LIMIT'} end
 if ARGV[5] ~= '1' then return {'MISS'} end
@@ -49,4 +53,5 @@ while target >= left[line] do
 end
 redis.call('HINCRBY', KEYS[4], tostring(line), -1)
 redis.call('HSET', KEYS[5], ARGV[8] .. seq, ARGV[9] .. '|' .. line .. '|' .. user)
+redis.call('HINCRBY', KEYS[6], 'w', 1)
 return {'WON', line, seq}

@@ -4,6 +4,8 @@ throttle.lua: a token bucket shared by every instance, one per reward type.
 KEYS[1] bucket  hb:rwr:{<type>}   hash: tokens (may be fractional), ts (ms of the last refill)
 ARGV[1] rate per second  ARGV[2] burst (bucket size)  ARGV[3] now (ms, the caller's clock)
 ARGV[4] tokens wanted
+KEYS[2] issued  hb:rwr:{<type>}:issued:<second of now>  tokens taken in that second (expires in
+        15 s; the rain's live view reads the type's issue rate from it)
 
 Replies (integer):
   0   the tokens were taken
@@ -33,6 +35,8 @@ end
 local wait = 0
 if tokens >= want then
   tokens = tokens - want
+  redis.call('INCRBY', KEYS[2], want)
+  if redis.call('PTTL', KEYS[2]) < 0 then redis.call('PEXPIRE', KEYS[2], 15000) end
 else
   wait = math.ceil((want - tokens) * 1000 / rate)
   if wait < 1 then wait = 1 end

@@ -2,6 +2,7 @@ package hongbao.http;
 
 import hongbao.core.campaign.Campaign;
 import hongbao.core.campaign.CampaignDraft;
+import hongbao.core.campaign.CampaignLive;
 import hongbao.core.campaign.CampaignService;
 import hongbao.core.campaign.PrizeLine;
 import hongbao.core.campaign.Round;
@@ -33,11 +34,14 @@ public final class CampaignRoutes implements HttpApi.Routes, AutoCloseable {
 
   private final CampaignService campaigns;
   private final hongbao.core.campaign.TapService taps;
+  private final CampaignLive live;
   private final Blocking blocking = new Blocking();
 
-  public CampaignRoutes(CampaignService campaigns, hongbao.core.campaign.TapService taps) {
+  public CampaignRoutes(
+      CampaignService campaigns, hongbao.core.campaign.TapService taps, CampaignLive live) {
     this.campaigns = campaigns;
     this.taps = taps;
+    this.live = live;
   }
 
   @Override
@@ -45,6 +49,7 @@ public final class CampaignRoutes implements HttpApi.Routes, AutoCloseable {
     router.post("/api/v1/admin/campaigns").handler(this::create);
     router.get("/api/v1/campaigns/:id").handler(this::view);
     router.post("/api/v1/campaigns/:id/taps").handler(this::tap);
+    router.get("/api/v1/admin/campaigns/:id/live").handler(this::live);
   }
 
   private void create(RoutingContext ctx) {
@@ -155,6 +160,13 @@ public final class CampaignRoutes implements HttpApi.Routes, AutoCloseable {
     blocking
         .call(ctx.vertx().getOrCreateContext(), () -> campaigns.view(id))
         .onComplete(result -> HttpApi.answer(ctx, result.map(CampaignRoutes::viewJson)));
+  }
+
+  private void live(RoutingContext ctx) {
+    String id = campaignId(ctx);
+    blocking
+        .call(ctx.vertx().getOrCreateContext(), () -> live.live(id))
+        .onComplete(result -> HttpApi.answer(ctx, result.map(CampaignLiveJson::render)));
   }
 
   private void tap(RoutingContext ctx) {

@@ -6,6 +6,7 @@ import hongbao.core.Invariants;
 import hongbao.core.campaign.Campaign;
 import hongbao.core.campaign.CampaignAudit;
 import hongbao.core.campaign.CampaignCloser;
+import hongbao.core.campaign.CampaignLive;
 import hongbao.core.campaign.CampaignService;
 import hongbao.core.campaign.CampaignStore;
 import hongbao.core.campaign.Campaigns;
@@ -91,7 +92,16 @@ public final class CampaignWiring implements AutoCloseable {
             clock,
             grace);
     audit = new CampaignAudit(store, campaigns, pools, database.rewards(), types);
-    routes = new CampaignRoutes(service, taps);
+    var live =
+        new CampaignLive(
+            campaigns,
+            pools,
+            budget,
+            types,
+            rewards.throttle()::issuedLast,
+            rewards::queueLags,
+            clock);
+    routes = new CampaignRoutes(service, taps, live);
     resources.push(routes);
   }
 

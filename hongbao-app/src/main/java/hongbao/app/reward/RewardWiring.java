@@ -69,6 +69,7 @@ public final class RewardWiring implements AutoCloseable {
   private RewardRoutes routes;
   private RedisFailureLog failures;
   private RedisParkingLot parking;
+  private RedisTypeThrottle throttle;
   private RewardBook book;
   private RewardConfig config;
   private String instance;
@@ -152,11 +153,12 @@ public final class RewardWiring implements AutoCloseable {
     resources.push(sdk);
     var parts = sdk.parts();
     failures = new RedisFailureLog(connection, keys);
+    throttle = new RedisTypeThrottle(connection, keys, clock);
     parking = new RedisParkingLot(connection, keys);
     handler =
         new RewardHandler(
             parts.types(),
-            new RedisTypeThrottle(connection, keys, clock),
+            throttle,
             service,
             parking,
             failures,
@@ -317,6 +319,28 @@ public final class RewardWiring implements AutoCloseable {
 
   public RewardSdk sdk() {
     return sdk;
+  }
+
+  /**
+   * Events waiting per reward queue, as the lag gauges read them: a Redis topic's backlog (shared,
+   * the same on every instance), a Kafka topic's lag as this instance's consumers see it (absent
+   * without workers).
+   */
+  public Map<String, Long> queueLags() {
+    var lags = new java.util.TreeMap<String, Long>();
+    sdk.parts()
+        .redisTopics()
+        .forEach((topic, stream) -> lags.put("redis:" + topic, stream.backlog()));
+    List<String> kafkaTopics = config.topology().topicsOf(QueueTopology.Kind.KAFKA);
+    for (int i = 0; i < kafkaConsumers.size() && i < kafkaTopics.size(); i++) {
+      lags.put("kafka:" + kafkaTopics.get(i), kafkaConsumers.get(i).lag());
+    }
+    return lags;
+  }
+
+  /** The per-type token buckets, whose per-second counters give each type's issue rate. */
+  public RedisTypeThrottle throttle() {
+    return throttle;
   }
 
   public RewardService service() {

@@ -142,6 +142,8 @@ class OpenApiDocumentTest {
     String campaignId = campaign.json().getString("id");
     concretePaths.put("/api/v1/campaigns/{id}", "/api/v1/campaigns/" + campaignId);
     concretePaths.put("/api/v1/campaigns/{id}/taps", "/api/v1/campaigns/" + campaignId + "/taps");
+    concretePaths.put(
+        "/api/v1/admin/campaigns/{id}/live", "/api/v1/admin/campaigns/" + campaignId + "/live");
     concretePaths.put("/api/v1/admin/switches/{name}", "/api/v1/admin/switches/payouts");
     concretePaths.put("/api/v1/admin/reward-types/{type}", "/api/v1/admin/reward-types/TEA_COUPON");
     concretePaths.put("/api/v1/packets/{id}", "/api/v1/packets/" + packet);

@@ -118,7 +118,7 @@ class PrizePoolsOnClusterTest {
     assertThat(again)
         .as("released: the win number moves on")
         .isEqualTo(new PrizePools.HomeReply.Reserved(2));
-    assertThat(pools.drawAt(c, small, 0, prefix + 2, user, 0.5)).isZero();
+    assertThat(pools.drawAt(c, small, 0, prefix + 2, user, 0, 0.5)).isZero();
     assertThat(pools.pulse(c, small).leftTotal()).isEqualTo(9);
     assertThat(pools.wins(c)).containsOnlyKeys(prefix + 2);
     for (int i = 0; i < 3; i++) {

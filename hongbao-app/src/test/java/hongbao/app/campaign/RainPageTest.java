@@ -132,6 +132,39 @@ class RainPageTest {
   }
 
   @Test
+  void rainPage_anAdminWatchesTheRoundLive_asTapsWin() {
+    Instant now = fixture.clock.instant();
+    String id =
+        fixture.created(
+            campaign(1_000_000, 3, 10, round(now.minusSeconds(5), 600, prize("CASH", 288, 40))));
+    Page page = phone("en-US");
+    page.navigate(base + "/rain.html?c=" + id);
+    page.evaluate("token => localStorage.setItem('hb.adminToken', token)", fixture.admin);
+    page.getByTestId("rain-user").fill("rain-page-watcher");
+    page.locator("form button").click();
+    var round = page.locator("[data-testid=rain-live-round][data-round='1']");
+    assertThat(round).hasAttribute("data-wins", "0");
+    assertThat(round).hasAttribute("data-left", "40");
+    assertThat(page.getByTestId("rain-live-left")).containsText("40 of 40 left");
+    assertThat(page.getByTestId("rain-live-type")).containsText("CASH issued");
+    assertThat(page.getByTestId("rain-live-queue").first()).containsText("lag");
+
+    // The round's first taps on an instance always draw (no rate is known yet): this one wins.
+    page.getByTestId("rain-packet").first().dispatchEvent("click");
+    assertThat(page.getByTestId("rain-win")).isVisible();
+    assertThat(round).hasAttribute("data-wins", "1");
+    assertThat(round).hasAttribute("data-left", "39");
+    assertThat(round).hasAttribute("data-taps", "1");
+    assertThat(page.getByTestId("rain-live-left")).containsText("39 of 40 left");
+    assertThat(page.getByTestId("rain-live-spent")).containsText("spent ¥2.88");
+
+    // A second later the tap's second is whole: 1 tap and 1 win over the last 5 s of the round.
+    fixture.clock.advance(java.time.Duration.ofSeconds(1));
+    assertThat(round.getByTestId("rain-live-rates")).hasText("taps/s 0.2 · wins/s 0.2");
+    screenshot(page, "15-rain-live");
+  }
+
+  @Test
   void rainPage_anOperatorCreatesARainThatCountsDown() {
     Page page = phone("en-US");
     page.navigate(base + "/rain.html");

@@ -28,14 +28,30 @@ public interface PrizePools {
       boolean draw,
       double u);
 
-  /** Takes a prize from sub-pool {@code pool} for a reserved tail win; -1 when it is dry. */
-  int drawAt(Campaign campaign, Round round, int pool, String tradeNo, String userId, double u);
+  /**
+   * Takes a prize from sub-pool {@code pool} for a reserved tail win, counting it in second {@code
+   * nowSecond}; -1 when it is dry.
+   */
+  int drawAt(
+      Campaign campaign,
+      Round round,
+      int pool,
+      String tradeNo,
+      String userId,
+      long nowSecond,
+      double u);
 
   /** Gives back a tail reservation that found no prize. */
   void release(Campaign campaign, String userId);
 
   /** The round's taps so far and what each prize line has left, summed over its sub-pools. */
   Pulse pulse(Campaign campaign, Round round);
+
+  /**
+   * The round's taps (those counted in the round) and wins in each of {@code seconds} seconds from
+   * {@code fromSecond}, summed over every slot; the counters live 15 s.
+   */
+  List<Beat> beats(Campaign campaign, Round round, long fromSecond, int seconds);
 
   /** Every win the pools recorded, by tradeNo. */
   Map<String, Win> wins(Campaign campaign);
@@ -64,6 +80,9 @@ public interface PrizePools {
       return left.stream().mapToLong(Long::longValue).sum();
     }
   }
+
+  /** One second of a round: the taps and wins counted in it. */
+  record Beat(long second, long taps, long wins) {}
 
   /** A recorded win: round number, prize line, user. */
   record Win(int round, int line, String userId) {}

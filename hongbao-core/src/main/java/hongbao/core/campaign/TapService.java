@@ -92,11 +92,12 @@ public final class TapService {
       case PrizePools.HomeReply.Won won ->
           issue(campaign, round, userId, prefix + won.seq(), won.line());
       case PrizePools.HomeReply.Reserved reserved ->
-          tail(campaign, round, userId, prefix + reserved.seq());
+          tail(campaign, round, userId, prefix + reserved.seq(), now.getEpochSecond());
     };
   }
 
-  private TapOutcome tail(Campaign campaign, Round round, String userId, String tradeNo) {
+  private TapOutcome tail(
+      Campaign campaign, Round round, String userId, String tradeNo, long nowSecond) {
     Set<Integer> dryPools =
         dry.computeIfAbsent(
             campaign.id() + "/" + round.number(), k -> ConcurrentHashMap.newKeySet());
@@ -111,7 +112,9 @@ public final class TapService {
       if (dryPools.contains(pool)) {
         continue;
       }
-      int line = this.pools.drawAt(campaign, round, pool, tradeNo, userId, uniform.getAsDouble());
+      int line =
+          this.pools.drawAt(
+              campaign, round, pool, tradeNo, userId, nowSecond, uniform.getAsDouble());
       if (line >= 0) {
         return issue(campaign, round, userId, tradeNo, line);
       }

@@ -40,6 +40,11 @@ final class RainKeys {
     return tag(campaignId, pool) + ":won";
   }
 
+  /** The round's taps and wins counted in this slot in one second (for the live view). */
+  String liveIn(String campaignId, int pool, int round, long second) {
+    return tag(campaignId, pool) + ":live:" + round + ":" + second;
+  }
+
   String tapsIn(String campaignId, int pool, long second) {
     return tag(campaignId, pool) + ":tps:" + second;
   }

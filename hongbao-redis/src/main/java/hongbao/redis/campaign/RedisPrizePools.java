@@ -89,7 +89,8 @@ public final class RedisPrizePools implements PrizePools {
               keys.wins(id, home),
               keys.seq(id, home),
               keys.pool(id, home, roundNumber),
-              keys.won(id, home)
+              keys.won(id, home),
+              keys.liveIn(id, home, roundNumber, nowSecond)
             },
             userId,
             Integer.toString(campaign.tapsPerUserPerSecond()),
@@ -114,13 +115,21 @@ public final class RedisPrizePools implements PrizePools {
 
   @Override
   public int drawAt(
-      Campaign campaign, Round round, int pool, String tradeNo, String userId, double u) {
+      Campaign campaign,
+      Round round,
+      int pool,
+      String tradeNo,
+      String userId,
+      long nowSecond,
+      double u) {
     Long line =
         DRAW.run(
             redis,
             ScriptOutputType.INTEGER,
             new String[] {
-              keys.pool(campaign.id(), pool, round.number()), keys.won(campaign.id(), pool)
+              keys.pool(campaign.id(), pool, round.number()),
+              keys.won(campaign.id(), pool),
+              keys.liveIn(campaign.id(), pool, round.number(), nowSecond)
             },
             Double.toString(u),
             Integer.toString(round.prizes().size()),
@@ -163,6 +172,32 @@ public final class RedisPrizePools implements PrizePools {
       leftList.add(l);
     }
     return new Pulse(taps, leftList);
+  }
+
+  @Override
+  public List<Beat> beats(Campaign campaign, Round round, long fromSecond, int seconds) {
+    var replies = new ArrayList<RedisFuture<List<KeyValue<String, String>>>>();
+    for (int s = 0; s < seconds; s++) {
+      for (int j = 0; j < campaign.homePools(); j++) {
+        replies.add(
+            redis
+                .async()
+                .hmget(keys.liveIn(campaign.id(), j, round.number(), fromSecond + s), "t", "w"));
+      }
+    }
+    var beats = new ArrayList<Beat>(seconds);
+    int next = 0;
+    for (int s = 0; s < seconds; s++) {
+      long taps = 0;
+      long wins = 0;
+      for (int j = 0; j < campaign.homePools(); j++) {
+        List<KeyValue<String, String>> values = await(replies.get(next++));
+        taps += number(values.get(0));
+        wins += number(values.get(1));
+      }
+      beats.add(new Beat(fromSecond + s, taps, wins));
+    }
+    return beats;
   }
 
   @Override

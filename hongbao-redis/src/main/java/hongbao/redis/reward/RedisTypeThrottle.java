@@ -27,15 +27,31 @@ public final class RedisTypeThrottle implements TypeThrottle {
 
   @Override
   public long acquire(RewardType type, int permits) {
+    long now = clock.millis();
     Long wait =
         THROTTLE.run(
             redis,
             ScriptOutputType.INTEGER,
-            new String[] {keys.bucket(type.type())},
+            new String[] {keys.bucket(type.type()), keys.issuedIn(type.type(), now / 1000)},
             Long.toString(type.ratePerSecond()),
             Long.toString(type.burst()),
-            Long.toString(clock.millis()),
+            Long.toString(now),
             Integer.toString(permits));
     return wait;
+  }
+
+  /**
+   * Tokens of {@code type} taken in each of the last {@code seconds} whole seconds of this
+   * throttle's clock (the current one excluded, it is still filling), by every instance; the
+   * counters live 15 s.
+   */
+  public long[] issuedLast(String type, int seconds) {
+    long current = clock.millis() / 1000;
+    long[] issued = new long[seconds];
+    for (int i = 0; i < seconds; i++) {
+      String value = redis.sync().get(keys.issuedIn(type, current - seconds + i));
+      issued[i] = value == null ? 0 : Long.parseLong(value);
+    }
+    return issued;
   }
 }

@@ -50,6 +50,11 @@ public final class RewardKeys {
     return prefix + ":rwr:{" + type + "}";
   }
 
+  /** The type's tokens taken in one second of the clock (a short-lived counter). */
+  public String issuedIn(String type, long second) {
+    return bucket(type) + ":issued:" + second;
+  }
+
   /** A backup topic: a reward stream. */
   public String stream(String topic) {
     return prefix + ":rwq:{" + topic + "}";
