@@ -148,6 +148,24 @@ final class RainFixture implements AutoCloseable {
         campaignId);
   }
 
+  /**
+   * Moves the rain's clock {@code ahead} and waits until every campaign ended by then (grace
+   * included) has given its unspent budget back.
+   */
+  void returnEnded(Duration ahead) {
+    clock.advance(ahead);
+    var cutoff = java.sql.Timestamp.from(clock.instant().minus(CampaignWiring.RETURN_GRACE));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () ->
+                count(
+                        "SELECT count(*) FROM campaign WHERE returned_at IS NULL AND ends_at < ?",
+                        cutoff)
+                    == 0);
+  }
+
   /** Waits for the closer (a worker on the test clock) to give the unspent budget back. */
   long awaitReturned(String campaignId) {
     await()
