@@ -485,7 +485,7 @@ public final class HttpApi implements AutoCloseable {
                     result.map(
                         page -> {
                           var items = new JsonArray();
-                          page.items().forEach(d -> items.add(render.details(d, false)));
+                          page.items().forEach(item -> items.add(render.boxItem(item)));
                           return new JsonObject()
                               .put("items", items)
                               .put(

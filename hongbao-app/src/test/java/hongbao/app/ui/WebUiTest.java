@@ -32,6 +32,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterAll;
@@ -476,12 +477,21 @@ class WebUiTest {
 
     Page grabber = phone("zh");
     signIn(grabber, grace);
+    // The list carries each item's share: one request a page, none per item.
+    List<String> packetRequests = new CopyOnWriteArrayList<>();
+    grabber.onRequest(
+        request -> {
+          if (request.url().contains("/api/v1/packets")) {
+            packetRequests.add(request.url());
+          }
+        });
     grabber.navigate(base + "/#/packets");
     Locator received = grabber.getByTestId("packet-item");
     assertThat(received).hasCount(1);
     assertThat(received).hasAttribute("data-id", firstId);
     assertThat(received).containsText(frank + "的红包");
     assertThat(received.getByTestId("packet-amount")).containsText("¥3.00");
+    assertThat(packetRequests).isNotEmpty().allMatch(url -> url.contains("?box=received"));
     screenshot(grabber, "13-packets-received");
     received.locator("a").click();
     assertThat(grabber.getByTestId("my-share")).containsText("3.00");
