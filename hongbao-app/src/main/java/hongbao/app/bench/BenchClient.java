@@ -29,13 +29,18 @@ import java.util.concurrent.Executors;
 /**
  * The benchmark's side of the HTTP contract. Setup and checks (tokens, top-ups, the packets a
  * scenario grabs, switches, reward types and campaigns, the reconciliation) go through the typed
- * {@link HongbaoClient}, so every bench run uses the client as a program would. The measured load
- * (grabs, the mixed scenario's sends, rewards, taps) goes through the Vert.x web client: HTTP/1.1
- * keep-alive, no pipelining, a pool as large as the concurrency so that in-flight requests never
- * wait for a connection, and open-loop (a request leaves on schedule, not when a thread is free),
- * which the blocking typed client cannot do without a thread per request in flight. Tokens are
- * signed here when the secret is known (no request per user), otherwise minted through the dev
- * endpoint.
+ * {@link HongbaoClient}, so every bench run uses the client as a program would. Tokens are signed
+ * here when the secret is known (no request per user), otherwise minted through the dev endpoint.
+ *
+ * <p>The measured load (grabs, the mixed scenario's sends, rewards, taps) goes through the Vert.x
+ * web client: HTTP/1.1 keep-alive, no pipelining, a pool as large as the concurrency so that
+ * in-flight requests never wait for a connection, and open-loop (a request leaves on schedule, not
+ * when a thread is free), which the blocking typed client can only do with a thread per request in
+ * flight. Measured with {@code bench --embedded --scenario hot --shares 20000 --runs 2
+ * --grab-client vertx|typed} on the shared 2-core box: the generator spent 63.5 µs of CPU per grab
+ * on Vert.x and 273.5 µs on the typed client (java.net.http, Jackson, a virtual thread per call),
+ * and the service, sharing those cores, answered 4,013 grabs/s against 2,072. What the generator
+ * spends, the service it measures lacks: the grab loop stays on Vert.x.
  */
 final class BenchClient implements AutoCloseable {
 
