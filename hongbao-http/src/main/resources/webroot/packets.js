@@ -1,5 +1,6 @@
 // 红包记录: the packets I received and the ones I sent (GET /api/v1/packets?box=...), newest first,
-// a page at a time. A received item shows my share, which only the packet's details carry.
+// a page at a time. A received item shows my share, which each item of the list carries
+// (myShare), so a page costs one request whatever its length.
 
 import { api, errorOf, session } from "./api.js";
 import { errorText, h, time } from "./dom.js";
@@ -27,11 +28,10 @@ export async function packetsPage(box, { requireSignIn, handleAuth }) {
       return;
     }
     const { items, nextCursor } = result.body;
-    const mine = box === "received" ? await myShares(items) : new Map();
-    list.append(...items.map((p) => item(box, p, mine.get(p.id))));
+    list.append(...items.map((p) => item(box, p, p.myShare)));
     shown += items.length;
     // What the pages loaded so far add up to: my shares received, or the packets' amounts sent.
-    for (const p of items) totalFen += box === "received" ? mine.get(p.id)?.amount ?? 0 : p.amount;
+    for (const p of items) totalFen += box === "received" ? p.myShare?.amount ?? 0 : p.amount;
     total.replaceChildren(h("small", { text: "¥" }), formatFen(totalFen));
     summary.textContent = tf(box === "received" ? "receivedTotal" : "sentTotal", { n: shown })
       + (nextCursor ? "+" : "");
@@ -52,18 +52,6 @@ export async function packetsPage(box, { requireSignIn, handleAuth }) {
       : list, more),
     error,
   ];
-}
-
-/** packet id → the caller's grab in it, read from each packet's details in parallel. */
-async function myShares(items) {
-  const answers = await Promise.all(items.map((p) => api.details(session.token, p.id)));
-  const mine = new Map();
-  answers.forEach((answer, i) => {
-    if (answer.status !== 200) return;
-    const grab = answer.body.grabs.find((g) => g.userId === session.user);
-    if (grab) mine.set(items[i].id, grab);
-  });
-  return mine;
 }
 
 function item(box, p, grab) {

@@ -1,5 +1,6 @@
 package hongbao.app;
 
+import hongbao.app.embedded.EmbeddedKafkaServer;
 import hongbao.app.embedded.EmbeddedPostgresServer;
 import hongbao.app.embedded.EmbeddedRedis;
 import hongbao.app.embedded.TemporaryFiles;
@@ -13,10 +14,11 @@ import java.util.function.Supplier;
 
 /**
  * Where the embedded default keeps what must survive a restart: the embedded Redis (its AOF), the
- * embedded PostgreSQL (wallets, packets, the id alphabet), the grab receipts' keys (unless
- * HONGBAO_TOKEN_KEYSET is set) and the dev-mode JWT secret (so tokens stay valid). {@code
- * HONGBAO_DATA_DIR}, default {@value #DEFAULT} in the working directory. Outside servers
- * (HONGBAO_REDIS_URL, HONGBAO_JDBC_URL) keep their data themselves.
+ * embedded PostgreSQL (wallets, packets, the id alphabet), the embedded Kafka's log directory
+ * (reward events queued and not yet credited), the grab receipts' keys (unless HONGBAO_TOKEN_KEYSET
+ * is set) and the dev-mode JWT secret (so tokens stay valid). {@code HONGBAO_DATA_DIR}, default
+ * {@value #DEFAULT} in the working directory. Outside servers (HONGBAO_REDIS_URL, HONGBAO_JDBC_URL)
+ * keep their data themselves.
  */
 public record DataDir(Path root) {
 
@@ -24,6 +26,7 @@ public record DataDir(Path root) {
 
   private static final String REDIS = "redis";
   private static final String POSTGRES = "postgres";
+  private static final String KAFKA = "kafka";
   private static final String JWT_SECRET = "jwt-secret";
   private static final String TOKEN_KEYSET = "token-keyset.json";
 
@@ -40,6 +43,10 @@ public record DataDir(Path root) {
     return root.resolve(POSTGRES);
   }
 
+  public Path kafka() {
+    return root.resolve(KAFKA);
+  }
+
   /**
    * Removes what this service keeps here, and only that: a data directory set by mistake to a
    * folder with other files loses none of them.
@@ -47,8 +54,10 @@ public record DataDir(Path root) {
   public void clear() {
     EmbeddedRedis.stopLeftOver(redis());
     EmbeddedPostgresServer.stopLeftOver(postgres());
+    EmbeddedKafkaServer.stopLeftOver(kafka());
     TemporaryFiles.deleteTree(redis());
     TemporaryFiles.deleteTree(postgres());
+    TemporaryFiles.deleteTree(kafka());
     TemporaryFiles.deleteTree(root.resolve(JWT_SECRET));
     TemporaryFiles.deleteTree(root.resolve(TOKEN_KEYSET));
   }

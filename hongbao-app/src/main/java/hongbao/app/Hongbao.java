@@ -1,5 +1,6 @@
 package hongbao.app;
 
+import hongbao.app.embedded.EmbeddedKafkaServer;
 import hongbao.app.embedded.EmbeddedPostgresServer;
 import hongbao.app.embedded.EmbeddedRedis;
 import hongbao.app.embedded.EmbeddedRedisCluster;
@@ -168,7 +169,10 @@ public final class Hongbao implements AutoCloseable {
     }
     kafkaBootstrap = config.rewards().kafkaBootstrap();
     if (kafkaBootstrap == null) {
-      embeddedKafka = hongbao.kafka.embedded.EmbeddedKafka.start();
+      embeddedKafka =
+          dataDir == null
+              ? hongbao.kafka.embedded.EmbeddedKafka.start()
+              : EmbeddedKafkaServer.startIn(dataDir.kafka());
       resources.push(embeddedKafka);
       kafkaBootstrap = embeddedKafka.bootstrap();
     }

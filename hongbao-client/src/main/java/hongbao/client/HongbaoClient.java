@@ -56,6 +56,9 @@ import java.util.random.RandomGenerator;
  */
 public final class HongbaoClient {
 
+  private static final long DEFAULT_TIMEOUT_SECONDS = 30;
+  private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(DEFAULT_TIMEOUT_SECONDS);
+
   private static final ObjectMapper JSON =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
@@ -66,6 +69,7 @@ public final class HongbaoClient {
   private final Sleeper sleeper;
   private final RandomGenerator random;
   private final Supplier<String> keys;
+  private final Duration timeout;
 
   private HongbaoClient(
       HttpClient http,
@@ -74,7 +78,8 @@ public final class HongbaoClient {
       RetryPolicy retries,
       Sleeper sleeper,
       RandomGenerator random,
-      Supplier<String> keys) {
+      Supplier<String> keys,
+      Duration timeout) {
     this.http = http;
     this.base = base;
     this.token = token;
@@ -82,6 +87,7 @@ public final class HongbaoClient {
     this.sleeper = sleeper;
     this.random = random;
     this.keys = keys;
+    this.timeout = timeout;
   }
 
   /** A client of the service at {@code base} (e.g. http://127.0.0.1:8080), without a token. */
@@ -98,22 +104,31 @@ public final class HongbaoClient {
         RetryPolicy.DEFAULT,
         Sleeper.REAL,
         RandomGenerator.getDefault(),
-        () -> UUID.randomUUID().toString());
+        () -> UUID.randomUUID().toString(),
+        DEFAULT_TIMEOUT);
   }
 
   /** The same client calling as the holder of {@code bearerToken}. */
   public HongbaoClient withToken(String bearerToken) {
-    return new HongbaoClient(http, base, bearerToken, retries, sleeper, random, keys);
+    return new HongbaoClient(http, base, bearerToken, retries, sleeper, random, keys, timeout);
   }
 
   /** The same client with another retry policy, and the waits and jitter it draws from. */
   public HongbaoClient withRetries(RetryPolicy policy, Sleeper waits, RandomGenerator jitter) {
-    return new HongbaoClient(http, base, token, policy, waits, jitter, keys);
+    return new HongbaoClient(http, base, token, policy, waits, jitter, keys, timeout);
   }
 
   /** Idempotency keys from {@code source} rather than random UUIDs. */
   public HongbaoClient withKeys(Supplier<String> source) {
-    return new HongbaoClient(http, base, token, retries, sleeper, random, source);
+    return new HongbaoClient(http, base, token, retries, sleeper, random, source, timeout);
+  }
+
+  /**
+   * Each attempt waits for its answer at most {@code perAttempt} rather than {@value
+   * #DEFAULT_TIMEOUT_SECONDS} s: an admin's reconciliation after a large run reads every packet.
+   */
+  public HongbaoClient withTimeout(Duration perAttempt) {
+    return new HongbaoClient(http, base, token, retries, sleeper, random, keys, perAttempt);
   }
 
   // --- operations ---------------------------------------------------------------------------
@@ -398,7 +413,7 @@ public final class HongbaoClient {
     }
     var builder =
         HttpRequest.newBuilder(base.resolve(call.path()))
-            .timeout(Duration.ofSeconds(30))
+            .timeout(timeout)
             .method(call.method(), body);
     if (call.body() != null) {
       builder.header("Content-Type", "application/json");

@@ -79,6 +79,10 @@ public final class Messages {
 
   public record BestLuck(String userId, long amount) {}
 
+  /**
+   * A packet's details ({@code grabs} set, {@code myShare} null) or a box's item ({@code grabs}
+   * null, {@code myShare} the caller's own grab or null).
+   */
   public record Packet(
       String id,
       String sender,
@@ -98,7 +102,8 @@ public final class Messages {
       Object passwordMatch,
       String activityId,
       BestLuck bestLuck,
-      List<Share> grabs) {}
+      List<Share> grabs,
+      Share myShare) {}
 
   public record PacketPage(List<Packet> items, String nextCursor) {}
 

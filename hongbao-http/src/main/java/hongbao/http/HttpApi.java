@@ -292,26 +292,28 @@ public final class HttpApi implements AutoCloseable {
     String userId = userId(body.requiredString("userId"));
     long amount = body.requiredInteger("amount");
     IdempotencyKey key = idempotencyKey(ctx, TopUpService.ENDPOINT, body);
+    var rendered = new FirstExecution();
     blocking
         .call(
             ctx.vertx().getOrCreateContext(),
             () ->
-                services
-                    .topUps()
-                    .topUp(
-                        userId,
-                        amount,
-                        key,
-                        balance -> {
-                          topUps.increment();
-                          return new StoredAnswer(
-                              key.requestHash(),
-                              200,
-                              new JsonObject()
-                                  .put("userId", userId)
-                                  .put("balance", balance.fen())
-                                  .encode());
-                        }))
+                rendered.count(
+                    services
+                        .topUps()
+                        .topUp(
+                            userId,
+                            amount,
+                            key,
+                            balance ->
+                                rendered.made(
+                                    new StoredAnswer(
+                                        key.requestHash(),
+                                        200,
+                                        new JsonObject()
+                                            .put("userId", userId)
+                                            .put("balance", balance.fen())
+                                            .encode()))),
+                    topUps))
         .onComplete(result -> replay(ctx, result));
   }
 
@@ -350,20 +352,22 @@ public final class HttpApi implements AutoCloseable {
             passwordMatch(body),
             activityId(body));
     IdempotencyKey key = idempotencyKey(ctx, SendService.ENDPOINT, body);
+    var rendered = new FirstExecution();
     blocking
         .call(
             ctx.vertx().getOrCreateContext(),
             () ->
-                services
-                    .send()
-                    .send(
-                        request,
-                        key,
-                        packet -> {
-                          sends.increment();
-                          return new StoredAnswer(
-                              key.requestHash(), 201, render.sent(packet).encode());
-                        }))
+                rendered.count(
+                    services
+                        .send()
+                        .send(
+                            request,
+                            key,
+                            packet ->
+                                rendered.made(
+                                    new StoredAnswer(
+                                        key.requestHash(), 201, render.sent(packet).encode()))),
+                    sends))
         .onComplete(result -> replay(ctx, result));
   }
 
@@ -481,7 +485,7 @@ public final class HttpApi implements AutoCloseable {
                     result.map(
                         page -> {
                           var items = new JsonArray();
-                          page.items().forEach(d -> items.add(render.details(d, false)));
+                          page.items().forEach(item -> items.add(render.boxItem(item)));
                           return new JsonObject()
                               .put("items", items)
                               .put(

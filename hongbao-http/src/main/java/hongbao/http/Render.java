@@ -1,5 +1,6 @@
 package hongbao.http;
 
+import hongbao.core.details.Boxes;
 import hongbao.core.ledger.WalletEntry;
 import hongbao.core.packet.GrabView;
 import hongbao.core.packet.Packet;
@@ -72,16 +73,25 @@ final class Render {
     if (withGrabs) {
       var grabs = new JsonArray();
       for (GrabView grab : details.grabs()) {
-        grabs.add(
-            new JsonObject()
-                .put("userId", grab.userId())
-                .put("amount", grab.amount().fen())
-                .put("at", time(grab.at()))
-                .put("paid", grab.paid()));
+        grabs.add(grab(grab));
       }
       json.put("grabs", grabs);
     }
     return json;
+  }
+
+  /** A box's item: the details without grabs, and the caller's own grab ({@code myShare}). */
+  JsonObject boxItem(Boxes.Item item) {
+    return details(item.details(), false)
+        .put("myShare", item.myShare() == null ? null : grab(item.myShare()));
+  }
+
+  private static JsonObject grab(GrabView grab) {
+    return new JsonObject()
+        .put("userId", grab.userId())
+        .put("amount", grab.amount().fen())
+        .put("at", time(grab.at()))
+        .put("paid", grab.paid());
   }
 
   /** As the send request names it: a string, or the fuzzy percentage as an integer. */

@@ -4,10 +4,10 @@ import hongbao.app.bench.CpuMeter.Party;
 import hongbao.app.bench.Summary.CeilingResult;
 import hongbao.app.bench.Summary.Drain;
 import hongbao.app.bench.Summary.Window;
+import hongbao.client.Messages.Reconciliation;
 import hongbao.http.PacketIds;
 import hongbao.redis.RedisKeys;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -129,6 +129,14 @@ public final class BenchCommand implements Callable<Integer> {
   int concurrency;
 
   @Option(
+      names = "--grab-client",
+      defaultValue = "vertx",
+      description =
+          "grabs through the bench's Vert.x client (vertx) or the typed hongbao-client (typed),"
+              + " to compare the generator's CPU per grab")
+  String grabClient;
+
+  @Option(
       names = "--runs",
       defaultValue = "5",
       description = "measured windows (each a fresh instance of the scenario); medians reported")
@@ -241,6 +249,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
     try (Target service = target(pinning);
         var client = new BenchClient(service.baseUrl(), concurrency, service.jwtSecret(), clock)) {
+      client.grabThrough(BenchClient.GrabPath.parse(grabClient));
       // One line that scripts (a profiler attaching to the service, say) can read.
       System.out.println("bench: pids " + pidsText(service.meter()));
       Summary summary = new Run(client, service, pinning).execute();
@@ -396,9 +405,9 @@ public final class BenchCommand implements Callable<Integer> {
         setPayouts(true);
         PayoutDrain.awaitEmpty(client, System.nanoTime());
         List<String> discrepancies = new ArrayList<>(book.discrepancies());
-        JsonObject reconciliation = client.get("/api/v1/admin/reconciliation");
-        if (!reconciliation.getBoolean("ok", false)) {
-          discrepancies.add("reconciliation: " + reconciliation.encode());
+        Reconciliation reconciliation = client.reconcile();
+        if (!reconciliation.ok()) {
+          discrepancies.add("reconciliation: " + reconciliation.discrepancies());
         }
         return new Summary(
             scenario,

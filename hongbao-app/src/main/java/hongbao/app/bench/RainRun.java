@@ -1,6 +1,8 @@
 package hongbao.app.bench;
 
 import hongbao.app.bench.CpuMeter.Party;
+import hongbao.client.Messages.Reconciliation;
+import hongbao.client.Messages.RewardType;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
@@ -101,21 +103,12 @@ final class RainRun {
 
   /** Prize types high enough that they do not bound the run: what is measured is the code. */
   private void prepareTypes() {
-    put("CASH", JsonObject.of("kind", "CASH", "ratePerSecond", 1_000_000, "burst", 100_000));
-    put(COUPON, JsonObject.of("kind", "COUPON", "ratePerSecond", 100_000, "burst", 10_000));
-  }
-
-  private void put(String type, JsonObject body) {
-    expect(
-        client
-            .call(
-                HttpMethod.PUT,
-                "/api/v1/admin/reward-types/" + type,
-                client.adminToken(),
-                null,
-                body.put("queue", "MASSIVE"))
-            .await(),
-        "type " + type);
+    client
+        .admin()
+        .putRewardType(new RewardType("CASH", "CASH", 1_000_000, 100_000L, null, "MASSIVE", null));
+    client
+        .admin()
+        .putRewardType(new RewardType(COUPON, "COUPON", 100_000, 10_000L, null, "MASSIVE", null));
   }
 
   private JsonObject round(String label, int taps, int seconds, long seed) throws Exception {
@@ -222,7 +215,7 @@ final class RainRun {
     long won = counted.getOrDefault("WON", 0L);
     double catchUpSeconds = awaitCredited(issuedBefore, won, roundEnded);
     JsonObject campaign = awaitReturned(id);
-    JsonObject reconciliation = client.get("/api/v1/admin/reconciliation");
+    Reconciliation reconciliation = client.reconcile();
 
     JsonObject roundState = campaign.getJsonArray("rounds").getJsonObject(0);
     long left = roundState.getLong("prizesLeft");
@@ -241,11 +234,7 @@ final class RainRun {
         returned,
         budget);
     check(discrepancies, !counted.containsKey("FAILED"), "%s taps failed", counted.get("FAILED"));
-    check(
-        discrepancies,
-        reconciliation.getBoolean("ok", false),
-        "reconciliation: %s",
-        reconciliation.encode());
+    check(discrepancies, reconciliation.ok(), "reconciliation: %s", reconciliation.discrepancies());
 
     double peak = 0;
     for (long n : recorder.perSecond(elapsed)) {
@@ -298,7 +287,7 @@ final class RainRun {
             .put("returned", returned)
             .put("creditCatchUpSeconds", round1(catchUpSeconds))
             .put("cpuMicrosPerTap", cpu)
-            .put("reconciled", reconciliation.getBoolean("ok", false))
+            .put("reconciled", reconciliation.ok())
             .put("discrepancies", new JsonArray(discrepancies));
     System.out.printf(
         Locale.ROOT,
@@ -381,12 +370,6 @@ final class RainRun {
 
   private static double round1(double value) {
     return Math.round(value * 10) / 10.0;
-  }
-
-  private static void expect(JsonObject answer, String what) {
-    if (answer.getInteger("_status", 0) / 100 != 2) {
-      throw new IllegalStateException(what + ": " + answer.encode());
-    }
   }
 
   private String markdown(JsonObject s) {

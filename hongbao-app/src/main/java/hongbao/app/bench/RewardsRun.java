@@ -1,6 +1,8 @@
 package hongbao.app.bench;
 
 import hongbao.app.bench.CpuMeter.Party;
+import hongbao.client.Messages.Reconciliation;
+import hongbao.client.Messages.RewardType;
 import hongbao.crypto.Sealer;
 import hongbao.sdk.Activity;
 import hongbao.sdk.Bonus;
@@ -111,9 +113,10 @@ final class RewardsRun {
       for (int r = 0; r < runs; r++) {
         windows.add(window(sdk, rewards, "run " + (r + 1)));
       }
-      JsonObject reconciliation = client.get("/api/v1/admin/reconciliation");
-      boolean clean = reconciliation.getBoolean("ok", false);
-      String report = markdown(windows, clean ? "clean" : reconciliation.encode());
+      Reconciliation reconciliation = client.reconcile();
+      boolean clean = reconciliation.ok();
+      String report =
+          markdown(windows, clean ? "clean" : String.join("; ", reconciliation.discrepancies()));
       System.out.println(report);
       Files.createDirectories(out);
       Files.writeString(out.resolve("summary.md"), report);
@@ -123,46 +126,23 @@ final class RewardsRun {
 
   private void prepare() {
     LIMITS.forEach(
-        (type, rate) -> {
-          var body =
-              JsonObject.of(
-                  "kind",
-                  type.equals("CASH") ? "CASH" : type.equals("BENCH_ITEM") ? "ITEM" : "COUPON",
-                  "ratePerSecond",
-                  rate,
-                  "burst",
-                  rate / 10,
-                  "queue",
-                  type.equals("CASH")
-                      ? "MASSIVE"
-                      : type.equals("BENCH_ITEM") ? "EXPRESS" : "SPECIAL");
-          expect(
-              client
-                  .call(
-                      HttpMethod.PUT,
-                      "/api/v1/admin/reward-types/" + type,
-                      client.adminToken(),
-                      null,
-                      body)
-                  .await(),
-              "type " + type);
-        });
-    expect(
-        client
-            .call(
-                HttpMethod.POST,
-                "/api/v1/admin/reward-campaigns",
-                client.adminToken(),
-                null,
-                JsonObject.of("campaignId", campaign, "budget", 100_000_000_000L))
-            .await(),
-        "campaign");
-  }
-
-  private static void expect(JsonObject answer, String what) {
-    if (answer.getInteger("_status", 0) / 100 != 2) {
-      throw new IllegalStateException(what + ": " + answer.encode());
-    }
+        (type, rate) ->
+            client
+                .admin()
+                .putRewardType(
+                    new RewardType(
+                        type,
+                        type.equals("CASH")
+                            ? "CASH"
+                            : type.equals("BENCH_ITEM") ? "ITEM" : "COUPON",
+                        rate,
+                        rate / 10,
+                        null,
+                        type.equals("CASH")
+                            ? "MASSIVE"
+                            : type.equals("BENCH_ITEM") ? "EXPRESS" : "SPECIAL",
+                        null)));
+    client.admin().openRewardCampaign(campaign, 100_000_000_000L);
   }
 
   private Window window(RewardSdk sdk, int count, String label) throws Exception {

@@ -16,7 +16,6 @@ import picocli.CommandLine.Command;
       BenchCommand.class,
       GatewaySimCommand.class,
       IssuerSimCommand.class,
-      RewardBenchCommand.class,
       SimulateCommand.class
     })
 public final class HongbaoCommand implements Runnable {

@@ -1,6 +1,7 @@
 package hongbao.app.embedded;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,14 +28,14 @@ final class Orphans {
 
   /**
    * Stops the process whose pid is the first line of {@code pidFile}, if it is alive and its
-   * command contains {@code command} (a pid reused by an unrelated process is left alone).
+   * command line contains {@code command} (a pid reused by an unrelated process is left alone).
    */
   static void stop(Path pidFile, String command) {
     Optional<ProcessHandle> orphan = read(pidFile).flatMap(ProcessHandle::of);
     if (orphan.isEmpty()
         || !orphan.get().isAlive()
         || orphan.get().pid() == ProcessHandle.current().pid()
-        || !orphan.get().info().command().orElse("").contains(command)) {
+        || !commandLine(orphan.get()).contains(command)) {
       return;
     }
     ProcessHandle process = orphan.get();
@@ -47,13 +48,34 @@ final class Orphans {
     try {
       process.onExit().get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
+      // SIGKILL, and wait for it: the next server cannot lock the directory until it is gone.
       process.destroyForcibly();
+      process.onExit().join();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while stopping pid " + process.pid(), e);
     } catch (ExecutionException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * The executable and its arguments. The JDK gives no arguments for a command line as long as a
+   * JVM's with its class path (a broker's is over 10 kB), so Linux's own record is read first.
+   */
+  private static String commandLine(ProcessHandle process) {
+    try {
+      byte[] raw = Files.readAllBytes(Path.of("/proc", Long.toString(process.pid()), "cmdline"));
+      if (raw.length > 0) {
+        return new String(raw, StandardCharsets.UTF_8).replace('\0', ' ');
+      }
+    } catch (IOException | UnsupportedOperationException e) {
+      // no /proc here: what the JDK tells
+    }
+    ProcessHandle.Info info = process.info();
+    return info.command().orElse("")
+        + " "
+        + String.join(" ", info.arguments().orElse(new String[0]));
   }
 
   private static Optional<Long> read(Path pidFile) {

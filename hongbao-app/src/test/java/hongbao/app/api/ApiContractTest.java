@@ -572,17 +572,27 @@ abstract class ApiContractTest {
     String bobToken = api.token(user("bob"));
     String first = api.sendLucky(aliceToken, 100, 1, 600);
     String second = api.sendLucky(aliceToken, 100, 1, 600);
-    api.grab(bobToken, first);
+    long bobsShare = api.grab(bobToken, first).json().getLong("amount");
     JsonObject page = api.get("/api/v1/packets?box=sent&limit=1", aliceToken).json();
     assertThat(page.getJsonArray("items")).hasSize(1);
     assertThat(page.getJsonArray("items").getJsonObject(0).getString("id")).isEqualTo(second);
     assertThat(page.getJsonArray("items").getJsonObject(0).containsKey("grabs")).isFalse();
+    assertThat(page.getJsonArray("items").getJsonObject(0).containsKey("myShare")).isTrue();
+    assertThat(page.getJsonArray("items").getJsonObject(0).getValue("myShare"))
+        .as("alice did not grab her own packet")
+        .isNull();
     String cursor = page.getString("nextCursor");
     JsonObject next =
         api.get("/api/v1/packets?box=sent&limit=1&cursor=" + cursor, aliceToken).json();
     assertThat(next.getJsonArray("items").getJsonObject(0).getString("id")).isEqualTo(first);
     JsonObject received = api.get("/api/v1/packets?box=received", bobToken).json();
     assertThat(received.getJsonArray("items")).hasSize(1);
+    JsonObject myShare = received.getJsonArray("items").getJsonObject(0).getJsonObject("myShare");
+    assertThat(myShare.getLong("amount"))
+        .as("bob's grab, without its details")
+        .isEqualTo(bobsShare);
+    assertThat(myShare.getString("userId")).isNotBlank();
+    assertThat(myShare.getString("at")).isNotBlank();
     assertThat(received.getValue("nextCursor")).isNull();
     assertThat(api.get("/api/v1/packets?box=other", bobToken).status()).isEqualTo(400);
     assertThat(api.get("/api/v1/packets", bobToken).status()).isEqualTo(400);

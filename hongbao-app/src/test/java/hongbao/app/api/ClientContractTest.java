@@ -90,6 +90,9 @@ class ClientContractTest {
     assertThat(sender.packets("sent", 10, null).items())
         .extracting(p -> p.id())
         .containsExactly(sent.id());
+    assertThat(grabber.packets("received", 10, null).items())
+        .singleElement()
+        .satisfies(p -> assertThat(p.myShare().amount()).isEqualTo(grab.amount()));
     assertThat(admin.reconcile().ok()).isTrue();
   }
 

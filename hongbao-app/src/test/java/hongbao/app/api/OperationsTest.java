@@ -11,6 +11,7 @@ import hongbao.app.embedded.FreePorts;
 import hongbao.app.support.Api;
 import hongbao.app.support.Backends;
 import hongbao.app.support.TestService;
+import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
@@ -18,9 +19,12 @@ import java.net.ServerSocket;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -89,6 +93,60 @@ class OperationsTest {
     assertThat(text)
         .containsPattern(
             "lettuce_command_completion_seconds_count\\{command=\"EVALSHA\",[^}]*\\} [1-9]");
+  }
+
+  /**
+   * A client that retries (a timeout, a dropped connection) repeats the Idempotency-Key: the
+   * counters say how many packets and top-ups there are, not how many requests asked for them.
+   * Replays come one after another and several at once, which is when two of them both render an
+   * answer before one loses the key.
+   */
+  @Test
+  void replays_ofOneSendAndOneTopUp_areCountedOnce() {
+    String user = "ops-replay-" + UUID.randomUUID().toString().substring(0, 6);
+    String token = api.token(user);
+    double sendsBefore = counter("hongbao_sends_total");
+    double topUpsBefore = counter("hongbao_topups_total");
+
+    var topUp =
+        api.request(
+            "POST",
+            "/api/v1/admin/topups",
+            api.adminToken(),
+            Map.of("Idempotency-Key", UUID.randomUUID().toString()),
+            JsonObject.of("userId", user, "amount", 10_000).encode());
+    var send =
+        api.request(
+            "POST",
+            "/api/v1/packets",
+            token,
+            Map.of("Idempotency-Key", UUID.randomUUID().toString()),
+            JsonObject.of("amount", 100, "count", 1, "type", "FIXED").encode());
+    assertThat(api.call(topUp).status()).isEqualTo(200);
+    assertThat(replays(topUp, 8)).containsOnly(200);
+    assertThat(replays(send, 8)).containsOnly(201);
+    assertThat(api.call(send).status()).isEqualTo(201);
+    assertThat(api.call(topUp).status()).isEqualTo(200);
+
+    assertThat(api.get("/api/v1/wallet", token).json().getLong("balance"))
+        .as("one top-up, one send")
+        .isEqualTo(9_900);
+    assertThat(counter("hongbao_topups_total") - topUpsBefore).isEqualTo(1.0);
+    assertThat(counter("hongbao_sends_total") - sendsBefore).isEqualTo(1.0);
+  }
+
+  /** The statuses of {@code copies} copies of {@code request} sent at once. */
+  private List<Integer> replays(java.net.http.HttpRequest request, int copies) {
+    List<CompletableFuture<Api.Response>> answers =
+        IntStream.range(0, copies).mapToObj(i -> api.sendAsync(request)).toList();
+    return answers.stream().map(CompletableFuture::join).map(Api.Response::status).toList();
+  }
+
+  private double counter(String name) {
+    Matcher value =
+        Pattern.compile("(?m)^" + name + " (\\S+)$").matcher(api.get("/metrics", null).raw());
+    assertThat(value.find()).as(name + " on /metrics").isTrue();
+    return Double.parseDouble(value.group(1));
   }
 
   @Test

@@ -6,22 +6,13 @@ import static hongbao.app.campaign.RainFixture.prize;
 import static hongbao.app.campaign.RainFixture.round;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.microsoft.playwright.Browser;
-import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.assertions.LocatorAssertions;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import hongbao.app.support.Chromium;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -36,35 +27,15 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RainPageTest {
 
-  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-
   private RainFixture fixture;
-  private Playwright playwright;
-  private Browser browser;
+  private Chromium chromium;
   private String base;
 
   @BeforeAll
   void start() {
-    Assumptions.assumeTrue(Files.isExecutable(CHROMIUM), "no chromium at " + CHROMIUM);
+    chromium = Chromium.launch();
     fixture = new RainFixture(Instant.now());
     base = "http://127.0.0.1:" + fixture.service.hongbao().port();
-    playwright =
-        Playwright.create(
-            new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
-    browser =
-        playwright
-            .chromium()
-            .launch(
-                new BrowserType.LaunchOptions()
-                    .setExecutablePath(CHROMIUM)
-                    .setHeadless(true)
-                    .setArgs(
-                        List.of(
-                            "--headless",
-                            "--no-sandbox",
-                            "--disable-gpu",
-                            "--no-first-run",
-                            "--disable-background-networking")));
   }
 
   @AfterEach
@@ -74,11 +45,8 @@ class RainPageTest {
 
   @AfterAll
   void stop() {
-    if (browser != null) {
-      browser.close();
-    }
-    if (playwright != null) {
-      playwright.close();
+    if (chromium != null) {
+      chromium.close();
     }
     if (fixture != null) {
       try {
@@ -92,14 +60,7 @@ class RainPageTest {
   }
 
   private Page phone(String locale) {
-    var context =
-        browser.newContext(
-            new Browser.NewContextOptions()
-                .setViewportSize(390, 844)
-                .setDeviceScaleFactor(2)
-                .setLocale(locale));
-    context.setDefaultTimeout(15_000);
-    return context.newPage();
+    return chromium.phone(locale).newPage();
   }
 
   @Test
@@ -188,24 +149,6 @@ class RainPageTest {
   }
 
   private static void screenshot(Page page, String name) {
-    page.waitForTimeout(400);
-    Path file = screenshots().resolve(name + ".png");
-    page.screenshot(new Page.ScreenshotOptions().setPath(file));
-    assertThat(file).exists();
-  }
-
-  private static Path screenshots() {
-    Path here = Path.of("").toAbsolutePath();
-    boolean inModule = here.getFileName().toString().equals("hongbao-app");
-    Path module = inModule ? here : here.resolve("hongbao-app");
-    Path dir =
-        Boolean.getBoolean("hongbao.update-screenshots")
-            ? module.getParent().resolve("docs").resolve("screenshots")
-            : module.resolve("target/screenshots");
-    try {
-      return Files.createDirectories(dir);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    Chromium.screenshot(page, name);
   }
 }

@@ -53,7 +53,7 @@ import org.junit.jupiter.api.TestInstance;
  * — each run ends with the reconciler finding nothing.
  *
  * <p>Sizes are scaled down from the issue's 100,000 rewards to a few thousand so the class runs in
- * about a minute; {@code ./hongbao reward-bench} runs the full size.
+ * about a minute; {@code ./hongbao bench --scenario rewards} runs the full size.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RewardPipelineTest {

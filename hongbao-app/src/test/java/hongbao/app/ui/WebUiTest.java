@@ -10,16 +10,13 @@ import com.google.zxing.MultiFormatReader;
 import com.google.zxing.NotFoundException;
 import com.google.zxing.client.j2se.BufferedImageLuminanceSource;
 import com.google.zxing.common.HybridBinarizer;
-import com.microsoft.playwright.Browser;
-import com.microsoft.playwright.BrowserContext;
-import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.Route;
 import com.microsoft.playwright.assertions.PlaywrightAssertions;
 import com.microsoft.playwright.options.AriaRole;
 import hongbao.app.support.Backends;
+import hongbao.app.support.Chromium;
 import hongbao.app.support.TestService;
 import hongbao.core.ops.Switch;
 import hongbao.http.auth.Tokens;
@@ -30,18 +27,16 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -59,47 +54,18 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WebUiTest {
 
-  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-  private static final int PHONE_WIDTH = 390;
-  private static final int PHONE_HEIGHT = 844;
-
   private TestService service;
-  private Playwright playwright;
-  private Browser browser;
+  private Chromium chromium;
   private String base;
   private final String alice = "alice-" + UUID.randomUUID().toString().substring(0, 6);
   private final String bob = "bob-" + UUID.randomUUID().toString().substring(0, 6);
 
   @BeforeAll
   void start() {
-    Assumptions.assumeTrue(
-        Files.isExecutable(CHROMIUM),
-        "browser tests skipped: no chromium at " + CHROMIUM + " (apt-get install -y chromium)");
-    // Payouts and withdrawals settle through workers on a machine other builds share: give them
-    // the context's patience, not the assertions' default 5 s.
-    PlaywrightAssertions.setDefaultAssertionTimeout(15_000);
+    chromium = Chromium.launch();
+    PlaywrightAssertions.setDefaultAssertionTimeout(Chromium.TIMEOUT_MILLIS);
     service = TestService.start(Backends.embedded());
     base = "http://127.0.0.1:" + service.hongbao().port();
-    playwright =
-        Playwright.create(
-            new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
-    browser =
-        playwright
-            .chromium()
-            .launch(
-                new BrowserType.LaunchOptions()
-                    .setExecutablePath(CHROMIUM)
-                    .setHeadless(true)
-                    .setArgs(
-                        List.of(
-                            "--headless",
-                            "--no-sandbox",
-                            "--disable-gpu",
-                            "--disable-quic",
-                            "--no-first-run",
-                            "--disable-background-networking",
-                            "--disable-component-update",
-                            "--disable-sync")));
   }
 
   @AfterEach
@@ -109,11 +75,8 @@ class WebUiTest {
 
   @AfterAll
   void stop() {
-    if (browser != null) {
-      browser.close();
-    }
-    if (playwright != null) {
-      playwright.close();
+    if (chromium != null) {
+      chromium.close();
     }
     if (service != null) {
       service.close();
@@ -122,14 +85,7 @@ class WebUiTest {
 
   /** A phone-sized browser of its own (own localStorage), in Chinese unless told otherwise. */
   private Page phone(String language) {
-    BrowserContext context =
-        browser.newContext(
-            new Browser.NewContextOptions()
-                .setViewportSize(PHONE_WIDTH, PHONE_HEIGHT)
-                .setDeviceScaleFactor(2)
-                .setLocale(language.equals("zh") ? "zh-CN" : "en-US"));
-    context.setDefaultTimeout(15_000);
-    Page page = context.newPage();
+    Page page = chromium.phone(language.equals("zh") ? "zh-CN" : "en-US").newPage();
     page.navigate(base + "/");
     return page;
   }
@@ -142,30 +98,7 @@ class WebUiTest {
   }
 
   private static void screenshot(Page page, String name) {
-    page.waitForTimeout(400); // let transitions and the opening animation settle
-    Path file = screenshots().resolve(name + ".png");
-    page.screenshot(new Page.ScreenshotOptions().setPath(file).setFullPage(false));
-    assertThat(file).exists();
-  }
-
-  /**
-   * Where the pictures go: {@code target/screenshots/} of the module, so a test run never rewrites
-   * tracked files; {@code -Dhongbao.update-screenshots=true} writes the README's copies in
-   * docs/screenshots/ instead.
-   */
-  private static Path screenshots() {
-    Path here = Path.of("").toAbsolutePath();
-    boolean inModule = here.getFileName().toString().equals("hongbao-app");
-    if (!Boolean.getBoolean("hongbao.update-screenshots")) {
-      Path dir = (inModule ? here : here.resolve("hongbao-app")).resolve("target/screenshots");
-      try {
-        return Files.createDirectories(dir);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-    Path root = inModule ? here.getParent() : here;
-    return root.resolve("docs").resolve("screenshots");
+    Chromium.screenshot(page, name);
   }
 
   /** What the QR code on the page says: ZXing reads a screenshot of it, as a phone camera would. */
@@ -544,12 +477,21 @@ class WebUiTest {
 
     Page grabber = phone("zh");
     signIn(grabber, grace);
+    // The list carries each item's share: one request a page, none per item.
+    List<String> packetRequests = new CopyOnWriteArrayList<>();
+    grabber.onRequest(
+        request -> {
+          if (request.url().contains("/api/v1/packets")) {
+            packetRequests.add(request.url());
+          }
+        });
     grabber.navigate(base + "/#/packets");
     Locator received = grabber.getByTestId("packet-item");
     assertThat(received).hasCount(1);
     assertThat(received).hasAttribute("data-id", firstId);
     assertThat(received).containsText(frank + "的红包");
     assertThat(received.getByTestId("packet-amount")).containsText("¥3.00");
+    assertThat(packetRequests).isNotEmpty().allMatch(url -> url.contains("?box=received"));
     screenshot(grabber, "13-packets-received");
     received.locator("a").click();
     assertThat(grabber.getByTestId("my-share")).containsText("3.00");

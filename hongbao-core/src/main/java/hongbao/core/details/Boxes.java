@@ -1,6 +1,7 @@
 package hongbao.core.details;
 
 import hongbao.core.grab.GrabStore;
+import hongbao.core.packet.GrabView;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketDetails;
 import hongbao.core.packet.PacketStore;
@@ -41,9 +42,14 @@ public final class Boxes {
         };
     boolean more = found.size() > limit;
     List<Packet> shown = more ? found.subList(0, limit) : found;
-    List<PacketDetails> items = new ArrayList<>(shown.size());
+    List<Item> items = new ArrayList<>(shown.size());
     for (Packet packet : shown) {
-      items.add(details.details(packet, false));
+      // The grabs are read for the counts anyway; keeping the caller's own saves the client a
+      // details request per item to show what it got.
+      PacketDetails full = details.details(packet, true);
+      GrabView mine =
+          full.grabs().stream().filter(g -> g.userId().equals(userId)).findFirst().orElse(null);
+      items.add(new Item(full, mine));
     }
     Long next = more ? shown.getLast().id() : null;
     return new Page(items, next);
@@ -64,8 +70,16 @@ public final class Boxes {
     RECEIVED
   }
 
+  /**
+   * One packet of a box.
+   *
+   * @param details with its grabs, which a list leaves out
+   * @param myShare the box owner's grab in it, or null (a sent packet its sender did not grab)
+   */
+  public record Item(PacketDetails details, GrabView myShare) {}
+
   /** One page and the cursor of the next, or null when this is the last. */
-  public record Page(List<PacketDetails> items, Long nextCursor) {
+  public record Page(List<Item> items, Long nextCursor) {
 
     public Page {
       items = List.copyOf(items);

@@ -18,22 +18,33 @@ import org.apache.kafka.common.Uuid;
 
 /**
  * A single-node Kafka (KRaft) in a child JVM ({@link KafkaBrokerMain}) with its log directory in a
- * temporary folder, for the embedded default and for tests. {@link #kill} is {@code kill -9};
- * {@link #restart} starts it again on the same ports and data. Closing stops it and deletes the
- * folder. The child halts by itself if this process dies.
+ * temporary folder, for tests, or in a kept directory ({@link #startIn}) for the embedded default,
+ * so that events queued before a restart are still there after it. {@link #kill} is {@code kill
+ * -9}; {@link #restart} starts it again on the same ports and data. Closing stops it and deletes a
+ * temporary folder. The child halts by itself if this process dies; its pid is written to {@link
+ * #PID_FILE} all the same, so that a later start can make sure of it.
  */
 public final class EmbeddedKafka implements AutoCloseable {
 
   public static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
+  /** The broker's pid, in its directory while it runs. */
+  public static final String PID_FILE = "kafka.pid";
+
+  /** The KRaft cluster id a kept directory was formatted with, reused by every later start. */
+  private static final String CLUSTER_ID_FILE = "cluster.id";
+
   private final Path directory;
+  private final boolean temporary;
   private final int port;
   private final int controllerPort;
   private final String clusterId;
   private Process process;
 
-  private EmbeddedKafka(Path directory, int port, int controllerPort, String clusterId) {
+  private EmbeddedKafka(
+      Path directory, boolean temporary, int port, int controllerPort, String clusterId) {
     this.directory = directory;
+    this.temporary = temporary;
     this.port = port;
     this.controllerPort = controllerPort;
     this.clusterId = clusterId;
@@ -43,12 +54,43 @@ public final class EmbeddedKafka implements AutoCloseable {
     try {
       Path directory = Files.createTempDirectory("hongbao-kafka-");
       var kafka =
-          new EmbeddedKafka(directory, freePort(), freePort(), Uuid.randomUuid().toString());
+          new EmbeddedKafka(directory, true, freePort(), freePort(), Uuid.randomUuid().toString());
       kafka.launch();
       return kafka;
     } catch (IOException e) {
       throw new UncheckedIOException("could not start the embedded Kafka", e);
     }
+  }
+
+  /**
+   * A broker on the log directory kept in {@code directory} (created and formatted when new), which
+   * stays after close. Ports are new each start: clients find the broker through {@link
+   * #bootstrap}, and the single controller's address is configuration, not data. The caller stops a
+   * broker a killed run left on the directory first (its log directory is locked).
+   */
+  public static EmbeddedKafka startIn(Path directory) {
+    try {
+      Path kept = Files.createDirectories(directory).toAbsolutePath();
+      var kafka = new EmbeddedKafka(kept, false, freePort(), freePort(), clusterId(kept));
+      kafka.launch();
+      return kafka;
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not start the embedded Kafka in " + directory, e);
+    }
+  }
+
+  /** The id {@code directory} was formatted with, or a new one kept there. */
+  private static String clusterId(Path directory) throws IOException {
+    Path file = directory.resolve(CLUSTER_ID_FILE);
+    if (Files.isRegularFile(file)) {
+      String kept = Files.readString(file).trim();
+      if (!kept.isEmpty()) {
+        return kept;
+      }
+    }
+    String id = Uuid.randomUuid().toString();
+    Files.writeString(file, id);
+    return id;
   }
 
   public String bootstrap() {
@@ -84,6 +126,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log))
             .start();
+    Files.writeString(directory.resolve(PID_FILE), process.pid() + "\n");
     awaitPort();
   }
 
@@ -145,7 +188,15 @@ public final class EmbeddedKafka implements AutoCloseable {
         waitFor(Duration.ofSeconds(15));
       }
     }
-    deleteTree(directory);
+    if (temporary) {
+      deleteTree(directory);
+    } else {
+      try {
+        Files.deleteIfExists(directory.resolve(PID_FILE));
+      } catch (IOException e) {
+        // harmless: a later start finds the pid dead, or alive under another command, and goes on
+      }
+    }
   }
 
   private static int freePort() throws IOException {
