@@ -12,6 +12,7 @@ import hongbao.core.campaign.CampaignStore;
 import hongbao.core.campaign.Campaigns;
 import hongbao.core.campaign.PrizeIssuer;
 import hongbao.core.campaign.PrizeLine;
+import hongbao.core.campaign.PrizeRecovery;
 import hongbao.core.campaign.Round;
 import hongbao.core.campaign.TapService;
 import hongbao.core.reconcile.Reconciler;
@@ -72,15 +73,18 @@ public final class CampaignWiring implements AutoCloseable {
     var pools = new RedisPrizePools(redis, "hb");
     var types = sdkParts.types();
     var budget = sdkParts.budget();
-    campaigns = new Campaigns(store, CampaignService.arming(pools, types, budget));
-    PrizeIssuer issuer = issuer(rewards.sdk());
     RandomGenerator ids;
+    RandomGenerator nonces;
     synchronized (random) {
       ids = random.split();
+      nonces = new Synchronized(random.split());
     }
+    var recovery = new PrizeRecovery(pools, database.rewards()::byCampaign, nonces::nextLong);
+    campaigns = new Campaigns(store, CampaignService.arming(recovery, types, budget));
+    PrizeIssuer issuer = issuer(rewards.sdk());
     service =
         new CampaignService(store, campaigns, pools, types, budget, clock, new Synchronized(ids));
-    taps = new TapService(campaigns, pools, issuer, clock, uniform(random));
+    taps = new TapService(campaigns, pools, issuer, recovery, clock, uniform(random));
     closer =
         new CampaignCloser(
             store,

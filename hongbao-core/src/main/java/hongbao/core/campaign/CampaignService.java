@@ -62,8 +62,12 @@ public final class CampaignService {
     this.random = random;
   }
 
-  /** The arming step, for {@link Campaigns}. */
-  public static Campaigns.Arming arming(PrizePools pools, RewardTypes types, RewardBudget budget) {
+  /**
+   * The arming step, for {@link Campaigns}: prize types, budget, then the pools through {@link
+   * PrizeRecovery}, which puts back the wins the reward book holds when Redis had lost them.
+   */
+  public static Campaigns.Arming arming(
+      PrizeRecovery recovery, RewardTypes types, RewardBudget budget) {
     return campaign -> {
       for (Round round : campaign.rounds()) {
         for (PrizeLine prize : round.prizes()) {
@@ -81,7 +85,7 @@ public final class CampaignService {
         }
       }
       budget.open(campaign.id(), campaign.budget());
-      pools.arm(campaign);
+      recovery.restore(campaign);
     };
   }
 
@@ -101,7 +105,7 @@ public final class CampaignService {
     } catch (IdempotencyRaceException race) {
       return Idempotency.replay(store::answerFor, key).orElseThrow(() -> race);
     }
-    arming(pools, types, budget).arm(campaign);
+    campaigns.arming().arm(campaign);
     campaigns.remember(campaign);
     return answer;
   }
