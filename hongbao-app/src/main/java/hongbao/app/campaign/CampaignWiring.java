@@ -26,6 +26,7 @@ import hongbao.sdk.Activity;
 import hongbao.sdk.Bonus;
 import hongbao.sdk.RewardSdk;
 import hongbao.sdk.User;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -67,7 +68,8 @@ public final class CampaignWiring implements AutoCloseable {
       RewardWiring rewards,
       Clock clock,
       RandomGenerator.SplittableGenerator random,
-      Duration grace) {
+      Duration grace,
+      MeterRegistry metrics) {
     var sdkParts = rewards.sdk().parts();
     store = database.campaigns();
     var pools = new RedisPrizePools(redis, "hb");
@@ -105,7 +107,7 @@ public final class CampaignWiring implements AutoCloseable {
             rewards.throttle()::issuedLast,
             rewards::queueLags,
             clock);
-    routes = new CampaignRoutes(service, taps, live);
+    routes = new CampaignRoutes(service, taps, live, metrics);
     resources.push(routes);
   }
 
@@ -116,8 +118,9 @@ public final class CampaignWiring implements AutoCloseable {
       Reconciler reconciler,
       Clock clock,
       RandomGenerator.SplittableGenerator random,
-      Duration grace) {
-    var wiring = new CampaignWiring(redis, database, rewards, clock, random, grace);
+      Duration grace,
+      MeterRegistry metrics) {
+    var wiring = new CampaignWiring(redis, database, rewards, clock, random, grace, metrics);
     reconciler.add(wiring.audit);
     return wiring;
   }
