@@ -10,6 +10,7 @@ import hongbao.core.campaign.CampaignLive;
 import hongbao.core.campaign.CampaignService;
 import hongbao.core.campaign.CampaignStore;
 import hongbao.core.campaign.Campaigns;
+import hongbao.core.campaign.PoolRepair;
 import hongbao.core.campaign.PrizeIssuer;
 import hongbao.core.campaign.PrizeLine;
 import hongbao.core.campaign.PrizeRecovery;
@@ -41,7 +42,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Wires the red-packet rain on the reward pipeline: the campaign store (PostgreSQL), the prize
  * pools and the budget closing (Redis), wins issued through the reward SDK, the routes, the audit
- * in the reconciler and — with workers — the closer that returns ended campaigns' unspent budget.
+ * in the reconciler and — with workers — the closer that returns ended campaigns' unspent budget
+ * and the repair that rebuilds the pools from the reward book after Redis restarted.
  */
 public final class CampaignWiring implements AutoCloseable {
 
@@ -59,6 +61,7 @@ public final class CampaignWiring implements AutoCloseable {
   private final CampaignService service;
   private final TapService taps;
   private final CampaignCloser closer;
+  private final PoolRepair repair;
   private final CampaignAudit audit;
   private final CampaignRoutes routes;
 
@@ -87,6 +90,7 @@ public final class CampaignWiring implements AutoCloseable {
     service =
         new CampaignService(store, campaigns, pools, types, budget, clock, new Synchronized(ids));
     taps = new TapService(campaigns, pools, issuer, recovery, clock, uniform(random));
+    repair = new PoolRepair(redis::generation, store, campaigns, recovery);
     closer =
         new CampaignCloser(
             store,
@@ -134,6 +138,8 @@ public final class CampaignWiring implements AutoCloseable {
       BiConsumer<String, Invariants.InvariantViolation> onViolation,
       RandomGenerator jitter) {
     resources.push(Loop.start("campaign-closer", closer::closeOnce, every, onViolation, jitter));
+    resources.push(
+        Loop.start("campaign-pool-repair", repair::checkOnce, every, onViolation, jitter));
   }
 
   /** Issues a win through the reward SDK (asynchronous crediting); the token is the client's. */
@@ -189,6 +195,10 @@ public final class CampaignWiring implements AutoCloseable {
 
   public CampaignCloser closer() {
     return closer;
+  }
+
+  public PoolRepair repair() {
+    return repair;
   }
 
   public CampaignAudit audit() {

@@ -127,6 +127,83 @@ class RainRecoveryTest {
     assertThat(fixture.escrow(id)).isZero();
   }
 
+  /**
+   * Redis restarts from an older state (the AOF tail lost): wins it had recorded are gone, their
+   * prizes back in the sub-pools, the users' counters lower — and every slot still open, so no tap
+   * notices. The repair that runs when Redis's generation changes closes the slots, puts the book's
+   * wins back and raises the counters; then the same users tap on.
+   */
+  @Test
+  void olderStateAfterARestart_isRepairedFromTheRewardBook() throws Exception {
+    Instant starts = fixture.clock.instant().plusSeconds(10);
+    String id =
+        fixture.created(
+            campaign(
+                BUDGET,
+                MAX_WINS,
+                10,
+                round(starts, 60, prize("CASH", 1, CASH_PRIZES), prize("VIP", 1, VIP_PRIZES))));
+    fixture.clock.advance(Duration.between(fixture.clock.instant(), starts.plusMillis(59_500)));
+    var wins = new ConcurrentHashMap<String, TapOutcome.Won>();
+    var perUser = new ConcurrentHashMap<String, AtomicInteger>();
+
+    tap(id, users("kept-", 2_000), 1, wins, perUser);
+    Map<String, Dumped> older = dump(id);
+    tap(id, users("lost-", 2_000), 1, wins, perUser);
+    assertThat(wins).hasSize(4_000);
+    fixture.awaitCredited(id, 4_000, Duration.ofSeconds(60));
+    restore(id, older);
+    assertThat(fixture.rain().service().view(id).rounds().getFirst().prizesLeft())
+        .as("the older state: the lost users' prizes are back")
+        .isEqualTo(PRIZES - 2_000);
+
+    assertThat(fixture.rain().repair().repairAll()).as("wins put back").isEqualTo(2_000);
+    assertThat(fixture.rain().service().view(id).rounds().getFirst().prizesLeft())
+        .isEqualTo(PRIZES - 4_000);
+
+    var again = new ArrayList<>(users("kept-", 2_000));
+    again.addAll(users("lost-", 2_000));
+    again.addAll(users("new-", 1_000));
+    tap(id, again, MAX_WINS + 1, wins, perUser);
+    assertThat(wins).as("every prize once, none twice").hasSize((int) PRIZES);
+    assertThat(perUser.values()).allSatisfy(n -> assertThat(n.get()).isLessThanOrEqualTo(MAX_WINS));
+
+    fixture.awaitCredited(id, PRIZES, Duration.ofSeconds(60));
+    assertThat(fixture.count("SELECT count(*) FROM reward WHERE campaign_id = ?", id))
+        .isEqualTo(PRIZES);
+    fixture.clock.advance(
+        Duration.between(
+            fixture.clock.instant(),
+            starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1)));
+    assertThat(fixture.awaitReturned(id)).isEqualTo(BUDGET - CASH_PRIZES);
+    assertThat(fixture.escrow(id)).isZero();
+  }
+
+  /** A key as DUMP gave it, with its time to live (0: none). */
+  private record Dumped(byte[] value, long ttlMillis) {}
+
+  private Map<String, Dumped> dump(String id) {
+    var dumped = new java.util.HashMap<String, Dumped>();
+    try (var redis = RedisLink.open(fixture.service.hongbao().redisUrl())) {
+      for (String key : keysOf(redis, id)) {
+        byte[] value = redis.sync().dump(key);
+        long ttl = redis.sync().pttl(key);
+        if (value != null) {
+          dumped.put(key, new Dumped(value, Math.max(0, ttl)));
+        }
+      }
+    }
+    return dumped;
+  }
+
+  /** Puts the campaign's slots back as they were dumped: what an older AOF holds. */
+  private void restore(String id, Map<String, Dumped> older) {
+    loseThePools(id);
+    try (var redis = RedisLink.open(fixture.service.hongbao().redisUrl())) {
+      older.forEach((key, d) -> redis.sync().restore(key, d.ttlMillis(), d.value()));
+    }
+  }
+
   private static List<String> users(String prefix, int count) {
     var users = new ArrayList<String>(count);
     for (int u = 0; u < count; u++) {
@@ -168,20 +245,23 @@ class RainRecoveryTest {
 
   /** Deletes every key of the campaign's slots, as a Redis that lost them would have none. */
   private int loseThePools(String id) {
-    int deleted = 0;
     try (var redis = RedisLink.open(fixture.service.hongbao().redisUrl())) {
-      ScanArgs match = ScanArgs.Builder.matches("hb:cp:{cp:" + id + ":*").limit(1_000);
-      KeyScanCursor<String> cursor = redis.sync().scan(match);
-      while (true) {
-        if (!cursor.getKeys().isEmpty()) {
-          deleted += redis.sync().del(cursor.getKeys().toArray(String[]::new)).intValue();
-        }
-        if (cursor.isFinished()) {
-          break;
-        }
-        cursor = redis.sync().scan(cursor, match);
-      }
+      List<String> keys = keysOf(redis, id);
+      return keys.isEmpty() ? 0 : redis.sync().del(keys.toArray(String[]::new)).intValue();
     }
-    return deleted;
+  }
+
+  /** Every key of the campaign's slots (one Redis: SCAN sees them all). */
+  private static List<String> keysOf(RedisLink redis, String id) {
+    var keys = new ArrayList<String>();
+    ScanArgs match = ScanArgs.Builder.matches("hb:cp:{cp:" + id + ":*").limit(1_000);
+    KeyScanCursor<String> cursor = redis.sync().scan(match);
+    while (true) {
+      keys.addAll(cursor.getKeys());
+      if (cursor.isFinished()) {
+        return keys;
+      }
+      cursor = redis.sync().scan(cursor, match);
+    }
   }
 }

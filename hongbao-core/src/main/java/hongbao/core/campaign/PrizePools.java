@@ -20,6 +20,12 @@ public interface PrizePools {
    */
   List<String> arm(Campaign campaign, String nonce);
 
+  /**
+   * Closes every open slot to taps (marking it with {@code nonce}) so that it can be restored; a
+   * slot that is closed already or not armed is left as it is.
+   */
+  void close(Campaign campaign, String nonce);
+
   /** The marker of a slot open to taps. */
   String OPEN = "1";
 

@@ -63,7 +63,27 @@ public final class PrizeRecovery {
    * @return how many wins were put back
    */
   public synchronized int restore(Campaign campaign) {
-    List<String> markers = pools.arm(campaign, Long.toString(nonces.getAsLong(), 36));
+    return restore(campaign, false);
+  }
+
+  /**
+   * After Redis restarted: its state may be older than what it acknowledged, with every slot still
+   * open (wins lost, their prizes back in the sub-pools, counters lower). Closes the slots first,
+   * then restores as {@link #restore(Campaign)} does. Taps between the restart and this call (the
+   * repair looks every sweep interval) may have taken such a prize again: the bound.
+   *
+   * @return how many wins were put back
+   */
+  public synchronized int restoreAfterRestart(Campaign campaign) {
+    return restore(campaign, true);
+  }
+
+  private int restore(Campaign campaign, boolean close) {
+    String nonce = Long.toString(nonces.getAsLong(), 36);
+    if (close) {
+      pools.close(campaign, nonce);
+    }
+    List<String> markers = pools.arm(campaign, nonce);
     int restored = 0;
     if (markers.stream().anyMatch(m -> !PrizePools.OPEN.equals(m))) {
       Map<String, PrizePools.Win> recorded = new HashMap<>(pools.wins(campaign));

@@ -33,6 +33,7 @@ public final class RedisPrizePools implements PrizePools {
   private static final LuaScript RESTORE = LuaScript.fromResource("rain_restore.lua");
   private static final LuaScript COUNT = LuaScript.fromResource("rain_count.lua");
   private static final LuaScript SEAL = LuaScript.fromResource("rain_seal.lua");
+  private static final LuaScript CLOSE = LuaScript.fromResource("rain_close.lua");
 
   private static final long READ_TIMEOUT_SECONDS = 10;
 
@@ -74,6 +75,13 @@ public final class RedisPrizePools implements PrizePools {
       markers.add(marker);
     }
     return markers;
+  }
+
+  @Override
+  public void close(Campaign campaign, String nonce) {
+    for (int j = 0; j < campaign.homePools(); j++) {
+      CLOSE.run(redis, ScriptOutputType.VALUE, new String[] {keys.armed(campaign.id(), j)}, nonce);
+    }
   }
 
   @Override
