@@ -4,10 +4,14 @@ import static hongbao.app.campaign.RainFixture.campaign;
 import static hongbao.app.campaign.RainFixture.prize;
 import static hongbao.app.campaign.RainFixture.round;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import hongbao.app.support.Api;
+import hongbao.core.campaign.CampaignStore;
 import hongbao.core.campaign.SubPools;
 import hongbao.core.campaign.TapOutcome;
+import hongbao.core.ledger.IdempotencyKey;
+import hongbao.core.ledger.StoredAnswer;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.time.Instant;
@@ -252,6 +256,50 @@ class RainTest {
     at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
     assertThat(fixture.awaitReturned(id)).isEqualTo(1_000 - 7);
     fixture.awaitCredited(id, 2, Duration.ofSeconds(30));
+  }
+
+  /**
+   * A rain's escrow is the rain's: opening it by hand as a reward campaign is a 409 CONFLICT. And a
+   * reward campaign opened by hand under an id of the rain's form is never taken by a rain: storing
+   * a rain under it writes nothing (the service then draws another id).
+   */
+  @Test
+  void rewardCampaigns_refuseARainsId_andARainNeverTakesAnOpenedId() {
+    Instant starts = fixture.clock.instant().plusSeconds(3_600);
+    String id = fixture.created(campaign(1_000, 1, 3, round(starts, 60, prize("CASH", 10, 5))));
+    long system = fixture.systemBalance();
+    for (long budget : new long[] {1_000, 2_000}) {
+      var open =
+          api()
+              .post(
+                  "/api/v1/admin/reward-campaigns",
+                  fixture.admin,
+                  Map.of(),
+                  JsonObject.of("campaignId", id, "budget", budget).encode());
+      assertError(open, 409, "CONFLICT");
+    }
+    assertThat(fixture.systemBalance()).isEqualTo(system);
+
+    String taken = "c_zz" + Long.toString(System.nanoTime() % 1_000_000, 36);
+    var opened =
+        api()
+            .post(
+                "/api/v1/admin/reward-campaigns",
+                fixture.admin,
+                Map.of(),
+                JsonObject.of("campaignId", taken, "budget", 100).encode());
+    assertThat(opened.status()).as(opened.raw()).isEqualTo(201);
+    var key = new IdempotencyKey("admin", "campaign", "k-" + taken, "hash");
+    var rain = fixture.rain().campaigns().get(id).withId(taken);
+    assertThatThrownBy(
+            () -> fixture.rain().store().create(rain, key, new StoredAnswer("hash", 201, "{}")))
+        .isInstanceOf(CampaignStore.IdTaken.class);
+    assertThat(fixture.rain().store().answerFor(key)).isEmpty();
+    assertThat(fixture.rain().store().find(taken)).isEmpty();
+    assertThat(fixture.systemBalance()).isEqualTo(system - 100);
+
+    at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
+    assertThat(fixture.awaitReturned(id)).isEqualTo(1_000);
   }
 
   /** A series' value in Prometheus text (0 when absent: a counter not yet incremented). */

@@ -98,17 +98,31 @@ public final class CampaignService {
       store.createdUnder(key).ifPresent(campaigns::find);
       return earlier.get();
     }
-    Campaign campaign = valid.withId(newId());
-    StoredAnswer answer = render.apply(campaign);
-    try {
-      store.create(campaign, key, answer);
-    } catch (IdempotencyRaceException race) {
-      return Idempotency.replay(store::answerFor, key).orElseThrow(() -> race);
+    for (int attempt = 1; ; attempt++) {
+      Campaign campaign = valid.withId(newId());
+      StoredAnswer answer = render.apply(campaign);
+      try {
+        store.create(campaign, key, answer);
+      } catch (IdempotencyRaceException race) {
+        return Idempotency.replay(store::answerFor, key).orElseThrow(() -> race);
+      } catch (CampaignStore.IdTaken taken) {
+        // An operator opened a reward campaign under an id of this form: draw another one.
+        if (attempt == ID_ATTEMPTS_MAX) {
+          throw taken;
+        }
+        continue;
+      }
+      campaigns.arming().arm(campaign);
+      campaigns.remember(campaign);
+      return answer;
     }
-    campaigns.arming().arm(campaign);
-    campaigns.remember(campaign);
-    return answer;
   }
+
+  /**
+   * Ids drawn before giving up: a collision needs a reward campaign opened by hand under the same
+   * sequence number and the same 4 random base-36 digits (1 in 1.7 million).
+   */
+  static final int ID_ATTEMPTS_MAX = 3;
 
   private boolean isCash(String type) {
     return types.find(type).map(t -> t.kind() == RewardKind.CASH).orElse(false);
