@@ -86,8 +86,12 @@ public final class PrizeRecovery {
     List<String> markers = pools.arm(campaign, nonce);
     int restored = 0;
     if (markers.stream().anyMatch(m -> !PrizePools.OPEN.equals(m))) {
+      // The book first: a win is recorded in its slot before it is issued, so every reward read
+      // here is in the slots read next unless Redis lost it (read the other way round, a win
+      // recorded and issued in between would look lost and take a second prize).
+      List<RewardRecord> issued = book.of(campaign.id());
       Map<String, PrizePools.Win> recorded = new HashMap<>(pools.wins(campaign));
-      for (RewardRecord reward : book.of(campaign.id())) {
+      for (RewardRecord reward : issued) {
         String tradeNo = reward.reward().tradeNo();
         if (!recorded.containsKey(tradeNo) && putBack(campaign, reward, recorded)) {
           restored++;
