@@ -30,6 +30,10 @@ import java.util.function.DoubleSupplier;
  * prize fewer; never one more). The number n of a released reservation is not used again, so a
  * user's tradeNos may skip a number, but never repeat one.
  *
+ * <p><b>Lost slots.</b> A slot Redis lost, or one being restored, answers LOST before it counts or
+ * takes anything; the tap restores the campaign's pools from the reward book ({@link
+ * PrizeRecovery}) and taps again, so no prize already won is offered twice.
+ *
  * <p><b>Whether a tap draws</b> is decided before the script, with {@link WinChance} from the
  * round's pulse (taps and prizes left summed over its sub-pools), refreshed at most every {@value
  * #PULSE_MILLIS} ms of the clock or {@value #PULSE_TAPS} taps per instance. Time comes from the
