@@ -8,6 +8,7 @@ KEYS[4] hb:cp:{<campaign>:<j>}:r<round>      hash: line -> prizes left, 't' -> t
 KEYS[5] hb:cp:{<campaign>:<j>}:won           hash: tradeNo -> "round|line|user"
 KEYS[6] hb:cp:{<campaign>:<j>}:live:<round>:<second>  hash: t -> taps, w -> wins in that second
                                              (expires in 15 s; the admin's live view reads it)
+KEYS[7] hb:cp:{<campaign>:<j>}:armed         string: '1' once the slot is armed and restored
 ARGV[1] user  ARGV[2] taps allowed per second  ARGV[3] round running (1/0)  ARGV[4] maxWinsPerUser
 ARGV[5] draw (1/0)  ARGV[6] u in [0, 1)  ARGV[7] prize lines of the round  ARGV[8] tradeNo prefix
 ARGV[9] round number
@@ -15,6 +16,8 @@ ARGV[9] round number
 Replies (array):
   {'RATE'}               over the per-second tap limit (the tap is not counted in the round)
   {'IDLE'}               no round runs
+  {'LOST'}               the slot is not open (Redis lost it, or it is being restored): nothing
+                         was counted in the round; the caller restores the pools and taps again
   {'LIMIT'}              the user has maxWinsPerUser wins
   {'MISS'}               no draw this tap
   {'WON', line, n}       a prize of `line` from this sub-pool; the user's n-th win, recorded
@@ -28,6 +31,7 @@ local taps = redis.call('HINCRBY', KEYS[1], user, 1)
 if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], 2000) end
 if taps > tonumber(ARGV[2]) then return {'RATE'} end
 if ARGV[3] ~= '1' then return {'IDLE'} end
+if redis.call('GET', KEYS[7]) ~= '1' then return {'LOST'} end
 redis.call('HINCRBY', KEYS[4], 't', 1)
 redis.call('HINCRBY', KEYS[6], 't', 1)
 if redis.call('PTTL', KEYS[6]) < 0 then redis.call('PEXPIRE', KEYS[6], 15000) end

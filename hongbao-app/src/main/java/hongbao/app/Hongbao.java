@@ -263,7 +263,8 @@ public final class Hongbao implements AutoCloseable {
               campaignClock != null ? campaignClock : clock,
               (RandomGenerator.SplittableGenerator)
                   RandomGeneratorFactory.of("L64X128MixRandom").create(seeds.nextLong()),
-              hongbao.app.campaign.CampaignWiring.RETURN_GRACE);
+              hongbao.app.campaign.CampaignWiring.RETURN_GRACE,
+              metrics);
       resources.push(campaigns);
     }
     parts =

@@ -12,5 +12,7 @@ public enum Rejection {
   NOT_FOUND,
   INSUFFICIENT_FUNDS,
   IDEMPOTENCY_CONFLICT,
+  /** The state of an object forbids the operation. */
+  CONFLICT,
   DISABLED
 }

@@ -35,13 +35,18 @@ public final class CampaignRoutes implements HttpApi.Routes, AutoCloseable {
   private final CampaignService campaigns;
   private final hongbao.core.campaign.TapService taps;
   private final CampaignLive live;
+  private final TapMeters meters;
   private final Blocking blocking = new Blocking();
 
   public CampaignRoutes(
-      CampaignService campaigns, hongbao.core.campaign.TapService taps, CampaignLive live) {
+      CampaignService campaigns,
+      hongbao.core.campaign.TapService taps,
+      CampaignLive live,
+      io.micrometer.core.instrument.MeterRegistry metrics) {
     this.campaigns = campaigns;
     this.taps = taps;
     this.live = live;
+    this.meters = new TapMeters(metrics);
   }
 
   @Override
@@ -170,6 +175,7 @@ public final class CampaignRoutes implements HttpApi.Routes, AutoCloseable {
   }
 
   private void tap(RoutingContext ctx) {
+    long started = System.nanoTime();
     Caller caller = HttpApi.caller(ctx);
     String id = campaignId(ctx);
     JsonFields.parse(ctx.body().buffer(), "clientTapId");
@@ -177,6 +183,9 @@ public final class CampaignRoutes implements HttpApi.Routes, AutoCloseable {
         .call(ctx.vertx().getOrCreateContext(), () -> taps.tap(id, caller.userId()))
         .onComplete(
             result -> {
+              if (result.succeeded()) {
+                meters.answered(result.result(), started);
+              }
               if (result.succeeded() && result.result() instanceof TapOutcome.RateLimited) {
                 ctx.fail(new ApiError(429, "RATE_LIMITED", "too many taps; slow down"));
                 return;

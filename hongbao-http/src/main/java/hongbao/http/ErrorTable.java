@@ -13,7 +13,7 @@ final class ErrorTable {
           case INVALID_REQUEST, INVALID_AMOUNT, INVALID_COUNT, INVALID_EXPIRY -> 400;
           case NOT_FOUND -> 404;
           case INSUFFICIENT_FUNDS -> 402;
-          case IDEMPOTENCY_CONFLICT -> 409;
+          case IDEMPOTENCY_CONFLICT, CONFLICT -> 409;
           case DISABLED -> 503;
         };
     return new ApiError(status, rejected.rejection().name(), rejected.getMessage());

@@ -65,7 +65,7 @@ public final class HttpApi implements AutoCloseable {
       new java.util.concurrent.atomic.AtomicLong(-1);
 
   /** The grab SLO's buckets: what the latency alerts and dashboards are written against. */
-  private static final Duration[] GRAB_LATENCY_BUCKETS = {
+  static final Duration[] GRAB_LATENCY_BUCKETS = {
     Duration.ofMillis(1).dividedBy(2),
     Duration.ofMillis(1),
     Duration.ofMillis(2),

@@ -52,10 +52,14 @@ final class PostgresCampaigns implements CampaignStore {
           PostgresLedger.claimKey(connection, key, answer);
           try (PreparedStatement rewards =
               connection.prepareStatement(
-                  "INSERT INTO reward_campaign (id, budget) VALUES (?, ?)")) {
+                  "INSERT INTO reward_campaign (id, budget) VALUES (?, ?)"
+                      + " ON CONFLICT (id) DO NOTHING")) {
             rewards.setString(1, campaign.id());
             rewards.setLong(2, campaign.budget().fen());
-            rewards.executeUpdate();
+            if (rewards.executeUpdate() == 0) {
+              // Opened by hand (POST /admin/reward-campaigns) under this id: roll back, redraw.
+              throw new CampaignStore.IdTaken(campaign.id());
+            }
           }
           PostgresRewardBook.fund(connection, campaign.id(), campaign.budget());
           insertCampaign(connection, campaign, key);

@@ -85,6 +85,7 @@ final class PostgresRewardBook implements RewardBook {
             insert.setLong(2, budget.fen());
             try (ResultSet row = insert.executeQuery()) {
               if (!row.next()) {
+                checkNotARain(connection, campaignId);
                 checkSameBudget(connection, campaignId, budget);
                 return false;
               }
@@ -93,6 +94,24 @@ final class PostgresRewardBook implements RewardBook {
           fund(connection, campaignId, budget);
           return true;
         });
+  }
+
+  /**
+   * A red-packet rain's escrow is opened, funded and returned with the rain: opening it by hand
+   * would let rewards spend a budget the rain's closer accounts for.
+   */
+  private static void checkNotARain(Connection connection, String campaignId) throws SQLException {
+    try (PreparedStatement find =
+        connection.prepareStatement("SELECT 1 FROM campaign WHERE id = ?")) {
+      find.setString(1, campaignId);
+      try (ResultSet row = find.executeQuery()) {
+        if (row.next()) {
+          throw new RejectedException(
+              Rejection.CONFLICT,
+              "campaign " + campaignId + " is a red-packet rain; its budget is the rain's");
+        }
+      }
+    }
   }
 
   private static void checkSameBudget(Connection connection, String campaignId, Amount budget)

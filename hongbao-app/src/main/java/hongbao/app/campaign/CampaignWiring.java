@@ -10,8 +10,10 @@ import hongbao.core.campaign.CampaignLive;
 import hongbao.core.campaign.CampaignService;
 import hongbao.core.campaign.CampaignStore;
 import hongbao.core.campaign.Campaigns;
+import hongbao.core.campaign.PoolRepair;
 import hongbao.core.campaign.PrizeIssuer;
 import hongbao.core.campaign.PrizeLine;
+import hongbao.core.campaign.PrizeRecovery;
 import hongbao.core.campaign.Round;
 import hongbao.core.campaign.TapService;
 import hongbao.core.reconcile.Reconciler;
@@ -25,6 +27,7 @@ import hongbao.sdk.Activity;
 import hongbao.sdk.Bonus;
 import hongbao.sdk.RewardSdk;
 import hongbao.sdk.User;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,7 +42,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Wires the red-packet rain on the reward pipeline: the campaign store (PostgreSQL), the prize
  * pools and the budget closing (Redis), wins issued through the reward SDK, the routes, the audit
- * in the reconciler and — with workers — the closer that returns ended campaigns' unspent budget.
+ * in the reconciler and — with workers — the closer that returns ended campaigns' unspent budget
+ * and the repair that rebuilds the pools from the reward book after Redis restarted.
  */
 public final class CampaignWiring implements AutoCloseable {
 
@@ -57,6 +61,7 @@ public final class CampaignWiring implements AutoCloseable {
   private final CampaignService service;
   private final TapService taps;
   private final CampaignCloser closer;
+  private final PoolRepair repair;
   private final CampaignAudit audit;
   private final CampaignRoutes routes;
 
@@ -66,21 +71,26 @@ public final class CampaignWiring implements AutoCloseable {
       RewardWiring rewards,
       Clock clock,
       RandomGenerator.SplittableGenerator random,
-      Duration grace) {
+      Duration grace,
+      MeterRegistry metrics) {
     var sdkParts = rewards.sdk().parts();
     store = database.campaigns();
     var pools = new RedisPrizePools(redis, "hb");
     var types = sdkParts.types();
     var budget = sdkParts.budget();
-    campaigns = new Campaigns(store, CampaignService.arming(pools, types, budget));
-    PrizeIssuer issuer = issuer(rewards.sdk());
     RandomGenerator ids;
+    RandomGenerator nonces;
     synchronized (random) {
       ids = random.split();
+      nonces = new Synchronized(random.split());
     }
+    var recovery = new PrizeRecovery(pools, database.rewards()::byCampaign, nonces::nextLong);
+    campaigns = new Campaigns(store, CampaignService.arming(recovery, types, budget));
+    PrizeIssuer issuer = issuer(rewards.sdk());
     service =
         new CampaignService(store, campaigns, pools, types, budget, clock, new Synchronized(ids));
-    taps = new TapService(campaigns, pools, issuer, clock, uniform(random));
+    taps = new TapService(campaigns, pools, issuer, recovery, clock, uniform(random));
+    repair = new PoolRepair(redis::generation, store, campaigns, recovery);
     closer =
         new CampaignCloser(
             store,
@@ -101,7 +111,7 @@ public final class CampaignWiring implements AutoCloseable {
             rewards.throttle()::issuedLast,
             rewards::queueLags,
             clock);
-    routes = new CampaignRoutes(service, taps, live);
+    routes = new CampaignRoutes(service, taps, live, metrics);
     resources.push(routes);
   }
 
@@ -112,8 +122,9 @@ public final class CampaignWiring implements AutoCloseable {
       Reconciler reconciler,
       Clock clock,
       RandomGenerator.SplittableGenerator random,
-      Duration grace) {
-    var wiring = new CampaignWiring(redis, database, rewards, clock, random, grace);
+      Duration grace,
+      MeterRegistry metrics) {
+    var wiring = new CampaignWiring(redis, database, rewards, clock, random, grace, metrics);
     reconciler.add(wiring.audit);
     return wiring;
   }
@@ -127,6 +138,8 @@ public final class CampaignWiring implements AutoCloseable {
       BiConsumer<String, Invariants.InvariantViolation> onViolation,
       RandomGenerator jitter) {
     resources.push(Loop.start("campaign-closer", closer::closeOnce, every, onViolation, jitter));
+    resources.push(
+        Loop.start("campaign-pool-repair", repair::checkOnce, every, onViolation, jitter));
   }
 
   /** Issues a win through the reward SDK (asynchronous crediting); the token is the client's. */
@@ -182,6 +195,10 @@ public final class CampaignWiring implements AutoCloseable {
 
   public CampaignCloser closer() {
     return closer;
+  }
+
+  public PoolRepair repair() {
+    return repair;
   }
 
   public CampaignAudit audit() {

@@ -9,6 +9,7 @@ import hongbao.core.campaign.CampaignStore;
 import hongbao.core.campaign.Campaigns;
 import hongbao.core.campaign.PrizeLine;
 import hongbao.core.campaign.PrizePools;
+import hongbao.core.campaign.PrizeRecovery;
 import hongbao.core.campaign.Round;
 import hongbao.core.campaign.SubPools;
 import hongbao.core.campaign.TapOutcome;
@@ -85,11 +86,22 @@ class PrizePoolsOnClusterTest {
     return new Campaign(id, "rain", Amount.fen(200_000_000), List.of(big, small), maxWins, 5, T0);
   }
 
+  /** Arms every slot and opens it (nothing to restore: no reward was issued). */
+  private void armOpen(Campaign c) {
+    pools.seal(c, pools.arm(c, "t"));
+  }
+
   @Test
   void subPools_liveInDifferentSlots_andArmOnce() {
     Campaign c = campaign("c_cluster1", 3);
-    pools.arm(c);
-    pools.arm(c);
+    assertThat(pools.arm(c, "a")).containsOnly("R:a");
+    assertThat(pools.arm(c, "b")).as("armed once").containsOnly("R:a");
+    assertThat(pools.seal(c, java.util.Collections.nCopies(c.homePools(), "R:b")))
+        .as("not the marker it found")
+        .isFalse();
+    assertThat(pools.open(c)).isFalse();
+    armOpen(c);
+    assertThat(pools.open(c)).isTrue();
     assertThat(pools.pulse(c, c.round(1)).leftTotal()).isEqualTo(100_000);
     assertThat(pools.pulse(c, c.round(2)).leftTotal()).isEqualTo(10);
     var slots = new HashSet<Integer>();
@@ -102,7 +114,7 @@ class PrizePoolsOnClusterTest {
   @Test
   void homeScript_limitsRate_reservesForTheTail_andReleases() {
     Campaign c = campaign("c_cluster2", 1);
-    pools.arm(c);
+    armOpen(c);
     String user = "u-home-not-0";
     for (int u = 0; SubPools.home(user, c.homePools()) == 0; u++) {
       user = "u" + u;
@@ -139,7 +151,7 @@ class PrizePoolsOnClusterTest {
   void racingTaps_takeEachPrizeOnce_andKeepTheLimit() throws Exception {
     Campaign c = campaign("c_cluster3", 2);
     var store = new OneCampaign(c);
-    var campaigns = new Campaigns(store, pools::arm);
+    var campaigns = new Campaigns(store, this::armOpen);
     var clock = new TestClock(c.round(2).endsAt().minusMillis(500));
     var issued = new ConcurrentHashMap<String, String>();
     var random = new SplittableRandom(11);
@@ -151,6 +163,7 @@ class PrizePoolsOnClusterTest {
               assertThat(issued.putIfAbsent(tradeNo, userId)).isNull();
               return "token-" + tradeNo;
             },
+            new PrizeRecovery(pools, id -> List.of(), () -> 1),
             clock,
             () -> {
               synchronized (random) {

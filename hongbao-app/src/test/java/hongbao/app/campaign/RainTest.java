@@ -4,10 +4,14 @@ import static hongbao.app.campaign.RainFixture.campaign;
 import static hongbao.app.campaign.RainFixture.prize;
 import static hongbao.app.campaign.RainFixture.round;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import hongbao.app.support.Api;
+import hongbao.core.campaign.CampaignStore;
 import hongbao.core.campaign.SubPools;
 import hongbao.core.campaign.TapOutcome;
+import hongbao.core.ledger.IdempotencyKey;
+import hongbao.core.ledger.StoredAnswer;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.time.Instant;
@@ -192,6 +196,119 @@ class RainTest {
     assertThat(fixture.escrow(id)).isZero();
     assertThat(fixture.systemBalance()).isEqualTo(system - 500);
     assertThat(fixture.returnTransfers(id)).isEqualTo(1);
+  }
+
+  /**
+   * /metrics counts taps by outcome and wins by prize type, and times taps in the grab's SLO
+   * buckets; every family has its HELP.
+   */
+  @Test
+  void metrics_countTapsByOutcome_winsByType_andTimeThem() {
+    Instant starts = fixture.clock.instant().plusSeconds(60);
+    String id =
+        fixture.created(
+            campaign(
+                1_000, 1, 3, round(starts, 60, prize("CASH", 7, 1), prize("RAIN_GIFT", 1, 1))));
+    String before = api().get("/metrics", null).raw();
+    var alice = api().token("metrics-alice");
+    var bob = api().token("metrics-bob");
+    var carol = api().token("metrics-carol");
+    assertThat(tap(alice, id).json().getString("outcome")).isEqualTo("NOT_STARTED");
+    at(starts.plusMillis(59_500));
+    var prizes = new ArrayList<String>();
+    for (String token : List.of(alice, bob)) {
+      JsonObject won = tap(token, id).json();
+      assertThat(won.getString("outcome")).isEqualTo("WON");
+      prizes.add(won.getJsonObject("reward").getString("type"));
+    }
+    assertThat(prizes).containsExactlyInAnyOrder("CASH", "RAIN_GIFT");
+    assertThat(tap(alice, id).json().getString("outcome")).isEqualTo("LIMIT_REACHED");
+    for (int i = 0; i < 3; i++) {
+      assertThat(tap(carol, id).json().getString("outcome")).isEqualTo("MISSED");
+    }
+    assertError(tap(carol, id), 429, "RATE_LIMITED");
+    at(starts.plusSeconds(61));
+    assertThat(tap(carol, id).json().getString("outcome")).isEqualTo("ENDED");
+
+    String after = api().get("/metrics", null).raw();
+    Map<String, Long> expected =
+        Map.of(
+            "hongbao_taps_total{outcome=\"NOT_STARTED\"}", 1L,
+            "hongbao_taps_total{outcome=\"WON\"}", 2L,
+            "hongbao_taps_total{outcome=\"LIMIT_REACHED\"}", 1L,
+            "hongbao_taps_total{outcome=\"MISSED\"}", 3L,
+            "hongbao_taps_total{outcome=\"RATE_LIMITED\"}", 1L,
+            "hongbao_taps_total{outcome=\"ENDED\"}", 1L,
+            "hongbao_tap_wins_total{type=\"CASH\"}", 1L,
+            "hongbao_tap_wins_total{type=\"RAIN_GIFT\"}", 1L,
+            "hongbao_tap_latency_seconds_count", 9L);
+    expected.forEach(
+        (series, delta) ->
+            assertThat(sample(after, series) - sample(before, series)).as(series).isEqualTo(delta));
+    assertThat(after.lines().filter(l -> l.startsWith("hongbao_tap_latency_seconds_bucket")))
+        .as("0.5, 1, 2, 5, 10, 25, 50, 100, 250 ms, 1 s and +Inf, as the grab's")
+        .hasSize(11);
+    for (String family :
+        List.of("hongbao_taps_total", "hongbao_tap_wins_total", "hongbao_tap_latency_seconds")) {
+      assertThat(after).containsPattern("(?m)^# HELP " + family + " \\S");
+    }
+
+    at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
+    assertThat(fixture.awaitReturned(id)).isEqualTo(1_000 - 7);
+    fixture.awaitCredited(id, 2, Duration.ofSeconds(30));
+  }
+
+  /**
+   * A rain's escrow is the rain's: opening it by hand as a reward campaign is a 409 CONFLICT. And a
+   * reward campaign opened by hand under an id of the rain's form is never taken by a rain: storing
+   * a rain under it writes nothing (the service then draws another id).
+   */
+  @Test
+  void rewardCampaigns_refuseARainsId_andARainNeverTakesAnOpenedId() {
+    Instant starts = fixture.clock.instant().plusSeconds(3_600);
+    String id = fixture.created(campaign(1_000, 1, 3, round(starts, 60, prize("CASH", 10, 5))));
+    long system = fixture.systemBalance();
+    for (long budget : new long[] {1_000, 2_000}) {
+      var open =
+          api()
+              .post(
+                  "/api/v1/admin/reward-campaigns",
+                  fixture.admin,
+                  Map.of(),
+                  JsonObject.of("campaignId", id, "budget", budget).encode());
+      assertError(open, 409, "CONFLICT");
+    }
+    assertThat(fixture.systemBalance()).isEqualTo(system);
+
+    String taken = "c_zz" + Long.toString(System.nanoTime() % 1_000_000, 36);
+    var opened =
+        api()
+            .post(
+                "/api/v1/admin/reward-campaigns",
+                fixture.admin,
+                Map.of(),
+                JsonObject.of("campaignId", taken, "budget", 100).encode());
+    assertThat(opened.status()).as(opened.raw()).isEqualTo(201);
+    var key = new IdempotencyKey("admin", "campaign", "k-" + taken, "hash");
+    var rain = fixture.rain().campaigns().get(id).withId(taken);
+    assertThatThrownBy(
+            () -> fixture.rain().store().create(rain, key, new StoredAnswer("hash", 201, "{}")))
+        .isInstanceOf(CampaignStore.IdTaken.class);
+    assertThat(fixture.rain().store().answerFor(key)).isEmpty();
+    assertThat(fixture.rain().store().find(taken)).isEmpty();
+    assertThat(fixture.systemBalance()).isEqualTo(system - 100);
+
+    at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
+    assertThat(fixture.awaitReturned(id)).isEqualTo(1_000);
+  }
+
+  /** A series' value in Prometheus text (0 when absent: a counter not yet incremented). */
+  private static long sample(String text, String series) {
+    return text.lines()
+        .filter(line -> line.startsWith(series + " "))
+        .map(line -> (long) Double.parseDouble(line.substring(series.length() + 1).trim()))
+        .findFirst()
+        .orElse(0L);
   }
 
   private static void assertError(Api.Response response, int status, String code) {

@@ -4,6 +4,7 @@ import hongbao.core.money.Amount;
 import hongbao.core.reconcile.Audit;
 import hongbao.core.reward.RewardBook;
 import hongbao.core.reward.RewardKind;
+import hongbao.core.reward.RewardRecord;
 import hongbao.core.reward.RewardTypes;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,6 +20,8 @@ import java.util.Optional;
  *   <li>every prize line: left in the pools + won = what the round held (none over-issued, none
  *       lost);
  *   <li>no user won more than {@code maxWinsPerUser};
+ *   <li>every win the reward book issued is recorded in the pools (a win Redis lost and that could
+ *       not be put back, {@link PrizeRecovery}, was issued twice over its line);
  *   <li>the CASH won fits the budget;
  *   <li>the unspent budget went back at most once, only after the end (on the clock of the closer
  *       that returned it), and it is exactly the budget less the CASH won.
@@ -72,6 +75,7 @@ public final class CampaignAudit implements Audit {
     Map<String, PrizePools.Win> wins = pools.wins(campaign);
     Amount cashWon = checkPools(campaign, wins, lines);
     checkUsers(campaign, wins, lines);
+    checkIssued(campaign, wins, lines);
     if (cashWon.compareTo(campaign.budget()) > 0) {
       lines.add("campaign %s: CASH won %s over the budget".formatted(id, cashWon));
     }
@@ -122,6 +126,18 @@ public final class CampaignAudit implements Audit {
       }
     }
     return cash;
+  }
+
+  private void checkIssued(
+      Campaign campaign, Map<String, PrizePools.Win> wins, List<String> lines) {
+    for (RewardRecord reward : book.byCampaign(campaign.id())) {
+      String tradeNo = reward.reward().tradeNo();
+      if (PrizeRecovery.roundOf(campaign, tradeNo).isPresent() && !wins.containsKey(tradeNo)) {
+        lines.add(
+            "campaign %s: issued win %s is not recorded in the pools"
+                .formatted(campaign.id(), tradeNo));
+      }
+    }
   }
 
   private static void checkUsers(

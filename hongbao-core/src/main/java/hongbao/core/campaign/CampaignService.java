@@ -62,8 +62,12 @@ public final class CampaignService {
     this.random = random;
   }
 
-  /** The arming step, for {@link Campaigns}. */
-  public static Campaigns.Arming arming(PrizePools pools, RewardTypes types, RewardBudget budget) {
+  /**
+   * The arming step, for {@link Campaigns}: prize types, budget, then the pools through {@link
+   * PrizeRecovery}, which puts back the wins the reward book holds when Redis had lost them.
+   */
+  public static Campaigns.Arming arming(
+      PrizeRecovery recovery, RewardTypes types, RewardBudget budget) {
     return campaign -> {
       for (Round round : campaign.rounds()) {
         for (PrizeLine prize : round.prizes()) {
@@ -81,7 +85,7 @@ public final class CampaignService {
         }
       }
       budget.open(campaign.id(), campaign.budget());
-      pools.arm(campaign);
+      recovery.restore(campaign);
     };
   }
 
@@ -94,17 +98,31 @@ public final class CampaignService {
       store.createdUnder(key).ifPresent(campaigns::find);
       return earlier.get();
     }
-    Campaign campaign = valid.withId(newId());
-    StoredAnswer answer = render.apply(campaign);
-    try {
-      store.create(campaign, key, answer);
-    } catch (IdempotencyRaceException race) {
-      return Idempotency.replay(store::answerFor, key).orElseThrow(() -> race);
+    for (int attempt = 1; ; attempt++) {
+      Campaign campaign = valid.withId(newId());
+      StoredAnswer answer = render.apply(campaign);
+      try {
+        store.create(campaign, key, answer);
+      } catch (IdempotencyRaceException race) {
+        return Idempotency.replay(store::answerFor, key).orElseThrow(() -> race);
+      } catch (CampaignStore.IdTaken taken) {
+        // An operator opened a reward campaign under an id of this form: draw another one.
+        if (attempt == ID_ATTEMPTS_MAX) {
+          throw taken;
+        }
+        continue;
+      }
+      campaigns.arming().arm(campaign);
+      campaigns.remember(campaign);
+      return answer;
     }
-    arming(pools, types, budget).arm(campaign);
-    campaigns.remember(campaign);
-    return answer;
   }
+
+  /**
+   * Ids drawn before giving up: a collision needs a reward campaign opened by hand under the same
+   * sequence number and the same 4 random base-36 digits (1 in 1.7 million).
+   */
+  static final int ID_ATTEMPTS_MAX = 3;
 
   private boolean isCash(String type) {
     return types.find(type).map(t -> t.kind() == RewardKind.CASH).orElse(false);

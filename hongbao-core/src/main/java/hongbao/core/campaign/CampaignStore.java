@@ -18,8 +18,18 @@ public interface CampaignStore {
    * rounds, and moves the budget from the system account into the campaign's escrow.
    *
    * @throws hongbao.core.ledger.IdempotencyRaceException when a concurrent request took the key
+   * @throws IdTaken when a reward campaign opened by hand holds the id (nothing was written)
    */
   void create(Campaign campaign, IdempotencyKey key, StoredAnswer answer);
+
+  /** The campaign id is a reward campaign's already: the caller draws another id. */
+  final class IdTaken extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public IdTaken(String id) {
+      super("campaign id " + id + " is taken by a reward campaign", null, false, false);
+    }
+  }
 
   Optional<StoredAnswer> answerFor(IdempotencyKey key);
 

@@ -53,6 +53,10 @@ public final class Campaigns {
         .orElseThrow(() -> new RejectedException(Rejection.NOT_FOUND, "no campaign " + id));
   }
 
+  Arming arming() {
+    return arming;
+  }
+
   /** A campaign this instance just created and armed. */
   void remember(Campaign campaign) {
     known.put(campaign.id(), campaign);

@@ -9,8 +9,56 @@ import java.util.Map;
  */
 public interface PrizePools {
 
-  /** Writes every round's sub-pools, once: arming again changes nothing. */
-  void arm(Campaign campaign);
+  /**
+   * Writes every round's sub-pools in every slot that has none, once: arming again changes nothing.
+   * A slot armed now stays closed to taps (they answer {@link HomeReply.Lost}) until {@link #seal}
+   * opens it, so that the wins Redis lost can be put back first ({@link PrizeRecovery}).
+   *
+   * @param nonce marks the slots this arming wrote
+   * @return each slot's marker after arming, index = slot: {@link #OPEN}, or the closed mark of
+   *     whichever arming wrote it
+   */
+  List<String> arm(Campaign campaign, String nonce);
+
+  /**
+   * Closes every open slot to taps (marking it with {@code nonce}) so that it can be restored; a
+   * slot that is closed already or not armed is left as it is.
+   */
+  void close(Campaign campaign, String nonce);
+
+  /** The marker of a slot open to taps. */
+  String OPEN = "1";
+
+  /**
+   * Opens each slot whose marker is still the one given (a compare-and-set, so a slot lost and
+   * re-armed meanwhile stays closed); returns whether every slot is open.
+   */
+  boolean seal(Campaign campaign, List<String> markers);
+
+  /** Whether every slot of the campaign is armed and open to taps (one read per slot). */
+  boolean open(Campaign campaign);
+
+  /**
+   * Puts back a win the reward book holds into sub-pool {@code pool} of its round: takes a prize of
+   * the first of {@code lines} the sub-pool still has and records the win, unless the slot has it.
+   */
+  Restored restore(
+      Campaign campaign, Round round, int pool, String tradeNo, String userId, List<Integer> lines);
+
+  /** What putting a win back found. */
+  enum Restored {
+    TAKEN,
+    /** The slot had the win recorded: nothing changed. */
+    ALREADY,
+    /** The sub-pool has none of the lines left. */
+    DRY
+  }
+
+  /**
+   * Raises the user's win counter and last win number in the home slot to at least {@code wins} and
+   * {@code lastSeq}; never lowers them.
+   */
+  void raiseCounts(Campaign campaign, String userId, long wins, long lastSeq);
 
   /**
    * One tap in the user's home slot, atomically: count it against the per-second limit, stop if no
@@ -30,7 +78,7 @@ public interface PrizePools {
 
   /**
    * Takes a prize from sub-pool {@code pool} for a reserved tail win, counting it in second {@code
-   * nowSecond}; -1 when it is dry.
+   * nowSecond}; -1 when it is dry, {@link #LOST} when the slot is not open.
    */
   int drawAt(
       Campaign campaign,
@@ -40,6 +88,9 @@ public interface PrizePools {
       String userId,
       long nowSecond,
       double u);
+
+  /** What {@link #drawAt} answers when the slot is lost or being restored: nothing was taken. */
+  int LOST = -2;
 
   /** Gives back a tail reservation that found no prize. */
   void release(Campaign campaign, String userId);
@@ -62,6 +113,12 @@ public interface PrizePools {
 
     /** No round runs: the tap was only counted against the rate limit. */
     record Idle() implements HomeReply {}
+
+    /**
+     * The home slot is not open: Redis lost it, or it is being restored. Nothing was counted in the
+     * round.
+     */
+    record Lost() implements HomeReply {}
 
     record LimitReached() implements HomeReply {}
 

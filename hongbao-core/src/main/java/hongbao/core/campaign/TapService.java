@@ -1,5 +1,6 @@
 package hongbao.core.campaign;
 
+import hongbao.core.Unavailable;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
@@ -29,6 +30,10 @@ import java.util.function.DoubleSupplier;
  * prize fewer; never one more). The number n of a released reservation is not used again, so a
  * user's tradeNos may skip a number, but never repeat one.
  *
+ * <p><b>Lost slots.</b> A slot Redis lost, or one being restored, answers LOST before it counts or
+ * takes anything; the tap restores the campaign's pools from the reward book ({@link
+ * PrizeRecovery}) and taps again, so no prize already won is offered twice.
+ *
  * <p><b>Whether a tap draws</b> is decided before the script, with {@link WinChance} from the
  * round's pulse (taps and prizes left summed over its sub-pools), refreshed at most every {@value
  * #PULSE_MILLIS} ms of the clock or {@value #PULSE_TAPS} taps per instance. Time comes from the
@@ -44,6 +49,7 @@ public final class TapService {
   private final Campaigns campaigns;
   private final PrizePools pools;
   private final PrizeIssuer issuer;
+  private final PrizeRecovery recovery;
   private final Clock clock;
   private final DoubleSupplier uniform;
   private final Map<String, Sample> pulses = new ConcurrentHashMap<>();
@@ -59,11 +65,13 @@ public final class TapService {
       Campaigns campaigns,
       PrizePools pools,
       PrizeIssuer issuer,
+      PrizeRecovery recovery,
       Clock clock,
       DoubleSupplier uniform) {
     this.campaigns = campaigns;
     this.pools = pools;
     this.issuer = issuer;
+    this.recovery = recovery;
     this.clock = clock;
     this.uniform = uniform;
   }
@@ -81,12 +89,22 @@ public final class TapService {
     var reply =
         pools.tap(
             campaign, round, userId, prefix, now.getEpochSecond(), draw, uniform.getAsDouble());
+    if (reply instanceof PrizePools.HomeReply.Lost) {
+      // Redis lost the slot (or another tap is restoring it): put the issued wins back first.
+      recovery.restoreIfLost(campaign);
+      reply =
+          pools.tap(
+              campaign, round, userId, prefix, now.getEpochSecond(), draw, uniform.getAsDouble());
+    }
     return switch (reply) {
       case PrizePools.HomeReply.RateLimited limited -> TapOutcome.RATE_LIMITED;
       case PrizePools.HomeReply.Idle idle ->
           phase instanceof Campaign.Phase.Waiting waiting
               ? new TapOutcome.NotStarted(waiting.nextRoundAt())
               : TapOutcome.ENDED;
+      case PrizePools.HomeReply.Lost lost ->
+          throw new Unavailable(
+              "redis", "the prize pools of " + campaignId + " were lost again", null);
       case PrizePools.HomeReply.LimitReached limit -> TapOutcome.LIMIT_REACHED;
       case PrizePools.HomeReply.Missed missed -> TapOutcome.MISSED;
       case PrizePools.HomeReply.Won won ->
@@ -115,10 +133,18 @@ public final class TapService {
       int line =
           this.pools.drawAt(
               campaign, round, pool, tradeNo, userId, nowSecond, uniform.getAsDouble());
+      if (line == PrizePools.LOST) {
+        recovery.restoreIfLost(campaign);
+        line =
+            this.pools.drawAt(
+                campaign, round, pool, tradeNo, userId, nowSecond, uniform.getAsDouble());
+      }
       if (line >= 0) {
         return issue(campaign, round, userId, tradeNo, line);
       }
-      dryPools.add(pool);
+      if (line != PrizePools.LOST) {
+        dryPools.add(pool);
+      }
     }
     this.pools.release(campaign, userId);
     return TapOutcome.MISSED;

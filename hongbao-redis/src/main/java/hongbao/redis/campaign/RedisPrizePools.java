@@ -30,6 +30,10 @@ public final class RedisPrizePools implements PrizePools {
   private static final LuaScript TAP = LuaScript.fromResource("rain_tap.lua");
   private static final LuaScript DRAW = LuaScript.fromResource("rain_draw.lua");
   private static final LuaScript RELEASE = LuaScript.fromResource("rain_release.lua");
+  private static final LuaScript RESTORE = LuaScript.fromResource("rain_restore.lua");
+  private static final LuaScript COUNT = LuaScript.fromResource("rain_count.lua");
+  private static final LuaScript SEAL = LuaScript.fromResource("rain_seal.lua");
+  private static final LuaScript CLOSE = LuaScript.fromResource("rain_close.lua");
 
   private static final long READ_TIMEOUT_SECONDS = 10;
 
@@ -42,8 +46,9 @@ public final class RedisPrizePools implements PrizePools {
   }
 
   @Override
-  public void arm(Campaign campaign) {
+  public List<String> arm(Campaign campaign, String nonce) {
     String id = campaign.id();
+    var markers = new ArrayList<String>(campaign.homePools());
     for (int j = 0; j < campaign.homePools(); j++) {
       var keyList = new ArrayList<String>();
       var args = new ArrayList<String>();
@@ -60,12 +65,89 @@ public final class RedisPrizePools implements PrizePools {
           args.add(Long.toString(share));
         }
       }
-      ARM.run(
-          redis,
-          ScriptOutputType.INTEGER,
-          keyList.toArray(String[]::new),
-          args.toArray(String[]::new));
+      args.add(nonce);
+      String marker =
+          ARM.run(
+              redis,
+              ScriptOutputType.VALUE,
+              keyList.toArray(String[]::new),
+              args.toArray(String[]::new));
+      markers.add(marker);
     }
+    return markers;
+  }
+
+  @Override
+  public void close(Campaign campaign, String nonce) {
+    for (int j = 0; j < campaign.homePools(); j++) {
+      CLOSE.run(redis, ScriptOutputType.VALUE, new String[] {keys.armed(campaign.id(), j)}, nonce);
+    }
+  }
+
+  @Override
+  public boolean seal(Campaign campaign, List<String> markers) {
+    boolean open = true;
+    for (int j = 0; j < campaign.homePools(); j++) {
+      if (!OPEN.equals(markers.get(j))) {
+        Long sealed =
+            SEAL.run(
+                redis,
+                ScriptOutputType.INTEGER,
+                new String[] {keys.armed(campaign.id(), j)},
+                markers.get(j));
+        open &= sealed == 1;
+      }
+    }
+    return open;
+  }
+
+  @Override
+  public boolean open(Campaign campaign) {
+    var replies = new ArrayList<RedisFuture<String>>();
+    for (int j = 0; j < campaign.homePools(); j++) {
+      replies.add(redis.async().get(keys.armed(campaign.id(), j)));
+    }
+    boolean open = true;
+    for (RedisFuture<String> reply : replies) {
+      open &= OPEN.equals(await(reply));
+    }
+    return open;
+  }
+
+  @Override
+  public Restored restore(
+      Campaign campaign,
+      Round round,
+      int pool,
+      String tradeNo,
+      String userId,
+      List<Integer> lines) {
+    var args = new ArrayList<String>();
+    args.add(tradeNo);
+    args.add(Integer.toString(round.number()));
+    args.add(userId);
+    lines.forEach(line -> args.add(Integer.toString(line)));
+    Long line =
+        RESTORE.run(
+            redis,
+            ScriptOutputType.INTEGER,
+            new String[] {
+              keys.pool(campaign.id(), pool, round.number()), keys.won(campaign.id(), pool)
+            },
+            args.toArray(String[]::new));
+    return line >= 0 ? Restored.TAKEN : line == -2 ? Restored.ALREADY : Restored.DRY;
+  }
+
+  @Override
+  public void raiseCounts(Campaign campaign, String userId, long wins, long lastSeq) {
+    int home = SubPools.home(userId, campaign.homePools());
+    COUNT.run(
+        redis,
+        ScriptOutputType.INTEGER,
+        new String[] {keys.wins(campaign.id(), home), keys.seq(campaign.id(), home)},
+        userId,
+        Long.toString(wins),
+        Long.toString(lastSeq));
   }
 
   @Override
@@ -90,7 +172,8 @@ public final class RedisPrizePools implements PrizePools {
               keys.seq(id, home),
               keys.pool(id, home, roundNumber),
               keys.won(id, home),
-              keys.liveIn(id, home, roundNumber, nowSecond)
+              keys.liveIn(id, home, roundNumber, nowSecond),
+              keys.armed(id, home)
             },
             userId,
             Integer.toString(campaign.tapsPerUserPerSecond()),
@@ -105,6 +188,7 @@ public final class RedisPrizePools implements PrizePools {
     return switch (verdict) {
       case "RATE" -> new HomeReply.RateLimited();
       case "IDLE" -> new HomeReply.Idle();
+      case "LOST" -> new HomeReply.Lost();
       case "LIMIT" -> new HomeReply.LimitReached();
       case "MISS" -> new HomeReply.Missed();
       case "WON" -> new HomeReply.Won(((Long) reply.get(1)).intValue(), (Long) reply.get(2));
@@ -129,7 +213,8 @@ public final class RedisPrizePools implements PrizePools {
             new String[] {
               keys.pool(campaign.id(), pool, round.number()),
               keys.won(campaign.id(), pool),
-              keys.liveIn(campaign.id(), pool, round.number(), nowSecond)
+              keys.liveIn(campaign.id(), pool, round.number(), nowSecond),
+              keys.armed(campaign.id(), pool)
             },
             Double.toString(u),
             Integer.toString(round.prizes().size()),

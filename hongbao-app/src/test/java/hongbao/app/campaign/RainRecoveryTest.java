@@ -1,0 +1,267 @@
+package hongbao.app.campaign;
+
+import static hongbao.app.campaign.RainFixture.campaign;
+import static hongbao.app.campaign.RainFixture.prize;
+import static hongbao.app.campaign.RainFixture.round;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import hongbao.core.campaign.TapOutcome;
+import hongbao.redis.RedisLink;
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.ScanArgs;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Redis loses a running round's pools — every key of the campaign's slots: sub-pools, win counters,
+ * win numbers, recorded wins — and the same users keep tapping. The pools are rebuilt from the
+ * reward book before any tap draws again: no prize line gives more than it held, no user passes
+ * maxWinsPerUser, every win is credited once, the budget is exact and the reconciler clean.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RainRecoveryTest {
+
+  private static final int MAX_WINS = 2;
+  private static final int FIRST_USERS = 3_000;
+  private static final int NEW_USERS = 1_500;
+  private static final long CASH_PRIZES = 6_900;
+  private static final long VIP_PRIZES = 100;
+  private static final long PRIZES = CASH_PRIZES + VIP_PRIZES;
+  private static final long BUDGET = 10_000;
+
+  private RainFixture fixture;
+
+  @BeforeAll
+  void start() {
+    fixture = new RainFixture();
+  }
+
+  @AfterAll
+  void stop() {
+    if (fixture != null) {
+      fixture.close();
+    }
+  }
+
+  @AfterEach
+  void reconciled() {
+    fixture.service.assertReconciled();
+  }
+
+  @Test
+  void lostPools_areRebuiltFromTheRewardBook_beforeAnyPrizeIsOfferedAgain() throws Exception {
+    Instant starts = fixture.clock.instant().plusSeconds(10);
+    String id =
+        fixture.created(
+            campaign(
+                BUDGET,
+                MAX_WINS,
+                10,
+                round(starts, 60, prize("CASH", 1, CASH_PRIZES), prize("VIP", 1, VIP_PRIZES))));
+    assertThat(fixture.rain().campaigns().get(id).round(1).subPools()).isEqualTo(2);
+    // The round's last second: every tap draws.
+    fixture.clock.advance(Duration.between(fixture.clock.instant(), starts.plusMillis(59_500)));
+    var wins = new ConcurrentHashMap<String, TapOutcome.Won>();
+    var perUser = new ConcurrentHashMap<String, AtomicInteger>();
+
+    tap(id, users("first-", FIRST_USERS), 1, wins, perUser);
+    assertThat(wins).hasSize(FIRST_USERS);
+    fixture.awaitCredited(id, FIRST_USERS, Duration.ofSeconds(60));
+
+    int deleted = loseThePools(id);
+    assertThat(deleted).as("the campaign's keys in Redis").isGreaterThan(0);
+    assertThat(fixture.rain().service().view(id).rounds().getFirst().prizesLeft())
+        .as("nothing left in Redis")
+        .isZero();
+
+    tap(id, List.of("late-0"), 1, wins, perUser);
+    assertThat(fixture.rain().service().view(id).rounds().getFirst().prizesLeft())
+        .as("rebuilt: the first wins taken out again, then the late tap's")
+        .isEqualTo(PRIZES - FIRST_USERS - 1);
+
+    // The first users again, up to the limit and beyond; new users until the round is empty.
+    var again = new ArrayList<>(users("first-", FIRST_USERS));
+    again.addAll(users("late-", NEW_USERS));
+    tap(id, again, MAX_WINS + 1, wins, perUser);
+
+    assertThat(wins).as("every prize once, none twice").hasSize((int) PRIZES);
+    assertThat(perUser.values()).allSatisfy(n -> assertThat(n.get()).isLessThanOrEqualTo(MAX_WINS));
+    long vip = wins.values().stream().filter(w -> w.type().equals("VIP")).count();
+    assertThat(vip).isEqualTo(VIP_PRIZES);
+    assertThat(fixture.rain().service().view(id).rounds().getFirst().prizesLeft()).isZero();
+
+    fixture.awaitCredited(id, PRIZES, Duration.ofSeconds(60));
+    assertThat(fixture.count("SELECT count(*) FROM reward WHERE campaign_id = ?", id))
+        .as("each win credited once")
+        .isEqualTo(PRIZES);
+    assertThat(
+            fixture.count(
+                "SELECT count(*) FROM (SELECT user_id FROM reward WHERE campaign_id = ?"
+                    + " GROUP BY user_id HAVING count(*) > ?) AS over",
+                id,
+                MAX_WINS))
+        .as("users over the limit in the book")
+        .isZero();
+    assertThat(
+            fixture.count("SELECT count(*) FROM reward WHERE campaign_id = ? AND type = 'VIP'", id))
+        .isEqualTo(VIP_PRIZES);
+
+    fixture.clock.advance(
+        Duration.between(
+            fixture.clock.instant(),
+            starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1)));
+    assertThat(fixture.awaitReturned(id)).isEqualTo(BUDGET - CASH_PRIZES);
+    assertThat(fixture.escrow(id)).isZero();
+  }
+
+  /**
+   * Redis restarts from an older state (the AOF tail lost): wins it had recorded are gone, their
+   * prizes back in the sub-pools, the users' counters lower — and every slot still open, so no tap
+   * notices. The repair that runs when Redis's generation changes closes the slots, puts the book's
+   * wins back and raises the counters; then the same users tap on.
+   */
+  @Test
+  void olderStateAfterARestart_isRepairedFromTheRewardBook() throws Exception {
+    Instant starts = fixture.clock.instant().plusSeconds(10);
+    String id =
+        fixture.created(
+            campaign(
+                BUDGET,
+                MAX_WINS,
+                10,
+                round(starts, 60, prize("CASH", 1, CASH_PRIZES), prize("VIP", 1, VIP_PRIZES))));
+    fixture.clock.advance(Duration.between(fixture.clock.instant(), starts.plusMillis(59_500)));
+    var wins = new ConcurrentHashMap<String, TapOutcome.Won>();
+    var perUser = new ConcurrentHashMap<String, AtomicInteger>();
+
+    tap(id, users("kept-", 2_000), 1, wins, perUser);
+    Map<String, Dumped> older = dump(id);
+    tap(id, users("lost-", 2_000), 1, wins, perUser);
+    assertThat(wins).hasSize(4_000);
+    fixture.awaitCredited(id, 4_000, Duration.ofSeconds(60));
+    restore(id, older);
+    assertThat(fixture.rain().service().view(id).rounds().getFirst().prizesLeft())
+        .as("the older state: the lost users' prizes are back")
+        .isEqualTo(PRIZES - 2_000);
+
+    assertThat(fixture.rain().repair().repairAll()).as("wins put back").isEqualTo(2_000);
+    assertThat(fixture.rain().service().view(id).rounds().getFirst().prizesLeft())
+        .isEqualTo(PRIZES - 4_000);
+
+    var again = new ArrayList<>(users("kept-", 2_000));
+    again.addAll(users("lost-", 2_000));
+    again.addAll(users("new-", 1_000));
+    tap(id, again, MAX_WINS + 1, wins, perUser);
+    assertThat(wins).as("every prize once, none twice").hasSize((int) PRIZES);
+    assertThat(perUser.values()).allSatisfy(n -> assertThat(n.get()).isLessThanOrEqualTo(MAX_WINS));
+
+    fixture.awaitCredited(id, PRIZES, Duration.ofSeconds(60));
+    assertThat(fixture.count("SELECT count(*) FROM reward WHERE campaign_id = ?", id))
+        .isEqualTo(PRIZES);
+    fixture.clock.advance(
+        Duration.between(
+            fixture.clock.instant(),
+            starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1)));
+    assertThat(fixture.awaitReturned(id)).isEqualTo(BUDGET - CASH_PRIZES);
+    assertThat(fixture.escrow(id)).isZero();
+  }
+
+  /** A key as DUMP gave it, with its time to live (0: none). */
+  private record Dumped(byte[] value, long ttlMillis) {}
+
+  private Map<String, Dumped> dump(String id) {
+    var dumped = new java.util.HashMap<String, Dumped>();
+    try (var redis = RedisLink.open(fixture.service.hongbao().redisUrl())) {
+      for (String key : keysOf(redis, id)) {
+        byte[] value = redis.sync().dump(key);
+        long ttl = redis.sync().pttl(key);
+        if (value != null) {
+          dumped.put(key, new Dumped(value, Math.max(0, ttl)));
+        }
+      }
+    }
+    return dumped;
+  }
+
+  /** Puts the campaign's slots back as they were dumped: what an older AOF holds. */
+  private void restore(String id, Map<String, Dumped> older) {
+    loseThePools(id);
+    try (var redis = RedisLink.open(fixture.service.hongbao().redisUrl())) {
+      older.forEach((key, d) -> redis.sync().restore(key, d.ttlMillis(), d.value()));
+    }
+  }
+
+  private static List<String> users(String prefix, int count) {
+    var users = new ArrayList<String>(count);
+    for (int u = 0; u < count; u++) {
+      users.add(prefix + u);
+    }
+    return users;
+  }
+
+  /** Taps {@code times} for each user from 8 threads, keeping every win. */
+  private void tap(
+      String id,
+      List<String> users,
+      int times,
+      Map<String, TapOutcome.Won> wins,
+      Map<String, AtomicInteger> perUser)
+      throws Exception {
+    var pool = Executors.newFixedThreadPool(8);
+    try {
+      var futures = new ArrayList<Future<?>>();
+      for (String user : users) {
+        futures.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < times; i++) {
+                    if (fixture.rain().taps().tap(id, user) instanceof TapOutcome.Won won) {
+                      assertThat(wins.putIfAbsent(won.tradeNo(), won)).isNull();
+                      perUser.computeIfAbsent(user, k -> new AtomicInteger()).incrementAndGet();
+                    }
+                  }
+                }));
+      }
+      for (Future<?> future : futures) {
+        future.get(120, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Deletes every key of the campaign's slots, as a Redis that lost them would have none. */
+  private int loseThePools(String id) {
+    try (var redis = RedisLink.open(fixture.service.hongbao().redisUrl())) {
+      List<String> keys = keysOf(redis, id);
+      return keys.isEmpty() ? 0 : redis.sync().del(keys.toArray(String[]::new)).intValue();
+    }
+  }
+
+  /** Every key of the campaign's slots (one Redis: SCAN sees them all). */
+  private static List<String> keysOf(RedisLink redis, String id) {
+    var keys = new ArrayList<String>();
+    ScanArgs match = ScanArgs.Builder.matches("hb:cp:{cp:" + id + ":*").limit(1_000);
+    KeyScanCursor<String> cursor = redis.sync().scan(match);
+    while (true) {
+      keys.addAll(cursor.getKeys());
+      if (cursor.isFinished()) {
+        return keys;
+      }
+      cursor = redis.sync().scan(cursor, match);
+    }
+  }
+}
