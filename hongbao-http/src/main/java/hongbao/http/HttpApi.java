@@ -304,13 +304,9 @@ public final class HttpApi implements AutoCloseable {
                         key,
                         balance -> {
                           topUps.increment();
-                          return new StoredAnswer(
-                              key.requestHash(),
-                              200,
-                              new JsonObject()
-                                  .put("userId", userId)
-                                  .put("balance", balance.fen())
-                                  .encode());
+                          return AnswerKind.DONE.answer(
+                              key,
+                              new JsonObject().put("userId", userId).put("balance", balance.fen()));
                         }))
         .onComplete(result -> replay(ctx, result));
   }
@@ -361,8 +357,7 @@ public final class HttpApi implements AutoCloseable {
                         key,
                         packet -> {
                           sends.increment();
-                          return new StoredAnswer(
-                              key.requestHash(), 201, render.sent(packet).encode());
+                          return AnswerKind.CREATED.answer(key, render.sent(packet));
                         }))
         .onComplete(result -> replay(ctx, result));
   }
@@ -580,10 +575,11 @@ public final class HttpApi implements AutoCloseable {
       ctx.fail(result.cause());
       return;
     }
+    StoredAnswer answer = result.result();
     ctx.response()
-        .setStatusCode(result.result().status())
+        .setStatusCode(AnswerKind.of(answer).status)
         .putHeader("content-type", JSON)
-        .end(result.result().body());
+        .end(answer.payload());
   }
 
   static void answer(RoutingContext ctx, io.vertx.core.AsyncResult<JsonObject> result) {

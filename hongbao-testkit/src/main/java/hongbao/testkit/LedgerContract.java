@@ -52,7 +52,8 @@ public abstract class LedgerContract {
 
   private void topUp(String userId, long fen) {
     IdempotencyKey key = key("admin", "topup");
-    ledger().topUp(userId, Amount.fen(fen), key, b -> new StoredAnswer(key.requestHash(), 200, ""));
+    ledger()
+        .topUp(userId, Amount.fen(fen), key, b -> new StoredAnswer(key.requestHash(), "DONE", ""));
   }
 
   private Packet send(String sender, long fen, int count) {
@@ -69,7 +70,7 @@ public abstract class LedgerContract {
             T0,
             T0.plus(Duration.ofDays(1)));
     IdempotencyKey key = key(sender, "send");
-    ledger().send(packet, key, new StoredAnswer(key.requestHash(), 201, "{}"));
+    ledger().send(packet, key, new StoredAnswer(key.requestHash(), "CREATED", "{}"));
     return packet;
   }
 
@@ -162,7 +163,7 @@ public abstract class LedgerContract {
     topUp(alice, 1_000);
     IdempotencyKey key = key(alice, "send");
     Packet first = send(alice, 10, 1);
-    var answer = new StoredAnswer(key.requestHash(), 201, "{}");
+    var answer = new StoredAnswer(key.requestHash(), "CREATED", "{}");
     var packet =
         new Packet(
             ledger().nextPacketId(),
