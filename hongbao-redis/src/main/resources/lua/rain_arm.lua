@@ -1,8 +1,8 @@
 --[[
 rain_arm.lua: writes one home slot's share of every round of a campaign, once.
 
-KEYS[1]      hb:cp:{<campaign>:<j>}:armed     string: set when this slot is armed
-KEYS[2..R+1] hb:cp:{<campaign>:<j>}:r<round>  hash: line index -> prizes left, 't' -> taps
+KEYS[1]      hb:cp:{cp:<campaign>:<j>}:armed     string: set when this slot is armed
+KEYS[2..R+1] hb:cp:{cp:<campaign>:<j>}:r<round>  hash: line index -> prizes left, 't' -> taps
 ARGV[1] R (rounds)   then per round: L (lines), then L counts (this sub-pool's share of each line)
 
 Replies: 1 armed now, 0 armed before (nothing changed).
