@@ -514,9 +514,21 @@ public final class HttpApi implements AutoCloseable {
     return json;
   }
 
+  /**
+   * {@code scope=all} (the default) checks every packet; {@code scope=changes} only those touched
+   * since the last clean run, for a periodic check that stays cheap as packets pile up.
+   */
   private void reconcile(RoutingContext ctx) {
+    String scope = ctx.request().getParam("scope", "all");
+    var reconciler = services.reconciler();
+    java.util.concurrent.Callable<Reconciliation> run =
+        switch (scope) {
+          case "all" -> reconciler::reconcile;
+          case "changes" -> reconciler::reconcileChanges;
+          default -> throw ApiError.invalid("scope must be all or changes");
+        };
     blocking
-        .call(ctx.vertx().getOrCreateContext(), () -> services.reconciler().reconcile())
+        .call(ctx.vertx().getOrCreateContext(), run)
         .onComplete(result -> answer(ctx, result.map(this::reconciliationJson)));
   }
 

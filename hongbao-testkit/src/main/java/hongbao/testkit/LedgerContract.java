@@ -87,6 +87,38 @@ public abstract class LedgerContract {
     assertThat(audit().accountProblems()).isEmpty();
   }
 
+  /**
+   * The incremental reconciliation's page: an open packet always (grabs may still land), a closed
+   * one only if it was created, closed or posted to at or after {@code since}.
+   */
+  @Test
+  void packetsTouchedSince_areTheOpenOnes_andTheClosedOnesThatMovedSince() {
+    String alice = user("alice");
+    topUp(alice, 2_000);
+    Packet open = send(alice, 1_000, 2);
+    Packet closed = send(alice, 1_000, 2);
+    assertThat(ledger().refund(closed.id(), Amount.fen(1_000), T0.plus(Duration.ofDays(1))))
+        .isTrue();
+    long before = Math.min(open.id(), closed.id()) - 1;
+
+    // Long after anything happened here: only the open packet can still change.
+    assertThat(ids(audit().packetsTouchedSince(T0.plus(Duration.ofDays(3650)), before, 500)))
+        .contains(open.id())
+        .doesNotContain(closed.id());
+    // Closed after this instant: moved since.
+    assertThat(ids(audit().packetsTouchedSince(T0.plus(Duration.ofHours(12)), before, 500)))
+        .contains(open.id(), closed.id());
+    // Created at this instant: moved since.
+    assertThat(ids(audit().packetsTouchedSince(T0, before, 500))).contains(open.id(), closed.id());
+    // Ids at or below afterId are never in the page.
+    assertThat(ids(audit().packetsTouchedSince(T0, Math.max(open.id(), closed.id()), 500)))
+        .isEmpty();
+  }
+
+  private static List<Long> ids(List<Packet> packets) {
+    return packets.stream().map(Packet::id).toList();
+  }
+
   @Test
   void pay_replayed_movesNothingTheSecondTime() {
     String alice = user("alice");
