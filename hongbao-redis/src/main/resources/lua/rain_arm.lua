@@ -1,9 +1,9 @@
 --[[
 rain_arm.lua: writes one home slot's share of every round of a campaign, once.
 
-KEYS[1]      hb:cp:{<campaign>:<j>}:armed     string: 'R:<nonce>' armed and being restored by the
+KEYS[1]      hb:cp:{cp:<campaign>:<j>}:armed     string: 'R:<nonce>' armed and being restored by the
                                                 arming that wrote nonce; '1' open to taps
-KEYS[2..R+1] hb:cp:{<campaign>:<j>}:r<round>  hash: line index -> prizes left, 't' -> taps
+KEYS[2..R+1] hb:cp:{cp:<campaign>:<j>}:r<round>  hash: line index -> prizes left, 't' -> taps
 ARGV[1] R (rounds)   then per round: L (lines), then L counts (this sub-pool's share of each line)
 ARGV[last] a nonce of this arming
 

@@ -2,7 +2,7 @@
 rain_close.lua: closes an open slot to taps for a restore after Redis restarted (its state may be
 older than what it acknowledged: wins lost, their prizes back in the sub-pools).
 
-KEYS[1] hb:cp:{<campaign>:<j>}:armed  string: '1' open, 'R:<nonce>' being restored
+KEYS[1] hb:cp:{cp:<campaign>:<j>}:armed  string: '1' open, 'R:<nonce>' being restored
 ARGV[1] a nonce of this restore
 
 Replies: the slot's marker after the call: 'R:<nonce>' if it closed it now; the marker it found

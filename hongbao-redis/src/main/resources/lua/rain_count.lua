@@ -2,8 +2,8 @@
 rain_count.lua: raises a user's win counter and last win number in the home slot to what the
 recorded wins show, after the slot was restored.
 
-KEYS[1] hb:cp:{<campaign>:<j>}:wins  hash: user -> wins (and reserved wins)
-KEYS[2] hb:cp:{<campaign>:<j>}:seq   hash: user -> the last win number handed out
+KEYS[1] hb:cp:{cp:<campaign>:<j>}:wins  hash: user -> wins (and reserved wins)
+KEYS[2] hb:cp:{cp:<campaign>:<j>}:seq   hash: user -> the last win number handed out
 ARGV[1] user  ARGV[2] wins recorded  ARGV[3] the highest win number recorded
 
 Replies: 1.

@@ -2,10 +2,10 @@
 rain_draw.lua: the tail of a tap: takes a prize from a sub-pool other than the user's home for a
 win already reserved in the home slot.
 
-KEYS[1] hb:cp:{<campaign>:<t>}:r<round>  hash: line -> prizes left
-KEYS[2] hb:cp:{<campaign>:<t>}:won       hash: tradeNo -> "round|line|user"
-KEYS[3] hb:cp:{<campaign>:<t>}:live:<round>:<second>  hash: w -> wins in that second (15 s)
-KEYS[4] hb:cp:{<campaign>:<t>}:armed     string: '1' once the slot is armed and restored
+KEYS[1] hb:cp:{cp:<campaign>:<t>}:r<round>  hash: line -> prizes left
+KEYS[2] hb:cp:{cp:<campaign>:<t>}:won       hash: tradeNo -> "round|line|user"
+KEYS[3] hb:cp:{cp:<campaign>:<t>}:live:<round>:<second>  hash: w -> wins in that second (15 s)
+KEYS[4] hb:cp:{cp:<campaign>:<t>}:armed     string: '1' once the slot is armed and restored
 ARGV[1] u in [0, 1)  ARGV[2] prize lines  ARGV[3] tradeNo  ARGV[4] round  ARGV[5] user
 
 Replies: line (>= 0) taken and recorded; -1 this sub-pool is dry; -2 the slot is not open (lost,

@@ -1,7 +1,7 @@
 --[[
 rain_release.lua: gives back a win reserved in the home slot that the tail found no prize for.
 
-KEYS[1] hb:cp:{<campaign>:<j>}:wins  hash: user -> wins (and reserved wins)
+KEYS[1] hb:cp:{cp:<campaign>:<j>}:wins  hash: user -> wins (and reserved wins)
 ARGV[1] user
 
 Replies: the user's count after the release.

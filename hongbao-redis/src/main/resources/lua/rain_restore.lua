@@ -2,8 +2,8 @@
 rain_restore.lua: puts back one win the reward book holds that this slot's sub-pool may have lost:
 takes its prize out of the sub-pool again and records the win, unless the slot recorded it.
 
-KEYS[1] hb:cp:{<campaign>:<t>}:r<round>  hash: line -> prizes left
-KEYS[2] hb:cp:{<campaign>:<t>}:won       hash: tradeNo -> "round|line|user"
+KEYS[1] hb:cp:{cp:<campaign>:<t>}:r<round>  hash: line -> prizes left
+KEYS[2] hb:cp:{cp:<campaign>:<t>}:won       hash: tradeNo -> "round|line|user"
 ARGV[1] tradeNo  ARGV[2] round  ARGV[3] user  ARGV[4..] the lines the prize may be of (the lines of
 the round with the prize's type and amount, which are interchangeable), in order
 

@@ -1,7 +1,7 @@
 --[[
 rain_seal.lua: opens a restored slot to taps.
 
-KEYS[1] hb:cp:{<campaign>:<j>}:armed  string: 'R:<nonce>' armed and being restored, '1' open
+KEYS[1] hb:cp:{cp:<campaign>:<j>}:armed  string: 'R:<nonce>' armed and being restored, '1' open
 ARGV[1] the marker the restore found when it began (what rain_arm.lua replied)
 
 Replies: 1 open (now or before); 0 the marker changed: Redis lost the slot again meanwhile, and

@@ -1,14 +1,14 @@
 --[[
 rain_tap.lua: one tap of a red-packet rain, in the user's home slot.
 
-KEYS[1] hb:cp:{<campaign>:<j>}:tps:<second>  hash: user -> taps in that second (expires in 2 s)
-KEYS[2] hb:cp:{<campaign>:<j>}:wins          hash: user -> wins (and reserved wins) so far
-KEYS[3] hb:cp:{<campaign>:<j>}:seq           hash: user -> the last win number handed out
-KEYS[4] hb:cp:{<campaign>:<j>}:r<round>      hash: line -> prizes left, 't' -> taps of the round
-KEYS[5] hb:cp:{<campaign>:<j>}:won           hash: tradeNo -> "round|line|user"
-KEYS[6] hb:cp:{<campaign>:<j>}:live:<round>:<second>  hash: t -> taps, w -> wins in that second
+KEYS[1] hb:cp:{cp:<campaign>:<j>}:tps:<second>  hash: user -> taps in that second (expires in 2 s)
+KEYS[2] hb:cp:{cp:<campaign>:<j>}:wins          hash: user -> wins (and reserved wins) so far
+KEYS[3] hb:cp:{cp:<campaign>:<j>}:seq           hash: user -> the last win number handed out
+KEYS[4] hb:cp:{cp:<campaign>:<j>}:r<round>      hash: line -> prizes left, 't' -> taps of the round
+KEYS[5] hb:cp:{cp:<campaign>:<j>}:won           hash: tradeNo -> "round|line|user"
+KEYS[6] hb:cp:{cp:<campaign>:<j>}:live:<round>:<second>  hash: t -> taps, w -> wins in that second
                                              (expires in 15 s; the admin's live view reads it)
-KEYS[7] hb:cp:{<campaign>:<j>}:armed         string: '1' once the slot is armed and restored
+KEYS[7] hb:cp:{cp:<campaign>:<j>}:armed         string: '1' once the slot is armed and restored
 ARGV[1] user  ARGV[2] taps allowed per second  ARGV[3] round running (1/0)  ARGV[4] maxWinsPerUser
 ARGV[5] draw (1/0)  ARGV[6] u in [0, 1)  ARGV[7] prize lines of the round  ARGV[8] tradeNo prefix
 ARGV[9] round number

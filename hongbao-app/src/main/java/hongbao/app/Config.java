@@ -1,22 +1,16 @@
 package hongbao.app;
 
-import hongbao.core.packet.PacketLimits;
-import hongbao.http.GrabLimiter;
+import hongbao.app.settings.Settings;
 import hongbao.http.HttpServerSettings;
 import hongbao.http.WebUiSettings;
 import hongbao.postgres.PostgresConfig;
-import hongbao.postgres.PostgresLedger;
-import hongbao.redis.RedisKeys;
-import hongbao.redis.RedisTimeouts;
-import hongbao.redis.grab.RedisGrabStore;
-import hongbao.redis.payout.RedisPayoutQueue;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Everything the service reads from its environment. With no variables set it runs embedded Redis
- * and PostgreSQL in dev mode; each {@code HONGBAO_*} variable replaces one default.
+ * and PostgreSQL in dev mode; each {@code HONGBAO_*} variable replaces one default. The variables,
+ * their defaults and ranges are defined once, in {@link Settings}.
  *
  * @param redisUrl null for an embedded Redis; {@code redis://} one server, {@code
  *     redis-cluster://host:port[,host:port...]} a cluster
@@ -72,137 +66,58 @@ public record Config(
     int embeddedRedisMasters,
     String instance) {
 
-  public static final int DEFAULT_PORT = 8080;
-
-  /**
-   * Grabs per ledger transaction: no more than the ledger pays in one call (a larger batch would be
-   * refused and paid one grab per transaction) nor the queue hands out in one poll.
-   */
-  public static final int PAYOUT_BATCH_MAX =
-      Math.min(PostgresLedger.PAY_BATCH_MAX, RedisPayoutQueue.MAX_BATCH);
-
-  static final int PAYOUT_WORKERS_MAX = 64;
-  static final int KEY_GRACE_SECONDS_MAX = 90 * 86_400;
-  private static final int DAY_MILLIS = 86_400_000;
-
   public static Config fromEnvironment() {
     return from(System.getenv());
   }
 
   public static Config from(Map<String, String> env) {
-    String secret = blankToNull(env.get("HONGBAO_JWT_SECRET"));
-    boolean devMode =
-        Optional.ofNullable(blankToNull(env.get("HONGBAO_DEV_MODE")))
-            .map(Boolean::parseBoolean)
-            .orElse(secret == null);
+    String secret = Settings.JWT_SECRET.read(env);
+    boolean devMode = Settings.DEV_MODE.read(env).orElse(secret == null);
     return new Config(
-        intIn(env, "HONGBAO_PORT", DEFAULT_PORT, 0, 65_535),
-        blankToNull(env.get("HONGBAO_REDIS_URL")),
-        blankToNull(env.get("HONGBAO_JDBC_URL")),
-        blankToNull(env.get("HONGBAO_JDBC_SCHEMA")),
+        Settings.PORT.read(env),
+        Settings.REDIS_URL.read(env),
+        Settings.JDBC_URL.read(env),
+        Settings.JDBC_SCHEMA.read(env),
         secret,
         devMode,
-        intIn(env, "HONGBAO_SHARDS", 1024, 1, RedisKeys.MAX_SHARDS),
-        env.getOrDefault("HONGBAO_SPLIT_POLICY", "double-mean"),
-        intIn(
-            env,
-            "HONGBAO_MAX_SHARES",
-            PacketLimits.DEFAULTS.maxCount(),
-            1,
-            PacketLimits.COUNT_CEILING),
-        intIn(env, "HONGBAO_GRABS_PER_USER_PER_SECOND", 20, GrabLimiter.MIN_PER_SECOND, 1_000_000),
-        intIn(env, "HONGBAO_PAYOUT_WORKERS", 2, 0, PAYOUT_WORKERS_MAX),
-        intIn(env, "HONGBAO_PAYOUT_BATCH", 500, 1, PAYOUT_BATCH_MAX),
-        Duration.ofMillis(intIn(env, "HONGBAO_RECLAIM_IDLE_MILLIS", 30_000, 1, DAY_MILLIS)),
-        intIn(env, "HONGBAO_MAX_DELIVERIES", 10, 1, 1_000),
-        Duration.ofMillis(intIn(env, "HONGBAO_SWEEP_INTERVAL_MILLIS", 1_000, 1, DAY_MILLIS)),
-        Duration.ofSeconds(
-            intIn(
-                env,
-                "HONGBAO_KEY_GRACE_SECONDS",
-                Math.toIntExact(RedisGrabStore.DEFAULT_KEY_GRACE.toSeconds()),
-                1,
-                KEY_GRACE_SECONDS_MAX)),
+        Settings.SHARDS.read(env),
+        Settings.SPLIT_POLICY.read(env),
+        Settings.MAX_SHARES.read(env),
+        Settings.GRABS_PER_USER_PER_SECOND.read(env),
+        Settings.PAYOUT_WORKERS.read(env),
+        Settings.PAYOUT_BATCH.read(env),
+        Settings.RECLAIM_IDLE_MILLIS.millis(env),
+        Settings.MAX_DELIVERIES.read(env),
+        Settings.SWEEP_INTERVAL_MILLIS.millis(env),
+        Settings.KEY_GRACE_SECONDS.seconds(env),
         // null: the install's own alphabet (see IdAlphabet)
-        blankToNull(env.get("HONGBAO_ID_ALPHABET")),
-        blankToNull(env.get("HONGBAO_TOKEN_KEYSET")),
+        Settings.ID_ALPHABET.read(env),
+        Settings.TOKEN_KEYSET.read(env),
         http(env, devMode),
-        WebUiSettings.from(env),
-        millisOf(env, "HONGBAO_REDIS_TIMEOUT_MILLIS", RedisTimeouts.COMMAND_DEFAULT),
-        jdbcTimeouts(env),
-        blankToNull(env.get("HONGBAO_GATEWAY_URL")),
-        blankToNull(env.get("HONGBAO_GATEWAY_SECRET")),
-        blankToNull(env.get("HONGBAO_GATEWAY_NOTIFY_URL")),
-        millisOf(env, "HONGBAO_GATEWAY_TIMEOUT_MILLIS", Duration.ofSeconds(5)),
+        new WebUiSettings(Settings.PUBLIC_URL.read(env), Settings.LOGIN_URL.read(env)),
+        Settings.REDIS_TIMEOUT_MILLIS.millis(env),
+        new PostgresConfig.Timeouts(
+            Settings.JDBC_CONNECT_TIMEOUT_MILLIS.millis(env),
+            Settings.JDBC_SOCKET_TIMEOUT_MILLIS.millis(env),
+            Settings.JDBC_STATEMENT_TIMEOUT_MILLIS.millis(env)),
+        Settings.GATEWAY_URL.read(env),
+        Settings.GATEWAY_SECRET.read(env),
+        Settings.GATEWAY_NOTIFY_URL.read(env),
+        Settings.GATEWAY_TIMEOUT_MILLIS.millis(env),
         hongbao.app.reward.RewardConfig.from(env),
-        intIn(env, "HONGBAO_EMBEDDED_REDIS_CLUSTER", 0, 0, 16),
-        env.getOrDefault("HONGBAO_INSTANCE", "hongbao"));
+        Settings.EMBEDDED_REDIS_CLUSTER.read(env),
+        Settings.INSTANCE.read(env));
   }
 
   private static HttpServerSettings http(Map<String, String> env, boolean devMode) {
-    String bind = blankToNull(env.get("HONGBAO_BIND"));
+    String bind = Settings.BIND.read(env);
     return new HttpServerSettings(
         bind != null
             ? bind.trim()
             : devMode ? HttpServerSettings.LOOPBACK : HttpServerSettings.EVERY_INTERFACE,
-        millisOf(env, "HONGBAO_HTTP_IDLE_TIMEOUT_MILLIS", HttpServerSettings.IDLE_TIMEOUT_DEFAULT),
-        millisOf(env, "HONGBAO_HTTP_BODY_TIMEOUT_MILLIS", HttpServerSettings.BODY_TIMEOUT_DEFAULT),
-        millisOf(env, "HONGBAO_READY_TIMEOUT_MILLIS", HttpServerSettings.READY_TIMEOUT_DEFAULT),
-        booleanOf(env, "HONGBAO_HTTP2_CLEARTEXT", false));
-  }
-
-  private static PostgresConfig.Timeouts jdbcTimeouts(Map<String, String> env) {
-    PostgresConfig.Timeouts defaults = PostgresConfig.Timeouts.DEFAULTS;
-    return new PostgresConfig.Timeouts(
-        millisOf(env, "HONGBAO_JDBC_CONNECT_TIMEOUT_MILLIS", defaults.connect()),
-        millisOf(env, "HONGBAO_JDBC_SOCKET_TIMEOUT_MILLIS", defaults.socket()),
-        millisOf(env, "HONGBAO_JDBC_STATEMENT_TIMEOUT_MILLIS", defaults.statement()));
-  }
-
-  private static Duration millisOf(Map<String, String> env, String name, Duration absent) {
-    return Duration.ofMillis(intOf(env, name, Math.toIntExact(absent.toMillis())));
-  }
-
-  private static boolean booleanOf(Map<String, String> env, String name, boolean absent) {
-    String text = blankToNull(env.get(name));
-    if (text == null) {
-      return absent;
-    }
-    return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
-      case "true" -> true;
-      case "false" -> false;
-      default ->
-          throw new IllegalArgumentException(name + " must be true or false, not '" + text + "'");
-    };
-  }
-
-  private static int intOf(Map<String, String> env, String name, int absent) {
-    String text = blankToNull(env.get(name));
-    if (text == null) {
-      return absent;
-    }
-    try {
-      return Integer.parseInt(text.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + " must be an integer, not '" + text + "'", e);
-    }
-  }
-
-  /**
-   * An integer setting within its allowed range; anything else stops the start with one line that
-   * names the variable, the value and the range, never a silently different setting.
-   */
-  private static int intIn(Map<String, String> env, String name, int absent, int min, int max) {
-    int value = intOf(env, name, absent);
-    if (value < min || value > max) {
-      throw new IllegalArgumentException(
-          "%s=%d is out of range: allowed %d..%d (default %d)"
-              .formatted(name, value, min, max, absent));
-    }
-    return value;
-  }
-
-  private static String blankToNull(String value) {
-    return value == null || value.isBlank() ? null : value;
+        Settings.HTTP_IDLE_TIMEOUT_MILLIS.millis(env),
+        Settings.HTTP_BODY_TIMEOUT_MILLIS.millis(env),
+        Settings.READY_TIMEOUT_MILLIS.millis(env),
+        Settings.HTTP2_CLEARTEXT.read(env).orElse(false));
   }
 }

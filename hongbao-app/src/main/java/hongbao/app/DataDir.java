@@ -4,6 +4,7 @@ import hongbao.app.embedded.EmbeddedKafkaServer;
 import hongbao.app.embedded.EmbeddedPostgresServer;
 import hongbao.app.embedded.EmbeddedRedis;
 import hongbao.app.embedded.TemporaryFiles;
+import hongbao.app.settings.Settings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -31,8 +32,7 @@ public record DataDir(Path root) {
   private static final String TOKEN_KEYSET = "token-keyset.json";
 
   public static DataDir from(Map<String, String> env) {
-    String dir = env.get("HONGBAO_DATA_DIR");
-    return new DataDir(Path.of(dir == null || dir.isBlank() ? DEFAULT : dir.trim()));
+    return new DataDir(Path.of(Settings.DATA_DIR.read(env).trim()));
   }
 
   public Path redis() {

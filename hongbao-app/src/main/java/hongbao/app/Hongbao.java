@@ -79,6 +79,13 @@ public final class Hongbao implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Hongbao.class);
 
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+
+  /**
+   * The root's one source of randomness: every seeded generator below (ids, splits, loop jitter,
+   * the campaign closer's) and the dev secrets are drawn from it, so nothing else makes its own.
+   */
+  private final SecureRandom seeds = new SecureRandom();
+
   private final Config config;
   private volatile int port;
   private String redisUrl;
@@ -185,7 +192,7 @@ public final class Hongbao implements AutoCloseable {
             PostgresConfig.of(jdbcUrl)
                 .withSchema(config.jdbcSchema())
                 .withTimeouts(config.jdbcTimeouts()),
-            RandomGeneratorFactory.of("L64X128MixRandom").create(new SecureRandom().nextLong()));
+            RandomGeneratorFactory.of("L64X128MixRandom").create(seeds.nextLong()));
     resources.push(database);
 
     var metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -205,7 +212,6 @@ public final class Hongbao implements AutoCloseable {
 
     var lucky = SplitPolicies.named(config.splitPolicy());
     var fixed = SplitPolicies.named("fixed");
-    var seeds = new SecureRandom();
     var pronunciation = new PinyinPronunciation().warmUp();
     var activityCounts = new RedisActivityCounts(redis, keys, config.keyGrace(), clock);
     var arming =
@@ -285,7 +291,7 @@ public final class Hongbao implements AutoCloseable {
     String secret =
         config.jwtSecret() != null
             ? config.jwtSecret()
-            : dataDir != null ? dataDir.jwtSecret(Hongbao::randomSecret) : randomSecret();
+            : dataDir != null ? dataDir.jwtSecret(this::randomSecret) : randomSecret();
     var tokens = new VerifiedTokens(new Tokens(secret, clock), clock);
     var services =
         new HttpServices(
@@ -331,11 +337,7 @@ public final class Hongbao implements AutoCloseable {
     if (workers) {
       resources.push(
           Workers.start(
-              config,
-              parts,
-              metrics,
-              new java.util.SplittableRandom(new SecureRandom().nextLong()),
-              clock));
+              config, parts, metrics, new java.util.SplittableRandom(seeds.nextLong()), clock));
       if (rewards != null) {
         rewards.startWorkers(
             kafkaBootstrap,
@@ -346,13 +348,13 @@ public final class Hongbao implements AutoCloseable {
               parts.violations().record(loop, violation);
               parts.switches().set(hongbao.core.ops.Switch.REWARDS, false);
             },
-            new java.util.SplittableRandom(new SecureRandom().nextLong()));
+            new java.util.SplittableRandom(seeds.nextLong()));
       }
       if (campaigns != null) {
         campaigns.startWorkers(
             config.sweepInterval(),
             parts.violations()::record,
-            new java.util.SplittableRandom(new SecureRandom().nextLong()));
+            new java.util.SplittableRandom(seeds.nextLong()));
       }
     }
     LOG.info(
@@ -524,9 +526,9 @@ public final class Hongbao implements AutoCloseable {
     }
   }
 
-  private static String randomSecret() {
+  private String randomSecret() {
     byte[] bytes = new byte[32];
-    new SecureRandom().nextBytes(bytes);
+    seeds.nextBytes(bytes);
     return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 

@@ -1,6 +1,8 @@
 package hongbao.app;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noFields;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noMembers;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
@@ -43,6 +45,37 @@ class ArchitectureTest {
             "hongbao.pinyin..",
             "hongbao.gateway..",
             "hongbao.app..")
+        .check(CLASSES);
+  }
+
+  /**
+   * Beyond packages: an idempotent answer once carried its HTTP status through core and into the
+   * ledger's rows. Core holds outcomes as values; which status each gets is the HTTP adapter's
+   * table (AnswerKind, Failures), so no int in core is a status and nothing is named after HTTP.
+   */
+  @Test
+  void core_holdsNoHttpStatus_andNamesNothingAfterHttp() {
+    noFields()
+        .that()
+        .areDeclaredInClassesThat()
+        .resideInAPackage("hongbao.core..")
+        .and()
+        .haveRawType(int.class)
+        .should()
+        .haveNameMatching("(?i).*status.*")
+        .check(CLASSES);
+    noMembers()
+        .that()
+        .areDeclaredInClassesThat()
+        .resideInAPackage("hongbao.core..")
+        .should()
+        .haveNameMatching("(?i).*http.*")
+        .check(CLASSES);
+    noClasses()
+        .that()
+        .resideInAPackage("hongbao.core..")
+        .should()
+        .haveSimpleNameContaining("Http")
         .check(CLASSES);
   }
 

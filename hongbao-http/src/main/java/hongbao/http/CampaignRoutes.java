@@ -8,7 +8,6 @@ import hongbao.core.campaign.PrizeLine;
 import hongbao.core.campaign.Round;
 import hongbao.core.campaign.TapOutcome;
 import hongbao.core.ledger.IdempotencyKey;
-import hongbao.core.ledger.StoredAnswer;
 import hongbao.core.reward.RewardRules;
 import hongbao.http.auth.Caller;
 import io.vertx.core.json.JsonArray;
@@ -79,10 +78,7 @@ public final class CampaignRoutes implements HttpApi.Routes, AutoCloseable {
             ctx.vertx().getOrCreateContext(),
             () ->
                 campaigns.create(
-                    draft,
-                    key,
-                    campaign ->
-                        new StoredAnswer(key.requestHash(), 201, created(campaign).encode())))
+                    draft, key, campaign -> AnswerKind.CREATED.answer(key, created(campaign))))
         .onComplete(result -> HttpApi.replay(ctx, result));
   }
 

@@ -306,13 +306,11 @@ public final class HttpApi implements AutoCloseable {
                             key,
                             balance ->
                                 rendered.made(
-                                    new StoredAnswer(
-                                        key.requestHash(),
-                                        200,
+                                    AnswerKind.DONE.answer(
+                                        key,
                                         new JsonObject()
                                             .put("userId", userId)
-                                            .put("balance", balance.fen())
-                                            .encode()))),
+                                            .put("balance", balance.fen())))),
                     topUps))
         .onComplete(result -> replay(ctx, result));
   }
@@ -364,9 +362,7 @@ public final class HttpApi implements AutoCloseable {
                             request,
                             key,
                             packet ->
-                                rendered.made(
-                                    new StoredAnswer(
-                                        key.requestHash(), 201, render.sent(packet).encode()))),
+                                rendered.made(AnswerKind.CREATED.answer(key, render.sent(packet)))),
                     sends))
         .onComplete(result -> replay(ctx, result));
   }
@@ -523,9 +519,21 @@ public final class HttpApi implements AutoCloseable {
     return json;
   }
 
+  /**
+   * {@code scope=all} (the default) checks every packet; {@code scope=changes} only those touched
+   * since the last clean run, for a periodic check that stays cheap as packets pile up.
+   */
   private void reconcile(RoutingContext ctx) {
+    String scope = ctx.request().getParam("scope", "all");
+    var reconciler = services.reconciler();
+    java.util.concurrent.Callable<Reconciliation> run =
+        switch (scope) {
+          case "all" -> reconciler::reconcile;
+          case "changes" -> reconciler::reconcileChanges;
+          default -> throw ApiError.invalid("scope must be all or changes");
+        };
     blocking
-        .call(ctx.vertx().getOrCreateContext(), () -> services.reconciler().reconcile())
+        .call(ctx.vertx().getOrCreateContext(), run)
         .onComplete(result -> answer(ctx, result.map(this::reconciliationJson)));
   }
 
@@ -584,10 +592,11 @@ public final class HttpApi implements AutoCloseable {
       ctx.fail(result.cause());
       return;
     }
+    StoredAnswer answer = result.result();
     ctx.response()
-        .setStatusCode(result.result().status())
+        .setStatusCode(AnswerKind.of(answer).status)
         .putHeader("content-type", JSON)
-        .end(result.result().body());
+        .end(answer.payload());
   }
 
   static void answer(RoutingContext ctx, io.vertx.core.AsyncResult<JsonObject> result) {

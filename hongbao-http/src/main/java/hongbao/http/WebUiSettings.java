@@ -2,7 +2,6 @@ package hongbao.http;
 
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.util.Map;
 
 /**
  * Where the web UI lives and where its users sign in when dev mode is off.
@@ -21,11 +20,6 @@ public record WebUiSettings(String publicUrl, String loginUrl) {
   public WebUiSettings {
     publicUrl = publicUrl == null ? null : httpUrl("HONGBAO_PUBLIC_URL", publicUrl);
     loginUrl = loginUrl == null ? null : httpUrl("HONGBAO_LOGIN_URL", loginUrl);
-  }
-
-  public static WebUiSettings from(Map<String, String> env) {
-    return new WebUiSettings(
-        blankToNull(env.get("HONGBAO_PUBLIC_URL")), blankToNull(env.get("HONGBAO_LOGIN_URL")));
   }
 
   /** The link that opens packet {@code id}'s envelope, under {@code origin} unless configured. */
@@ -47,9 +41,5 @@ public record WebUiSettings(String publicUrl, String loginUrl) {
     }
     throw new IllegalArgumentException(
         name + " must be an http:// or https:// address without a #fragment, not '" + text + "'");
-  }
-
-  private static String blankToNull(String value) {
-    return value == null || value.isBlank() ? null : value;
   }
 }

@@ -1,7 +1,6 @@
 package hongbao.http;
 
 import hongbao.core.ledger.IdempotencyKey;
-import hongbao.core.ledger.StoredAnswer;
 import hongbao.core.withdrawal.GatewayCallbacks;
 import hongbao.core.withdrawal.Transition;
 import hongbao.core.withdrawal.Withdrawal;
@@ -61,9 +60,7 @@ public final class WithdrawalRoutes {
             ctx.vertx().getOrCreateContext(),
             () ->
                 withdrawals.request(
-                    request,
-                    key,
-                    w -> new StoredAnswer(key.requestHash(), 202, accepted(w).encode())))
+                    request, key, w -> AnswerKind.ACCEPTED.answer(key, accepted(w))))
         .onComplete(result -> HttpApi.replay(ctx, result));
   }
 

@@ -3,15 +3,13 @@ package hongbao.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class WebUiSettingsTest {
 
   @Test
   void shareLink_usesThePublicUrl_withoutItsTrailingSlash() {
-    var settings =
-        WebUiSettings.from(Map.of("HONGBAO_PUBLIC_URL", " https://hongbao.example.com/ "));
+    var settings = new WebUiSettings(" https://hongbao.example.com/ ", null);
     assertThat(settings.publicUrl()).isEqualTo("https://hongbao.example.com");
     assertThat(settings.shareLink("http://127.0.0.1:8080", "k3Gx9Q"))
         .isEqualTo("https://hongbao.example.com/#/grab/k3Gx9Q");
@@ -19,22 +17,21 @@ class WebUiSettingsTest {
 
   @Test
   void shareLink_withoutAPublicUrl_usesTheOriginTheRequestCameTo() {
-    var settings = WebUiSettings.from(Map.of());
+    var settings = new WebUiSettings(null, null);
     assertThat(settings).isEqualTo(WebUiSettings.NONE);
     assertThat(settings.shareLink("http://127.0.0.1:8080", "k3Gx9Q"))
         .isEqualTo("http://127.0.0.1:8080/#/grab/k3Gx9Q");
   }
 
   @Test
-  void from_refusesAnAddressABrowserCannotOpenOrReturnTo() {
-    assertThatThrownBy(() -> WebUiSettings.from(Map.of("HONGBAO_PUBLIC_URL", "hongbao.example")))
+  void refusesAnAddressABrowserCannotOpenOrReturnTo() {
+    assertThatThrownBy(() -> new WebUiSettings("hongbao.example", null))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("HONGBAO_PUBLIC_URL");
-    assertThatThrownBy(
-            () -> WebUiSettings.from(Map.of("HONGBAO_LOGIN_URL", "https://login.example/#x")))
+    assertThatThrownBy(() -> new WebUiSettings(null, "https://login.example/#x"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("HONGBAO_LOGIN_URL");
-    assertThatThrownBy(() -> WebUiSettings.from(Map.of("HONGBAO_LOGIN_URL", "ftp://login.example")))
+    assertThatThrownBy(() -> new WebUiSettings(null, "ftp://login.example"))
         .isInstanceOf(IllegalArgumentException.class);
   }
 

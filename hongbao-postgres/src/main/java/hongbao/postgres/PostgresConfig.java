@@ -32,7 +32,7 @@ public record PostgresConfig(
      * Twice HikariCP's floor of 250 ms (below it, it quietly waits 30 s instead), since the pool's
      * validation timeout is half the connect timeout.
      */
-    static final Duration CONNECT_MIN = Duration.ofMillis(500);
+    public static final Duration CONNECT_MIN = Duration.ofMillis(500);
 
     /** Declared after CONNECT_MIN, which its constructor reads. */
     public static final Timeouts DEFAULTS =

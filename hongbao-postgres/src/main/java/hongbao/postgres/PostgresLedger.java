@@ -132,7 +132,7 @@ public final class PostgresLedger implements Ledger {
     try (PreparedStatement claim =
         connection.prepareStatement(
             """
-            INSERT INTO idempotency (user_id, endpoint, key, request_hash, status, body)
+            INSERT INTO idempotency (user_id, endpoint, key, request_hash, kind, payload)
             VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (user_id, endpoint, key) DO NOTHING
             """)) {
@@ -140,8 +140,8 @@ public final class PostgresLedger implements Ledger {
       claim.setString(2, key.endpoint());
       claim.setString(3, key.key());
       claim.setString(4, key.requestHash());
-      claim.setInt(5, answer.status());
-      claim.setString(6, answer.body());
+      claim.setString(5, answer.kind());
+      claim.setString(6, answer.payload());
       if (claim.executeUpdate() == 0) {
         throw new IdempotencyRaceException(
             "idempotency key of " + key.userId() + " on " + key.endpoint() + " already stored");
@@ -156,14 +156,15 @@ public final class PostgresLedger implements Ledger {
         connection -> {
           try (PreparedStatement find =
               connection.prepareStatement(
-                  "SELECT request_hash, status, body FROM idempotency"
+                  "SELECT request_hash, kind, payload FROM idempotency"
                       + " WHERE user_id = ? AND endpoint = ? AND key = ?")) {
             find.setString(1, key.userId());
             find.setString(2, key.endpoint());
             find.setString(3, key.key());
             try (ResultSet row = find.executeQuery()) {
               return row.next()
-                  ? Optional.of(new StoredAnswer(row.getString(1), row.getInt(2), row.getString(3)))
+                  ? Optional.of(
+                      new StoredAnswer(row.getString(1), row.getString(2), row.getString(3)))
                   : Optional.<StoredAnswer>empty();
             }
           }
@@ -198,7 +199,7 @@ public final class PostgresLedger implements Ledger {
         connection -> {
           // Claimed with a placeholder first, so that a racing request waits here and moves no
           // money; the real answer needs the new balance and is filled in below, before commit.
-          claimKey(connection, key, new StoredAnswer(key.requestHash(), 0, ""));
+          claimKey(connection, key, new StoredAnswer(key.requestHash(), "", ""));
           Amount balance = creditFromSystem(connection, userId, amount, key);
           StoredAnswer rendered = answer.apply(balance);
           storeAnswer(connection, key, rendered);
@@ -229,11 +230,11 @@ public final class PostgresLedger implements Ledger {
       throws SQLException {
     try (PreparedStatement store =
         connection.prepareStatement(
-            "UPDATE idempotency SET request_hash = ?, status = ?, body = ?"
+            "UPDATE idempotency SET request_hash = ?, kind = ?, payload = ?"
                 + " WHERE user_id = ? AND endpoint = ? AND key = ?")) {
       store.setString(1, answer.requestHash());
-      store.setInt(2, answer.status());
-      store.setString(3, answer.body());
+      store.setString(2, answer.kind());
+      store.setString(3, answer.payload());
       store.setString(4, key.userId());
       store.setString(5, key.endpoint());
       store.setString(6, key.key());

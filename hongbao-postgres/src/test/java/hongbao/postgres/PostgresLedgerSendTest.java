@@ -96,7 +96,7 @@ class PostgresLedgerSendTest extends LedgerTestBase {
     assertThat(db.packets.sentBy(alice, null, 100))
         .extracting(Packet::id)
         .containsExactly(sent.get(0));
-    assertThat(db.ledger.answerFor(key).orElseThrow().body())
+    assertThat(db.ledger.answerFor(key).orElseThrow().payload())
         .isEqualTo("{\"id\":" + sent.get(0) + "}");
   }
 

@@ -19,7 +19,7 @@ class PostgresLedgerTopUpTest extends LedgerTestBase {
 
   private static Function<Amount, StoredAnswer> render(IdempotencyKey key) {
     return balance ->
-        new StoredAnswer(key.requestHash(), 200, "{\"balance\":" + balance.fen() + "}");
+        new StoredAnswer(key.requestHash(), "DONE", "{\"balance\":" + balance.fen() + "}");
   }
 
   @Test
@@ -31,7 +31,7 @@ class PostgresLedgerTopUpTest extends LedgerTestBase {
     db.ledger.topUp(bob, Amount.fen(500), first, render(first));
     StoredAnswer answer = db.ledger.topUp(bob, Amount.fen(700), second, render(second));
 
-    assertThat(answer.body()).isEqualTo("{\"balance\":1200}");
+    assertThat(answer.payload()).isEqualTo("{\"balance\":1200}");
     assertThat(db.ledger.answerFor(second)).contains(answer);
     assertThat(db.ledger.wallet(bob, 10).entries())
         .extracting(e -> e.kind(), e -> e.amount().fen(), e -> e.packetId())
@@ -64,9 +64,9 @@ class PostgresLedgerTopUpTest extends LedgerTestBase {
         .allSatisfy(
             r -> {
               assertThat(r.failure()).isNull();
-              assertThat(r.value().body()).isEqualTo("{\"balance\":800}");
+              assertThat(r.value().payload()).isEqualTo("{\"balance\":800}");
             });
-    assertThat(service.topUp(bob, 800, key, render(key)).body()).isEqualTo("{\"balance\":800}");
+    assertThat(service.topUp(bob, 800, key, render(key)).payload()).isEqualTo("{\"balance\":800}");
     assertThat(db.balance(bob)).isEqualTo(Amount.fen(800));
   }
 

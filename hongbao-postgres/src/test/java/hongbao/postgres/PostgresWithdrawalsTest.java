@@ -54,7 +54,8 @@ class PostgresWithdrawalsTest extends LedgerTestBase {
   private static Withdrawal request(String userId, long fen) {
     Withdrawal w = Withdrawal.requested(withdrawals.nextId(), userId, Amount.fen(fen), T0);
     IdempotencyKey key = newKey(userId);
-    withdrawals.request(w, T0.plusSeconds(10), key, new StoredAnswer(key.requestHash(), 202, "{}"));
+    withdrawals.request(
+        w, T0.plusSeconds(10), key, new StoredAnswer(key.requestHash(), "ACCEPTED", "{}"));
     return w;
   }
 
@@ -108,7 +109,8 @@ class PostgresWithdrawalsTest extends LedgerTestBase {
     Withdrawal w = Withdrawal.requested(withdrawals.nextId(), alice, Amount.fen(101), T0);
     IdempotencyKey key = newKey(alice);
 
-    assertThatThrownBy(() -> withdrawals.request(w, T0, key, new StoredAnswer("h", 202, "{}")))
+    assertThatThrownBy(
+            () -> withdrawals.request(w, T0, key, new StoredAnswer("h", "ACCEPTED", "{}")))
         .isInstanceOfSatisfying(
             RejectedException.class,
             e -> assertThat(e.rejection()).isEqualTo(Rejection.INSUFFICIENT_FUNDS));
@@ -127,7 +129,8 @@ class PostgresWithdrawalsTest extends LedgerTestBase {
             4,
             () -> {
               Withdrawal w = Withdrawal.requested(withdrawals.nextId(), alice, Amount.fen(300), T0);
-              withdrawals.request(w, T0, key, new StoredAnswer(key.requestHash(), 202, "{}"));
+              withdrawals.request(
+                  w, T0, key, new StoredAnswer(key.requestHash(), "ACCEPTED", "{}"));
               return w.id();
             });
 

@@ -47,7 +47,7 @@ final class TestSchema implements AutoCloseable {
   }
 
   static StoredAnswer answer(IdempotencyKey key, String body) {
-    return new StoredAnswer(key.requestHash(), 201, body);
+    return new StoredAnswer(key.requestHash(), "CREATED", body);
   }
 
   Amount topUp(String userId, long fen) {
@@ -57,8 +57,8 @@ final class TestSchema implements AutoCloseable {
             userId,
             Amount.fen(fen),
             key,
-            balance -> new StoredAnswer(key.requestHash(), 200, Long.toString(balance.fen())));
-    return Amount.fen(Long.parseLong(answer.body()));
+            balance -> new StoredAnswer(key.requestHash(), "DONE", Long.toString(balance.fen())));
+    return Amount.fen(Long.parseLong(answer.payload()));
   }
 
   Packet packet(String sender, long fen, int count, Instant createdAt, Duration lifetime) {

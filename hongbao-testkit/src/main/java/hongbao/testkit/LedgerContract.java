@@ -52,7 +52,8 @@ public abstract class LedgerContract {
 
   private void topUp(String userId, long fen) {
     IdempotencyKey key = key("admin", "topup");
-    ledger().topUp(userId, Amount.fen(fen), key, b -> new StoredAnswer(key.requestHash(), 200, ""));
+    ledger()
+        .topUp(userId, Amount.fen(fen), key, b -> new StoredAnswer(key.requestHash(), "DONE", ""));
   }
 
   private Packet send(String sender, long fen, int count) {
@@ -69,7 +70,7 @@ public abstract class LedgerContract {
             T0,
             T0.plus(Duration.ofDays(1)));
     IdempotencyKey key = key(sender, "send");
-    ledger().send(packet, key, new StoredAnswer(key.requestHash(), 201, "{}"));
+    ledger().send(packet, key, new StoredAnswer(key.requestHash(), "CREATED", "{}"));
     return packet;
   }
 
@@ -84,6 +85,38 @@ public abstract class LedgerContract {
   @AfterEach
   void everyBalanceIsTheSumOfItsTransfers() {
     assertThat(audit().accountProblems()).isEmpty();
+  }
+
+  /**
+   * The incremental reconciliation's page: an open packet always (grabs may still land), a closed
+   * one only if it was created, closed or posted to at or after {@code since}.
+   */
+  @Test
+  void packetsTouchedSince_areTheOpenOnes_andTheClosedOnesThatMovedSince() {
+    String alice = user("alice");
+    topUp(alice, 2_000);
+    Packet open = send(alice, 1_000, 2);
+    Packet closed = send(alice, 1_000, 2);
+    assertThat(ledger().refund(closed.id(), Amount.fen(1_000), T0.plus(Duration.ofDays(1))))
+        .isTrue();
+    long before = Math.min(open.id(), closed.id()) - 1;
+
+    // Long after anything happened here: only the open packet can still change.
+    assertThat(ids(audit().packetsTouchedSince(T0.plus(Duration.ofDays(3650)), before, 500)))
+        .contains(open.id())
+        .doesNotContain(closed.id());
+    // Closed after this instant: moved since.
+    assertThat(ids(audit().packetsTouchedSince(T0.plus(Duration.ofHours(12)), before, 500)))
+        .contains(open.id(), closed.id());
+    // Created at this instant: moved since.
+    assertThat(ids(audit().packetsTouchedSince(T0, before, 500))).contains(open.id(), closed.id());
+    // Ids at or below afterId are never in the page.
+    assertThat(ids(audit().packetsTouchedSince(T0, Math.max(open.id(), closed.id()), 500)))
+        .isEmpty();
+  }
+
+  private static List<Long> ids(List<Packet> packets) {
+    return packets.stream().map(Packet::id).toList();
   }
 
   @Test
@@ -162,7 +195,7 @@ public abstract class LedgerContract {
     topUp(alice, 1_000);
     IdempotencyKey key = key(alice, "send");
     Packet first = send(alice, 10, 1);
-    var answer = new StoredAnswer(key.requestHash(), 201, "{}");
+    var answer = new StoredAnswer(key.requestHash(), "CREATED", "{}");
     var packet =
         new Packet(
             ledger().nextPacketId(),

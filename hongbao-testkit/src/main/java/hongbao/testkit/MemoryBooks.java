@@ -138,6 +138,23 @@ public final class MemoryBooks implements LedgerAudit {
   }
 
   @Override
+  public synchronized List<Packet> packetsTouchedSince(Instant since, long afterId, int limit) {
+    return packets.tailMap(afterId, false).values().stream()
+        .filter(row -> touchedSince(row, since))
+        .limit(limit)
+        .map(row -> row.packet)
+        .toList();
+  }
+
+  /** As PostgreSQL's query: open, created, closed or posted to at or after {@code since}. */
+  private boolean touchedSince(PacketRow row, Instant since) {
+    return row.closedAt == null
+        || !row.packet.createdAt().isBefore(since)
+        || !row.closedAt.isBefore(since)
+        || ofPacket(row.packet.id()).stream().anyMatch(t -> !t.at().isBefore(since));
+  }
+
+  @Override
   public synchronized Amount escrowBalance(long packetId) {
     return Amount.fen(balance(escrow(packetId)));
   }

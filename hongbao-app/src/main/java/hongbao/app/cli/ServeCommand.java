@@ -3,9 +3,12 @@ package hongbao.app.cli;
 import hongbao.app.Config;
 import hongbao.app.DataDir;
 import hongbao.app.Hongbao;
+import hongbao.app.settings.Settings;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /**
@@ -15,6 +18,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "serve",
     mixinStandardHelpOptions = true,
+    modelTransformer = ServeCommand.SettingsHelp.class,
     description = {
       "Serve the API, on embedded Redis and PostgreSQL unless configured.",
       "The embedded servers are used unless HONGBAO_REDIS_URL and HONGBAO_JDBC_URL are set.",
@@ -28,6 +32,26 @@ public final class ServeCommand implements Callable<Integer> {
       description =
           "start empty: remove the embedded data and dev secret of HONGBAO_DATA_DIR first")
   boolean fresh;
+
+  /**
+   * Ends the help with every setting, written from {@link Settings} at run time: an annotation
+   * could only hold a second, hand-written list.
+   */
+  static final class SettingsHelp implements CommandLine.IModelTransformer {
+    private static final int HELP_WIDTH = 120;
+
+    @Override
+    public CommandSpec transform(CommandSpec spec) {
+      // picocli reads the footer as a format string
+      spec.usageMessage()
+          // wide enough that an address pattern is not cut in the middle
+          .width(HELP_WIDTH)
+          .footerHeading("%nSettings (environment variables):%n")
+          .footer(
+              Settings.help().stream().map(line -> line.replace("%", "%%")).toArray(String[]::new));
+      return spec;
+    }
+  }
 
   @Override
   public Integer call() throws InterruptedException {

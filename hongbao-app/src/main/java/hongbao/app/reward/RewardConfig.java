@@ -1,5 +1,6 @@
 package hongbao.app.reward;
 
+import hongbao.app.settings.Settings;
 import hongbao.sdk.QueueTopology;
 import java.time.Duration;
 import java.util.Map;
@@ -27,32 +28,16 @@ public record RewardConfig(
 
   public static RewardConfig from(Map<String, String> env) {
     return new RewardConfig(
-        blankToNull(env.get("HONGBAO_KAFKA_BOOTSTRAP")),
-        blankToNull(env.get("HONGBAO_REWARD_KEYSET")),
-        QueueTopology.parse(env.get("HONGBAO_REWARD_QUEUES")),
-        intOf(env, "HONGBAO_KAFKA_PARTITIONS", 4),
-        intOf(env, "HONGBAO_REWARD_BUDGET_KEYS", 8),
-        intOf(env, "HONGBAO_REWARD_STREAMS", 1),
-        intOf(env, "HONGBAO_REWARD_IN_FLIGHT", 256),
-        intOf(env, "HONGBAO_REWARD_CONSUME_RATE", 20_000),
-        Duration.ofMillis(intOf(env, "HONGBAO_KAFKA_SESSION_TIMEOUT_MILLIS", 10_000)),
-        Duration.ofMillis(intOf(env, "HONGBAO_ISSUER_TIMEOUT_MILLIS", 2_000)),
-        Duration.ofSeconds(intOf(env, "HONGBAO_REWARD_STUCK_AFTER_SECONDS", 600)));
-  }
-
-  private static int intOf(Map<String, String> env, String name, int absent) {
-    String text = blankToNull(env.get(name));
-    if (text == null) {
-      return absent;
-    }
-    try {
-      return Integer.parseInt(text.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + " must be an integer, not '" + text + "'", e);
-    }
-  }
-
-  private static String blankToNull(String value) {
-    return value == null || value.isBlank() ? null : value;
+        Settings.KAFKA_BOOTSTRAP.read(env),
+        Settings.REWARD_KEYSET.read(env),
+        QueueTopology.parse(Settings.REWARD_QUEUES.read(env)),
+        Settings.KAFKA_PARTITIONS.read(env),
+        Settings.REWARD_BUDGET_KEYS.read(env),
+        Settings.REWARD_STREAMS.read(env),
+        Settings.REWARD_IN_FLIGHT.read(env),
+        Settings.REWARD_CONSUME_RATE.read(env),
+        Settings.KAFKA_SESSION_TIMEOUT_MILLIS.millis(env),
+        Settings.ISSUER_TIMEOUT_MILLIS.millis(env),
+        Settings.REWARD_STUCK_AFTER_SECONDS.seconds(env));
   }
 }

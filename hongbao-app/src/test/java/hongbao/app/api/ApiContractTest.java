@@ -690,4 +690,20 @@ abstract class ApiContractTest {
     assertThat(result.getInteger("packetsChecked")).isPositive();
     assertThat(result.getJsonArray("discrepancies")).isEmpty();
   }
+
+  @Test
+  void reconciliation_ofTheChanges_afterACleanRun_skipsWhatDidNotMove() {
+    String alice = api.token(funded("alice", 100));
+    api.sendLucky(alice, 100, 1, 600);
+    JsonObject full = api.get("/api/v1/admin/reconciliation", api.adminToken()).json();
+    JsonObject changes =
+        api.get("/api/v1/admin/reconciliation?scope=changes", api.adminToken()).json();
+    assertThat(changes.getBoolean("ok")).isTrue();
+    // the open packet just sent is among the changes, and nothing more than the full run checked
+    assertThat(changes.getInteger("packetsChecked"))
+        .isPositive()
+        .isLessThanOrEqualTo(full.getInteger("packetsChecked"));
+    assertThat(api.get("/api/v1/admin/reconciliation?scope=some", api.adminToken()).status())
+        .isEqualTo(400);
+  }
 }

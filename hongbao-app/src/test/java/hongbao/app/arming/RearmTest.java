@@ -64,7 +64,7 @@ class RearmTest {
         .send(
             packet,
             new IdempotencyKey(sender, "send", "unarmed-" + id, "digest"),
-            new StoredAnswer("digest", 201, "{}"));
+            new StoredAnswer("digest", "CREATED", "{}"));
     return packet;
   }
 

@@ -293,8 +293,8 @@ class WithdrawalFaultsTest {
                 .request(
                     new WithdrawalRequest(user, 700, null),
                     key,
-                    w -> new StoredAnswer("h", 202, Long.toString(w.id())))
-                .body());
+                    w -> new StoredAnswer("h", "ACCEPTED", Long.toString(w.id())))
+                .payload());
     assertThat(status(id)).isEqualTo(WithdrawalStatus.REQUESTED);
 
     // Restarted: a janitor leaves it alone during the grace, then sends it.
@@ -464,8 +464,8 @@ class WithdrawalFaultsTest {
             .request(
                 new WithdrawalRequest(user, fen, null),
                 key,
-                w -> new StoredAnswer("h", 202, Long.toString(w.id())))
-            .body());
+                w -> new StoredAnswer("h", "ACCEPTED", Long.toString(w.id())))
+            .payload());
   }
 
   private long balance(String user) {

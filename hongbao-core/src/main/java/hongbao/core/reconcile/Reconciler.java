@@ -37,12 +37,29 @@ import java.util.Set;
  * <p>The ledger and the store are read one after the other, not in one snapshot; while traffic
  * flows a packet can look off for an instant. A packet is reported only if it still looks off on a
  * second and third reading.
+ *
+ * <p>{@link #reconcile} checks every packet; {@link #reconcileChanges} only the packets touched
+ * since the watermark, the start of the last clean run less {@link #WATERMARK_OVERLAP}. The
+ * watermark is kept in memory: a restarted service makes its first periodic run a full one, which
+ * is the safe default, and instances need not agree on one. Any run that finds a discrepancy
+ * forgets it, so runs stay full, and keep reporting, until one is clean. Accounts, stuck money and
+ * the further audits are checked whole on every run: they are one query each, not one per packet.
  */
 public final class Reconciler {
 
   private static final int PAGE = 500;
   private static final int READINGS = 3;
   private static final int REPORTED_MAX = 100;
+
+  /**
+   * How far before a clean run's start its watermark lies. A transfer is stamped when its
+   * transaction starts (PostgreSQL's now()), and may commit after a run began with an earlier
+   * stamp; statements end within the 15 s statement timeout, and the database's clock may differ
+   * from the service's by a little. A minute covers both with room.
+   */
+  public static final Duration WATERMARK_OVERLAP = Duration.ofMinutes(1);
+
+  private volatile Instant watermark;
 
   private final LedgerAudit audit;
   private final PacketStore packets;
@@ -103,13 +120,30 @@ public final class Reconciler {
     audits.add(audit);
   }
 
+  /** Checks every packet, then the accounts and the stuck money. */
   public Reconciliation reconcile() {
+    return run(null);
+  }
+
+  /**
+   * Checks the packets touched since the last clean run's watermark, then the accounts and the
+   * stuck money whole; a full run when there is no watermark yet.
+   */
+  public Reconciliation reconcileChanges() {
+    return run(watermark);
+  }
+
+  /** Where the next {@link #reconcileChanges} starts; empty: it will be a full run. */
+  public Optional<Instant> watermark() {
+    return Optional.ofNullable(watermark);
+  }
+
+  private Reconciliation run(Instant since) {
+    Instant started = clock.instant();
     var discrepancies = new ArrayList<String>();
     int checked = 0;
     long after = 0;
-    for (List<Packet> page = audit.packets(after, PAGE);
-        !page.isEmpty();
-        page = audit.packets(after, PAGE)) {
+    for (List<Packet> page = page(since, after); !page.isEmpty(); page = page(since, after)) {
       Set<Long> held = packets.heldAmong(page.stream().map(Packet::id).toList());
       for (Packet packet : page) {
         // A held packet's store state is another packet's: its books are checked against the
@@ -123,7 +157,14 @@ public final class Reconciler {
     discrepancies.addAll(audit.accountProblems());
     discrepancies.addAll(stuckMoney());
     audits.forEach(extra -> discrepancies.addAll(extra.discrepancies()));
+    watermark = discrepancies.isEmpty() ? started.minus(WATERMARK_OVERLAP) : null;
     return new Reconciliation(checked, discrepancies);
+  }
+
+  private List<Packet> page(Instant since, long after) {
+    return since == null
+        ? audit.packets(after, PAGE)
+        : audit.packetsTouchedSince(since, after, PAGE);
   }
 
   private List<String> stuckMoney() {

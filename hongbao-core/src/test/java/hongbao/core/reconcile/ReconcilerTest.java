@@ -309,9 +309,109 @@ class ReconcilerTest {
                 + " + available 600 fen");
   }
 
+  /** A clock the test moves forward by hand. */
+  private static final class HandClock extends Clock {
+    Instant now = NOW;
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+
+    @Override
+    public java.time.ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+  }
+
+  /** Packet {@code id}: 1000 fen in 3 shares, two grabbed and paid, as consistent books. */
+  private void settledPacket(long id) {
+    books.packets.add(packet(id, 1000, 3));
+    books.escrow.put(id, Amount.fen(500));
+    books.paid.put(id, new HashMap<>(Map.of("bob", Amount.fen(300), "carol", Amount.fen(200))));
+    books.states.put(
+        id,
+        new PacketState(
+            id,
+            Amount.fen(1000),
+            3,
+            2,
+            Amount.fen(500),
+            Amount.fen(500),
+            false,
+            Amount.ZERO,
+            null,
+            List.of(
+                new GrabRecord("bob", Amount.fen(300), NOW, 1),
+                new GrabRecord("carol", Amount.fen(200), NOW, 2))));
+  }
+
+  @Test
+  void watermark_aDiscrepancyBeforeItIsFoundByAFullRun_oneAfterItIncrementally() {
+    var clock = new HandClock();
+    var watermarked = new Reconciler(books, books, books, books, clock);
+    settledPacket(1);
+    settledPacket(2);
+    assertThat(watermarked.watermark()).isEmpty();
+    clock.now = NOW.plus(Duration.ofMinutes(10));
+    Reconciliation first = watermarked.reconcileChanges();
+    assertThat(first.ok()).isTrue();
+    assertThat(first.packetsChecked()).as("no watermark yet: a full run").isEqualTo(2);
+    assertThat(watermarked.watermark())
+        .contains(NOW.plus(Duration.ofMinutes(10)).minus(Reconciler.WATERMARK_OVERLAP));
+
+    clock.now = NOW.plus(Duration.ofHours(1));
+    // Packet 1 goes wrong without moving (a silent corruption, before the watermark); packet 2
+    // moves after it and goes wrong with the move.
+    books.escrow.put(1L, Amount.fen(499));
+    books.escrow.put(2L, Amount.fen(498));
+    books.touched.put(2L, NOW.plus(Duration.ofMinutes(30)));
+
+    Reconciliation changes = watermarked.reconcileChanges();
+    assertThat(changes.packetsChecked()).isEqualTo(1);
+    assertThat(changes.discrepancies())
+        .singleElement()
+        .asString()
+        .contains("packet 2: escrow holds 498 fen");
+    assertThat(watermarked.watermark()).as("a run that found something forgets it").isEmpty();
+
+    Reconciliation full = watermarked.reconcile();
+    assertThat(full.packetsChecked()).isEqualTo(2);
+    assertThat(full.discrepancies())
+        .anySatisfy(d -> assertThat(d).contains("packet 1: escrow holds 499 fen"))
+        .anySatisfy(d -> assertThat(d).contains("packet 2: escrow holds 498 fen"));
+    assertThat(watermarked.reconcileChanges().packetsChecked())
+        .as("without a watermark the periodic run is full again")
+        .isEqualTo(2);
+  }
+
+  @Test
+  void watermark_afterACleanRun_skipsPacketsThatDidNotMove() {
+    var clock = new HandClock();
+    var watermarked = new Reconciler(books, books, books, books, clock);
+    settledPacket(1);
+    assertThat(watermarked.reconcile().ok()).isTrue();
+    // The packet was created a minute before that run: exactly at its watermark, so still checked.
+    clock.now = NOW.plus(Duration.ofHours(1));
+    assertThat(watermarked.reconcileChanges().packetsChecked()).isEqualTo(1);
+    clock.now = NOW.plus(Duration.ofHours(2));
+    assertThat(watermarked.reconcileChanges().packetsChecked()).isZero();
+    assertThat(watermarked.watermark())
+        .contains(NOW.plus(Duration.ofHours(2)).minus(Reconciler.WATERMARK_OVERLAP));
+  }
+
   /** Hand-built books behind every port the reconciler reads. */
   private static final class Books implements LedgerAudit, PacketStore, GrabStore, PayoutQueue {
     final List<Packet> packets = new ArrayList<>();
+
+    /** When each packet's books last moved; its creation when absent. */
+    final Map<Long, Instant> touched = new HashMap<>();
+
     final Map<Long, Amount> escrow = new HashMap<>();
     final Map<Long, Map<String, Amount>> paid = new HashMap<>();
     final Map<Long, PacketState> states = new HashMap<>();
@@ -325,6 +425,15 @@ class ReconcilerTest {
     @Override
     public List<Packet> packets(long afterId, int limit) {
       return packets.stream().filter(p -> p.id() > afterId).limit(limit).toList();
+    }
+
+    @Override
+    public List<Packet> packetsTouchedSince(Instant since, long afterId, int limit) {
+      return packets.stream()
+          .filter(p -> p.id() > afterId)
+          .filter(p -> !touched.getOrDefault(p.id(), p.createdAt()).isBefore(since))
+          .limit(limit)
+          .toList();
     }
 
     @Override

@@ -61,7 +61,7 @@ class WithdrawalServiceTest {
                             .request(
                                 new WithdrawalRequest("alice", 10, tokens),
                                 key,
-                                x -> new StoredAnswer(key.requestHash(), 202, "")))
+                                x -> new StoredAnswer(key.requestHash(), "ACCEPTED", "")))
                 .rejection())
         .isEqualTo(Rejection.INVALID_REQUEST);
   }
@@ -104,7 +104,7 @@ class WithdrawalServiceTest {
         .request(
             new WithdrawalRequest("alice", 1_400, List.of("token-a", "token-b")),
             key,
-            x -> new StoredAnswer(key.requestHash(), 202, ""));
+            x -> new StoredAnswer(key.requestHash(), "ACCEPTED", ""));
 
     assertThat(seen).containsExactly("token-a", "token-b");
     assertThat(w.store.wallet("alice")).isEqualTo(Amount.fen(100));
@@ -121,8 +121,8 @@ class WithdrawalServiceTest {
             .request(
                 new WithdrawalRequest("alice", 400, null),
                 key,
-                x -> new StoredAnswer(key.requestHash(), 202, Long.toString(x.id())));
-    long id = Long.parseLong(answer.body());
+                x -> new StoredAnswer(key.requestHash(), "ACCEPTED", Long.toString(x.id())));
+    long id = Long.parseLong(answer.payload());
     assertThat(w.status(id)).isEqualTo(WithdrawalStatus.REQUESTED);
 
     w.janitorRound();

@@ -57,7 +57,7 @@ final class Withdrawals {
   /** Requests a withdrawal under a fresh key; returns its id. */
   long withdraw(String user, long fen) {
     IdempotencyKey key = key(user, "k" + (++keys), user + fen);
-    return Long.parseLong(request(user, fen, key).body());
+    return Long.parseLong(request(user, fen, key).payload());
   }
 
   StoredAnswer request(String user, long fen, IdempotencyKey key) {
@@ -65,7 +65,7 @@ final class Withdrawals {
         .request(
             new WithdrawalRequest(user, fen, null),
             key,
-            w -> new StoredAnswer(key.requestHash(), 202, Long.toString(w.id())));
+            w -> new StoredAnswer(key.requestHash(), "ACCEPTED", Long.toString(w.id())));
   }
 
   /** Runs what the service handed to its senders (the request thread's sending). */

@@ -215,9 +215,9 @@ public final class Simulation {
                   idempotency,
                   packet -> {
                     sent.add(packet.id());
-                    return new StoredAnswer(idempotency.requestHash(), 201, "" + packet.id());
+                    return new StoredAnswer(idempotency.requestHash(), "CREATED", "" + packet.id());
                   });
-          return sender + " sent " + amount + " fen in " + count + " -> packet " + answer.body();
+          return sender + " sent " + amount + " fen in " + count + " -> packet " + answer.payload();
         });
   }
 
@@ -288,7 +288,7 @@ public final class Simulation {
   private void topUp(String user) {
     var key = new IdempotencyKey("admin", "topup", "t-" + user, "t-" + user);
     world.ledger.topUp(
-        user, Amount.fen(TOP_UP_FEN), key, balance -> new StoredAnswer("t-" + user, 200, ""));
+        user, Amount.fen(TOP_UP_FEN), key, balance -> new StoredAnswer("t-" + user, "DONE", ""));
     auditor.toppedUp(TOP_UP_FEN);
   }
 
