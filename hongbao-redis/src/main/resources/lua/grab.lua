@@ -8,9 +8,14 @@ KEYS[4] eligible set   hb:{sNNN}:p:<id>:elig
 KEYS[5] payout stream  hb:{sNNN}:payouts
 KEYS[6] activity hash  hb:{sNNN}:a:<activity>   user -> "p1,p2,...", only for a packet of an
                        activity (meta field lim), whose shard is the activity's
+KEYS[last] pending hash hb:{u:<user>}:pending  packetId -> amount, only when ARGV[6] is given
+                       (one server: the user's slot is on the same server; a cluster writes it
+                       after the reply instead, see RedisGrabStore)
 ARGV[1] userId   ARGV[2] now (ms)   ARGV[3] password key or "": the caller has matched the grab's phrase already (by pinyin, say)
         and passes the packet's own key when it matched   ARGV[4] packetId
 ARGV[5] r: a uniform integer in [0, 2^31), used only by a packet split at grab time (mode G)
+ARGV[6] pending TTL (ms) or absent/"": when given, a GRABBED also sets the user's pending entry
+        and (re)sets the pending hash's TTL, in the same atomic step as the payout task
 
 In mode G the share is cut from what is left, M fen in N shares, exactly as Java's
 AtGrabSplit.nextShare (cap = M when there is none):
@@ -20,7 +25,7 @@ Every value stays below 2^53, so Lua's doubles compute the same integers as Java
 
 Replies (array; the first element names the outcome):
   {'GRABBED', amount, seq}     took a share now, as the packet's seq-th grab; a payout task
-                               {p, u, a, t} was appended
+                               {p, u, a, t} was appended (and the pending entry set, with ARGV[6])
   {'ALREADY_GRABBED', amount}  took this amount earlier (answered forever, even after expiry)
   {'EXPIRED'}                  closed or past expireAt with shares left, or a close tombstone
   {'NOT_ELIGIBLE'}             EXCLUSIVE packet and the user is no recipient
@@ -114,17 +119,26 @@ else
     return {'SOLD_OUT'}
   end
 end
-local seq = redis.call('HINCRBY', KEYS[1], 'taken', 1)
-redis.call('HINCRBY', KEYS[1], 'takenAmount', share)
+-- One HSET for the counters (and emptiedAt): nothing ran since the HMGET above, so taken + 1 is
+-- what HINCRBY would answer, and each call saved is work on the shard's only thread.
+local seq = taken + 1
+local takenAmount = string.format('%d', tonumber(meta[10]) + tonumber(share))
+if seq == count then
+  redis.call('HSET', KEYS[1], 'taken', seq, 'takenAmount', takenAmount, 'emptiedAt', now)
+else
+  redis.call('HSET', KEYS[1], 'taken', seq, 'takenAmount', takenAmount)
+end
 redis.call('HSET', KEYS[3], user, share .. '|' .. now .. '|' .. seq)
 if seq == 1 then
   redis.call('PEXPIREAT', KEYS[3], meta[7])
-end
-if seq == count then
-  redis.call('HSET', KEYS[1], 'emptiedAt', now)
 end
 if lim then
   redis.call('HSET', KEYS[6], user, mine and (mine .. ',' .. ARGV[4]) or ARGV[4])
 end
 redis.call('XADD', KEYS[5], '*', 'p', ARGV[4], 'u', user, 'a', share, 't', now)
+if ARGV[6] and ARGV[6] ~= '' then
+  local pending = KEYS[#KEYS]
+  redis.call('HSET', pending, ARGV[4], share)
+  redis.call('PEXPIRE', pending, ARGV[6])
+end
 return {'GRABBED', tonumber(share), seq}

@@ -293,6 +293,9 @@ public final class Hongbao implements AutoCloseable {
             ? config.jwtSecret()
             : dataDir != null ? dataDir.jwtSecret(this::randomSecret) : randomSecret();
     var tokens = new VerifiedTokens(new Tokens(secret, clock), clock);
+    // The grab's slow path asks the ledger and blocks: a virtual thread each, as other ledger work.
+    var grabSlowPath = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+    resources.push(grabSlowPath);
     var services =
         new HttpServices(
             new SendService(
@@ -310,7 +313,8 @@ public final class Hongbao implements AutoCloseable {
                 switches,
                 receipts,
                 grabRandom(seeds),
-                clock),
+                clock,
+                grabSlowPath),
             claims,
             details,
             new Boxes(database.packets(), store, details),

@@ -1,7 +1,5 @@
 package hongbao.http;
 
-import hongbao.core.RejectedException;
-import hongbao.core.Rejection;
 import hongbao.core.details.Boxes;
 import hongbao.core.grab.GrabOutcome;
 import hongbao.core.ledger.IdempotencyKey;
@@ -20,6 +18,7 @@ import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonArray;
@@ -396,37 +395,44 @@ public final class HttpApi implements AutoCloseable {
   private void grab(RoutingContext ctx) {
     long started = System.nanoTime();
     Caller caller = caller(ctx);
-    // The contract's order: the request itself (400), the caller's pace (429), the switch (503),
-    // and only then the packet (404) — an unknown id must not tell more than a known one would.
+    // The contract's order: the request itself (400), the caller's pace (429), then the grab
+    // service's own: the switch (503) before the packet (404), so an unknown id tells no more than
+    // a known one would. An id never handed out reaches it as -1.
     String password = JsonFields.parse(ctx.body().buffer(), "password").optionalString("password");
     if (!services.grabLimiter().tryGrab(caller.userId())) {
       throw new ApiError(429, "RATE_LIMITED", "too many grabs; slow down");
     }
-    if (!services.switches().enabled(Switch.GRABBING)) {
-      throw new RejectedException(Rejection.DISABLED, "grabbing is switched off");
-    }
-    long id = packetId(ctx.pathParam("id"));
-    var context = ctx.vertx().getOrCreateContext();
-    Future.fromCompletionStage(services.grab().grab(id, caller.userId(), password), context)
-        .compose(
-            outcome ->
-                outcome instanceof GrabOutcome.NotFound
-                    ? blocking.call(
-                        context, () -> services.grab().settle(id, caller.userId(), password))
-                    : Future.succeededFuture(outcome))
+    long id = services.packetIds().decode(ctx.pathParam("id"));
+    Future.fromCompletionStage(
+            services.grab().grab(id, caller.userId(), password), ctx.vertx().getOrCreateContext())
         .onComplete(
             result -> {
               if (result.succeeded() && result.result() instanceof GrabOutcome.NotFound) {
                 ctx.fail(ApiError.notFound("no such packet"));
                 return;
               }
-              if (result.succeeded()) {
-                grabOutcomes.get(result.result().getClass()).increment();
-              }
-              answer(ctx, result.map(Outcomes::toJson));
+              answerGrab(ctx, result);
               grabLatency.record(
                   System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
             });
+  }
+
+  /** Writes the outcome's bytes (see {@link Outcomes#answer}); a failure goes to the handlers. */
+  private void answerGrab(RoutingContext ctx, io.vertx.core.AsyncResult<GrabOutcome> result) {
+    if (result.failed()) {
+      ctx.fail(result.cause());
+      return;
+    }
+    GrabOutcome outcome = result.result();
+    grabOutcomes.get(outcome.getClass()).increment();
+    Buffer answer;
+    try {
+      answer = Outcomes.answer(outcome);
+    } catch (RuntimeException refused) {
+      ctx.fail(refused);
+      return;
+    }
+    ctx.response().setStatusCode(200).putHeader("content-type", JSON).end(answer);
   }
 
   /** A grab receipt presented again: put back a grab the store lost, or say what became of it. */

@@ -58,7 +58,9 @@ public final class JsonFields {
    */
   public static JsonFields parse(Buffer body, String field, String... more) {
     JsonObject object =
-        body == null || body.length() == 0 ? new JsonObject() : parseObject(utf8(body));
+        body == null || body.length() == 0 || isEmptyObject(body)
+            ? new JsonObject()
+            : parseObject(utf8(body));
     var known = new ArrayList<String>(1 + more.length);
     known.add(field);
     known.addAll(List.of(more));
@@ -68,6 +70,11 @@ public final class JsonFields {
       }
     }
     return new JsonFields(object);
+  }
+
+  /** {@code {}}, what most grabs send: no decoder and no parser for it. */
+  private static boolean isEmptyObject(Buffer body) {
+    return body.length() == 2 && body.getByte(0) == '{' && body.getByte(1) == '}';
   }
 
   private static String utf8(Buffer body) {

@@ -8,6 +8,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
@@ -48,6 +49,14 @@ final class RequestTelemetry implements Handler<RoutingContext> {
   private final AtomicLong sequence = new AtomicLong();
   private volatile List<Template> templates;
 
+  /**
+   * The timers already registered: building a timer's id and looking it up in the registry cost
+   * more than a grab's own work, and the series are few (bounded by routes, methods and statuses).
+   */
+  private final ConcurrentHashMap<Series, Timer> timers = new ConcurrentHashMap<>();
+
+  private record Series(String method, String route, int status) {}
+
   /** {@code prefix} sets this instance's ids apart from other instances' (random per start). */
   RequestTelemetry(MeterRegistry registry, Router router, String prefix) {
     this.registry = registry;
@@ -78,13 +87,8 @@ final class RequestTelemetry implements Handler<RoutingContext> {
   private void ended(RoutingContext ctx, String id, long nanos) {
     String method = ctx.request().method().name();
     int status = ctx.response().getStatusCode();
-    Timer.builder("hongbao.http.requests")
-        .description("HTTP requests by method, route template and status")
-        .tag("method", method)
-        .tag("route", route(ctx))
-        .tag("status", Integer.toString(status))
-        .serviceLevelObjectives(BUCKETS)
-        .register(registry)
+    timers
+        .computeIfAbsent(new Series(method, route(ctx), status), this::timer)
         .record(nanos, TimeUnit.NANOSECONDS);
     if (ACCESS.isInfoEnabled()) {
       MDC.put(MDC_KEY, id);
@@ -99,6 +103,16 @@ final class RequestTelemetry implements Handler<RoutingContext> {
         MDC.remove(MDC_KEY);
       }
     }
+  }
+
+  private Timer timer(Series series) {
+    return Timer.builder("hongbao.http.requests")
+        .description("HTTP requests by method, route template and status")
+        .tag("method", series.method())
+        .tag("route", series.route())
+        .tag("status", Integer.toString(series.status()))
+        .serviceLevelObjectives(BUCKETS)
+        .register(registry);
   }
 
   private String route(RoutingContext ctx) {

@@ -134,6 +134,10 @@ public final class LuaScript {
     return runAsync(RedisLink.of(connection), type, keys, args);
   }
 
+  /*
+   * A reply passes straight through (exceptionallyCompose adds no stage on success): only a
+   * failure pays for the retry and reload logic, which keeps a grab's completion short.
+   */
   private <T> CompletionStage<T> attemptAsync(
       RedisLink redis,
       ScriptOutputType type,
@@ -142,54 +146,45 @@ public final class LuaScript {
       int attempt,
       long deadline) {
     CompletionStage<T> once = runOnceAsync(redis, type, keys, args);
-    return once.handle(
-            (T reply, Throwable failure) -> {
-              if (failure == null) {
-                return CompletableFuture.completedStage(reply);
-              }
-              if (!RedisFaults.isTryAgain(failure) || System.nanoTime() >= deadline) {
-                return CompletableFuture.<T>failedStage(failure);
-              }
-              var retried = new CompletableFuture<T>();
-              redis
-                  .scheduler()
-                  .schedule(
-                      () ->
-                          this.<T>attemptAsync(redis, type, keys, args, attempt + 1, deadline)
-                              .whenComplete(
-                                  (T value, Throwable error) -> {
-                                    if (error == null) {
-                                      retried.complete(value);
-                                    } else {
-                                      retried.completeExceptionally(error);
-                                    }
-                                  }),
-                      pauseMillis(attempt),
-                      TimeUnit.MILLISECONDS);
-              return retried;
-            })
-        .thenCompose(stage -> stage);
+    return once.exceptionallyCompose(
+        failure -> {
+          if (!RedisFaults.isTryAgain(failure) || System.nanoTime() >= deadline) {
+            return CompletableFuture.failedStage(failure);
+          }
+          var retried = new CompletableFuture<T>();
+          redis
+              .scheduler()
+              .schedule(
+                  () ->
+                      this.<T>attemptAsync(redis, type, keys, args, attempt + 1, deadline)
+                          .whenComplete(
+                              (T value, Throwable error) -> {
+                                if (error == null) {
+                                  retried.complete(value);
+                                } else {
+                                  retried.completeExceptionally(error);
+                                }
+                              }),
+                  pauseMillis(attempt),
+                  TimeUnit.MILLISECONDS);
+          return retried;
+        });
   }
 
   private <T> CompletionStage<T> runOnceAsync(
       RedisLink redis, ScriptOutputType type, String[] keys, String[] args) {
     CompletionStage<T> first = redis.async().evalsha(sha, type, keys, args);
-    return first
-        .handle(
-            (T reply, Throwable failure) -> {
-              if (failure == null) {
-                return CompletableFuture.completedStage(reply);
-              }
-              if (unwrap(failure) instanceof RedisNoScriptException) {
-                return redis
-                    .loadScriptAsync(source, sha)
-                    .thenCompose(
-                        loaded ->
-                            redis.async().<T>evalsha(sha, type, keys, args).toCompletableFuture());
-              }
-              return CompletableFuture.<T>failedStage(failure);
-            })
-        .thenCompose(stage -> stage);
+    return first.exceptionallyCompose(
+        failure -> {
+          if (unwrap(failure) instanceof RedisNoScriptException) {
+            return redis
+                .loadScriptAsync(source, sha)
+                .thenCompose(
+                    loaded ->
+                        redis.async().<T>evalsha(sha, type, keys, args).toCompletableFuture());
+          }
+          return CompletableFuture.<T>failedStage(failure);
+        });
   }
 
   /** 2, 4, 8, ... ms, at most {@value #PAUSE_MAX_MILLIS}. */

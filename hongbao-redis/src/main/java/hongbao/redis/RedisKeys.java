@@ -39,6 +39,10 @@ public final class RedisKeys {
     }
     this.shards = shards;
     this.prefix = prefix;
+    this.shardBases = new String[shards];
+    for (int shard = 0; shard < shards; shard++) {
+      shardBases[shard] = prefix + ":" + shardTag(shard) + ":";
+    }
   }
 
   public RedisKeys(int shards) {
@@ -67,8 +71,18 @@ public final class RedisKeys {
     return String.format(Locale.ROOT, "{s%03d}", shard);
   }
 
+  /**
+   * {@code <prefix>:<tag>:} of every shard, made once: a grab names five keys, and formatting the
+   * tag each time showed in the grab's profile.
+   */
+  private final String[] shardBases;
+
+  private String shardBase(int shard) {
+    return shardBases[shard];
+  }
+
   private String packetBase(long packetId) {
-    return prefix + ":" + shardTag(shardOf(packetId)) + ":p:" + packetId;
+    return shardBase(shardOf(packetId)) + "p:" + packetId;
   }
 
   public String meta(long packetId) {
@@ -92,11 +106,11 @@ public final class RedisKeys {
    * ("p1,p2"), plus the field {@code #} that marks the counts as present.
    */
   public String activityGrabs(long activityId) {
-    return prefix + ":" + shardTag(shardOfActivity(activityId)) + ":a:" + activityId;
+    return shardBase(shardOfActivity(activityId)) + "a:" + activityId;
   }
 
   public String payouts(int shard) {
-    return prefix + ":" + shardTag(shard) + ":payouts";
+    return shardBase(shard) + "payouts";
   }
 
   public String payoutsOf(long packetId) {

@@ -16,6 +16,9 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.NettyCustomizer;
+import io.netty.channel.Channel;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -88,7 +91,11 @@ public abstract sealed class RedisLink implements AutoCloseable {
       ClientOptions options,
       Duration commandTimeout,
       CommandLatencyRecorder latencies) {
-    ClientResources resources = ClientResources.builder().commandLatencyRecorder(latencies).build();
+    ClientResources resources =
+        ClientResources.builder()
+            .commandLatencyRecorder(latencies)
+            .nettyCustomizer(new ConsolidatedFlushes())
+            .build();
     try {
       return open(url, options, commandTimeout, resources);
     } catch (RuntimeException e) {
@@ -254,6 +261,25 @@ public abstract sealed class RedisLink implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new Unavailable("redis", what + ": interrupted", e);
+    }
+  }
+
+  /**
+   * Lettuce flushes every command on its own, one write() each. Commands issued from other threads
+   * (every grab: the HTTP event loops) reach the connection's event loop as separate tasks; this
+   * handler lets their flushes wait until the tasks already queued have run, then flushes once, and
+   * during a read (replies completing futures that issue commands) until the read is over. Unlike
+   * turning auto-flush off on a shared connection, no command can wait for a flush that never
+   * comes: every flush still happens, a task later at most.
+   */
+  static final class ConsolidatedFlushes implements NettyCustomizer {
+
+    /** Flushes deferred at most before one goes through anyway, bounding what sits unwritten. */
+    static final int FLUSHES_DEFERRED_MAX = 64;
+
+    @Override
+    public void afterChannelInitialized(Channel channel) {
+      channel.pipeline().addFirst(new FlushConsolidationHandler(FLUSHES_DEFERRED_MAX, true));
     }
   }
 

@@ -3,6 +3,7 @@ package hongbao.app.bench;
 import hongbao.http.PacketIds;
 import hongbao.redis.LuaScript;
 import hongbao.redis.RedisKeys;
+import hongbao.redis.grab.RedisGrabStore;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -19,7 +20,8 @@ import java.util.concurrent.TimeUnit;
  * The ceiling: how many grabs per second the bare grab script does on the same Redis, measured with
  * {@code redis-benchmark} (EVALSHA of grab.lua with a distinct user per call through {@code
  * __rand_int__}) against a packet armed with as many shares as calls, so every call takes the full
- * GRABBED path. Everything the HTTP service adds sits between this and the end-to-end rate.
+ * GRABBED path, pending entry included. Everything the HTTP service adds sits between this and the
+ * end-to-end rate.
  */
 final class Ceiling {
 
@@ -84,16 +86,21 @@ final class Ceiling {
             "--csv",
             "EVALSHA",
             sha,
-            "5",
+            "6",
             keys.meta(numericId),
             keys.shares(numericId),
             keys.grabs(numericId),
             keys.eligible(numericId),
             keys.payoutsOf(numericId),
+            // The pending entry, written by the script as the service's store does on one server
+            // (redis-benchmark draws each __rand_int__ on its own: another user's hash, same cost).
+            keys.pending("ceil-__rand_int__"),
             "ceil-__rand_int__",
             Long.toString(now.toEpochMilli()),
             "",
-            Long.toString(numericId)));
+            Long.toString(numericId),
+            "0",
+            Long.toString(RedisGrabStore.DEFAULT_KEY_GRACE.toMillis())));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     var lines = new ArrayList<String>();
     try (var reader =

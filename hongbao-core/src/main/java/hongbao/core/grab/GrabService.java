@@ -12,14 +12,17 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
 
 /**
  * Grabs a share. The fast path is one atomic call to the grab store and never touches the ledger.
- * Only when the store has no such packet does the slow path ask the ledger, which tells a packet
- * that never existed from one whose keys have aged out of the store, were lost, or were never
- * armed; a packet still open is rebuilt from the ledger (see {@link Arming#rearm}).
+ * Only when the store has no such packet does the slow path ask the ledger, on the slow-path
+ * executor (it blocks), which tells a packet that never existed from one whose keys have aged out
+ * of the store, were lost, or were never armed; a packet still open is rebuilt from the ledger (see
+ * {@link Arming#rearm}). Which path a grab takes is decided here, not by the caller.
  *
  * <p>A grab that carries a 口令 phrase is matched first (see {@link PasswordCheck}): the script then
  * only compares keys, and everything it decides stays one atomic step.
@@ -37,9 +40,11 @@ public final class GrabService {
   private final Receipts receipts;
   private final LongSupplier random;
   private final Clock clock;
+  private final Executor slowPath;
 
   /**
    * @param random uniform values in [0, 2^31) for packets split at grab time; seeded by the root
+   * @param slowPath runs the blocking slow path; owned by the root
    */
   public GrabService(
       GrabStore store,
@@ -49,7 +54,8 @@ public final class GrabService {
       Switches switches,
       Receipts receipts,
       LongSupplier random,
-      Clock clock) {
+      Clock clock,
+      Executor slowPath) {
     this.store = store;
     this.passwords = passwords;
     this.packets = packets;
@@ -58,21 +64,56 @@ public final class GrabService {
     this.receipts = receipts;
     this.random = random;
     this.clock = clock;
+    this.slowPath = slowPath;
   }
 
   /**
-   * The fast path; completes on a store thread. {@link GrabOutcome.NotFound} needs {@link #settle}.
+   * Grabs a share of packet {@code packetId}, a negative id standing for one this service never
+   * handed out. In the contract's order the switch comes first (a refusal for every packet, known
+   * or not), then the packet: an unknown id answers {@link GrabOutcome.NotFound} like a packet
+   * nobody has. A packet the store has goes the fast path and completes on a store thread; one it
+   * lacks goes on to the slow path.
+   *
+   * @throws RejectedException DISABLED when grabbing is switched off
    */
   public CompletionStage<GrabOutcome> grab(long packetId, String userId, String password) {
     if (!switches.enabled(Switch.GRABBING)) {
       throw new RejectedException(Rejection.DISABLED, "grabbing is switched off");
     }
+    if (packetId < 0) {
+      return NOT_FOUND;
+    }
     Instant now = clock.instant();
+    return stored(packetId, userId, password, now)
+        .thenCompose(
+            outcome ->
+                outcome instanceof GrabOutcome.NotFound
+                    ? CompletableFuture.supplyAsync(
+                        () -> settle(packetId, userId, password), slowPath)
+                    : CompletableFuture.completedStage(
+                        withReceipt(outcome, packetId, userId, now)));
+  }
+
+  private static final CompletionStage<GrabOutcome> NOT_FOUND =
+      CompletableFuture.completedStage(GrabOutcome.NOT_FOUND);
+
+  /** One atomic call to the store; {@link GrabOutcome.NotFound} when it has no such packet. */
+  private CompletionStage<GrabOutcome> fastPath(long packetId, String userId, String password) {
+    Instant now = clock.instant();
+    return stored(packetId, userId, password, now)
+        .thenApply(outcome -> withReceipt(outcome, packetId, userId, now));
+  }
+
+  /** The store's outcome, without a receipt; a grab without a phrase skips the lock's stage. */
+  private CompletionStage<GrabOutcome> stored(
+      long packetId, String userId, String password, Instant now) {
     long r = random.getAsLong();
+    if (password == null) {
+      return store.grab(new GrabAttempt(packetId, userId, null, now, r));
+    }
     return passwords
         .keyFor(packetId, password)
-        .thenCompose(key -> store.grab(new GrabAttempt(packetId, userId, key, now, r)))
-        .thenApply(outcome -> withReceipt(outcome, packetId, userId, now));
+        .thenCompose(key -> store.grab(new GrabAttempt(packetId, userId, key, now, r)));
   }
 
   private GrabOutcome withReceipt(GrabOutcome outcome, long packetId, String userId, Instant at) {
@@ -87,7 +128,7 @@ public final class GrabService {
    * The slow path for a packet the store does not have; blocking. Rebuilds an open packet from the
    * ledger and grabs again, or answers from the ledger's history for a packet long gone.
    */
-  public GrabOutcome settle(long packetId, String userId, String password) {
+  private GrabOutcome settle(long packetId, String userId, String password) {
     Optional<Packet> found = packets.find(packetId);
     if (found.isEmpty()) {
       return GrabOutcome.NOT_FOUND;
@@ -95,7 +136,7 @@ public final class GrabService {
     Packet packet = found.get();
     if (!packet.isExpiredAt(clock.instant())) {
       arming.rearm(packet);
-      GrabOutcome again = grab(packetId, userId, password).toCompletableFuture().join();
+      GrabOutcome again = fastPath(packetId, userId, password).toCompletableFuture().join();
       if (again instanceof GrabOutcome.NotFound) {
         // Not armed after all: it expired meanwhile, or it is held (another packet's state).
         return packet.isExpiredAt(clock.instant()) ? GrabOutcome.EXPIRED : GrabOutcome.HELD;

@@ -112,4 +112,61 @@ class TokensTest {
     assertThat(tokens.verify(tampered)).isEmpty();
     assertThat(tokens.verify("not-a-token")).isEqualTo(Optional.empty());
   }
+
+  /** A token signed with the service secret over exactly these JSON texts. */
+  private static String signedRaw(String header, String payload) {
+    var url = java.util.Base64.getUrlEncoder().withoutPadding();
+    String signingInput =
+        url.encodeToString(header.getBytes(StandardCharsets.UTF_8))
+            + "."
+            + url.encodeToString(payload.getBytes(StandardCharsets.UTF_8));
+    try {
+      var mac = javax.crypto.Mac.getInstance("HmacSHA256");
+      mac.init(
+          new javax.crypto.spec.SecretKeySpec(
+              SECRET.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+      return signingInput
+          + "."
+          + url.encodeToString(mac.doFinal(signingInput.getBytes(StandardCharsets.US_ASCII)));
+    } catch (java.security.GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static final String HS256 = "{\"alg\":\"HS256\"}";
+  private static final long EXP = NOW.plusSeconds(60).getEpochSecond();
+
+  @Test
+  void handSignedToken_followsTheSameRules() {
+    assertThat(tokens.verify(signedRaw(HS256, "{\"sub\":\"bob\",\"exp\":" + EXP + "}")))
+        .contains(new Caller("bob", false));
+    assertThat(
+            tokens.verify(
+                signedRaw(
+                    HS256, "{\"sub\":\"bob\",\"admin\":{\"sub\":\"ops\"},\"exp\":" + EXP + "}")))
+        .as("a nested object is read as a whole, not as claims")
+        .contains(new Caller("bob", false));
+    assertThat(tokens.verify(signedRaw(HS256, "{\"sub\":\"bob\",\"exp\":\"" + EXP + "\"}")))
+        .as("exp as text")
+        .isEmpty();
+  }
+
+  @Test
+  void repeatedClaim_isRefused() {
+    assertThat(
+            tokens.verify(
+                signedRaw(HS256, "{\"sub\":\"bob\",\"sub\":\"ops\",\"exp\":" + EXP + "}")))
+        .isEmpty();
+  }
+
+  @Test
+  void criticalHeaderParameter_orAnotherAlgorithm_isRefused() {
+    String payload = "{\"sub\":\"bob\",\"exp\":" + EXP + "}";
+    assertThat(tokens.verify(signedRaw("{\"alg\":\"HS256\",\"crit\":[\"x\"],\"x\":1}", payload)))
+        .isEmpty();
+    assertThat(tokens.verify(signedRaw("{\"alg\":\"none\"}", payload))).isEmpty();
+    assertThat(tokens.verify(signedRaw("{}", payload))).isEmpty();
+    assertThat(tokens.verify(signedRaw(HS256, payload) + ".x")).isEmpty();
+    assertThat(tokens.verify(signedRaw(HS256, payload) + "=")).isEmpty();
+  }
 }

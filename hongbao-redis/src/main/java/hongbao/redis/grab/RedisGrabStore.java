@@ -38,11 +38,13 @@ import java.util.concurrent.CompletionStage;
  * {@code resources/lua/}). A grab is asynchronous end to end; arm, close and state are synchronous
  * because their callers (send, sweeper, details page) are not on the hot path.
  *
- * <p>After a GRABBED reply the user's pending hash ({@code {u:<id>}}, another slot, so it cannot be
- * written by the script) gets the amount, pipelined and not awaited; the payout worker removes it
- * on ack. Works unchanged on a cluster: every script names keys of the packet's shard only.
- * Thread-safe: Lettuce connections are, and this class holds no mutable state. The connection must
- * not be shared with blocking commands (BLPOP, XREADGROUP BLOCK).
+ * <p>A GRABBED grab also puts the amount into the user's pending hash ({@code {u:<id>}}), which the
+ * payout worker clears on ack. On one server grab.lua writes it in the same atomic step as the
+ * payout task, so the ack can never come first and a grab costs one command. On a cluster the hash
+ * is in the user's slot, which the packet's script may not touch: one {@code pending.lua} call
+ * after the reply writes it there, not awaited. Every other script names keys of the packet's shard
+ * only. Thread-safe: Lettuce connections are, and this class holds no mutable state. The connection
+ * must not be shared with blocking commands (BLPOP, XREADGROUP BLOCK).
  */
 public final class RedisGrabStore implements GrabStore {
 
@@ -63,6 +65,7 @@ public final class RedisGrabStore implements GrabStore {
   private static final LuaScript STATE = LuaScript.fromResource("state.lua");
   private static final LuaScript RECOVER = LuaScript.fromResource("recover.lua");
   private static final LuaScript HOLD = LuaScript.fromResource("hold.lua");
+  private static final LuaScript PENDING = LuaScript.fromResource("pending.lua");
 
   /**
    * How far a close looks through a shard's payout stream for tasks of a packet the store has no
@@ -73,6 +76,10 @@ public final class RedisGrabStore implements GrabStore {
   private final RedisLink redis;
   private final RedisKeys keys;
   private final Duration keyGrace;
+  private final String pendingTtlMillis;
+
+  /** Whether grab.lua writes the pending entry itself: every key is on one server. */
+  private final boolean pendingInScript;
 
   /** Loads the scripts on every master of {@code redis}. */
   public RedisGrabStore(RedisLink redis, RedisKeys keys, Duration keyGrace) {
@@ -82,7 +89,10 @@ public final class RedisGrabStore implements GrabStore {
     this.redis = redis;
     this.keys = keys;
     this.keyGrace = keyGrace;
-    for (LuaScript script : List.of(ARM, GRAB, CLOSE, STATE, RECOVER, HOLD)) {
+    // PEXPIRE needs a positive TTL; a zero grace still keeps a pending entry for a moment.
+    this.pendingTtlMillis = Long.toString(Math.max(1, keyGrace.toMillis()));
+    this.pendingInScript = !redis.isCluster();
+    for (LuaScript script : List.of(ARM, GRAB, CLOSE, STATE, RECOVER, HOLD, PENDING)) {
       script.load(redis);
     }
   }
@@ -104,6 +114,10 @@ public final class RedisGrabStore implements GrabStore {
             keys.grabs(id),
             keys.eligible(id),
             keys.payoutsOf(id));
+    if (pendingInScript) {
+      scriptKeys = Arrays.copyOf(scriptKeys, scriptKeys.length + 1);
+      scriptKeys[scriptKeys.length - 1] = keys.pending(attempt.userId());
+    }
     String password = attempt.passwordKey() == null ? "" : attempt.passwordKey();
     return GRAB.<List<Object>>runAsync(
             redis,
@@ -113,7 +127,8 @@ public final class RedisGrabStore implements GrabStore {
             Long.toString(attempt.at().toEpochMilli()),
             password,
             Long.toString(id),
-            Long.toString(attempt.random()))
+            Long.toString(attempt.random()),
+            pendingInScript ? pendingTtlMillis : "")
         .thenApply(reply -> toOutcome(reply, attempt));
   }
 
@@ -122,7 +137,9 @@ public final class RedisGrabStore implements GrabStore {
     return switch (code) {
       case "GRABBED" -> {
         Amount amount = Amount.fen((Long) reply.get(1));
-        recordPending(attempt, amount);
+        if (!pendingInScript) {
+          recordPending(attempt, amount);
+        }
         yield new GrabOutcome.Grabbed(amount, Math.toIntExact((Long) reply.get(2)), "");
       }
       case "ALREADY_GRABBED" -> new GrabOutcome.AlreadyGrabbed(Amount.fen((Long) reply.get(1)));
@@ -152,16 +169,20 @@ public final class RedisGrabStore implements GrabStore {
   }
 
   /**
-   * Fire and forget: the grab is already safe in Redis with its payout task; the pending hash only
-   * feeds the wallet's pendingAmount. The TTL keeps an entry that lost a race with its own ack
-   * (HSET landing after the worker's HDEL) from lingering forever.
+   * On a cluster only. Fire and forget: the grab is already safe in Redis with its payout task; the
+   * pending hash only feeds the wallet's pendingAmount, which the ledger cross-checks. The TTL
+   * keeps an entry that lost a race with its own ack (landing after the worker's HDEL) from
+   * lingering forever.
    */
   private void recordPending(GrabAttempt attempt, Amount amount) {
-    String key = keys.pending(attempt.userId());
-    var async = redis.async();
-    var set = async.hset(key, Long.toString(attempt.packetId()), Long.toString(amount.fen()));
-    var expire = async.pexpire(key, keyGrace);
-    set.thenCombine(expire, (added, expiring) -> expiring)
+    PENDING
+        .<Long>runAsync(
+            redis,
+            ScriptOutputType.INTEGER,
+            new String[] {keys.pending(attempt.userId())},
+            Long.toString(attempt.packetId()),
+            Long.toString(amount.fen()),
+            pendingTtlMillis)
         .whenComplete(
             (ok, failure) -> {
               if (failure != null) {

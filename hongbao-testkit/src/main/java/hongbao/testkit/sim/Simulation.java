@@ -230,10 +230,7 @@ public final class Simulation {
     return guarded(
         "grab",
         () -> {
-          GrabOutcome outcome = world.grab.grab(packetId, user, null).toCompletableFuture().join();
-          if (outcome instanceof GrabOutcome.NotFound) {
-            outcome = world.grab.settle(packetId, user, null);
-          }
+          GrabOutcome outcome = joined(world.grab.grab(packetId, user, null));
           auditor.grabbed(packetId, user, outcome);
           return user + " grabs " + packetId + ": " + outcome;
         });
@@ -267,6 +264,21 @@ public final class Simulation {
       return name + ": " + crash.getMessage() + "; a new worker starts";
     } catch (Unavailable outage) {
       return name + ": " + outage.getMessage();
+    }
+  }
+
+  /**
+   * The outcome of a grab, which runs to its end on this thread (the world's executors run tasks
+   * where they are given); a failure is thrown as itself, as the API's error handlers see it.
+   */
+  private static GrabOutcome joined(java.util.concurrent.CompletionStage<GrabOutcome> grab) {
+    try {
+      return grab.toCompletableFuture().join();
+    } catch (java.util.concurrent.CompletionException wrapped) {
+      if (wrapped.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw wrapped;
     }
   }
 

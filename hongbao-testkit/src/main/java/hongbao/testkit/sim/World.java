@@ -109,7 +109,8 @@ final class World {
             switches,
             NO_RECEIPTS,
             () -> random.nextLong(1L << 31),
-            clock);
+            clock,
+            Runnable::run);
     for (int i = 0; i < 2; i++) {
       sweepers.add(new ExpirySweeper(packets, store, ledger, clock, 1 + random.nextInt(10)));
     }
@@ -166,7 +167,7 @@ final class World {
         }
       };
 
-  private static final Pronunciation NO_PRONUNCIATION =
+  static final Pronunciation NO_PRONUNCIATION =
       new Pronunciation() {
         @Override
         public hongbao.core.password.Reading read(String key) {
@@ -182,7 +183,7 @@ final class World {
         }
       };
 
-  private static final Receipts NO_RECEIPTS =
+  static final Receipts NO_RECEIPTS =
       new Receipts() {
         @Override
         public String seal(GrabReceipt receipt) {
