@@ -105,13 +105,13 @@ class GrabServiceTest {
         "alice",
         Amount.fen(amount),
         new IdempotencyKey("admin", "topup", "t-alice", "t-alice"),
-        balance -> new StoredAnswer("t-alice", 200, ""));
+        balance -> new StoredAnswer("t-alice", "DONE", ""));
     StoredAnswer answer =
         world.send.send(
             new SendRequest("alice", amount, count, PacketType.FIXED, "hi", 600L, null, null),
             new IdempotencyKey("alice", "send", "s1", "alice/s1"),
-            sent -> new StoredAnswer("alice/s1", 201, Long.toString(sent.id())));
-    return Long.parseLong(answer.body());
+            sent -> new StoredAnswer("alice/s1", "CREATED", Long.toString(sent.id())));
+    return Long.parseLong(answer.payload());
   }
 
   /** Counts the reads of every switch. */
