@@ -95,6 +95,7 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
   private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(30);
   private static final LuaScript DEAD_LETTER = LuaScript.fromResource("deadletter.lua");
   private static final LuaScript ACK = LuaScript.fromResource("ack.lua");
+  private static final LuaScript BACKLOG = LuaScript.fromResource("backlog.lua");
 
   private final RedisLink redis;
   private final RedisKeys keys;
@@ -120,6 +121,7 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
     try {
       DEAD_LETTER.load(commands);
       ACK.load(commands);
+      BACKLOG.load(commands);
       createGroups(streams);
     } catch (RuntimeException e) {
       commands.close();
@@ -543,17 +545,20 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
     return map;
   }
 
+  /** One backlog.lua per stream group (every stream on one server, a slot's on a cluster). */
   @Override
   public long backlog() {
-    var async = commands.async();
-    var lengths = new ArrayList<RedisFuture<Long>>(keys.shards());
-    for (String stream : keys.allPayoutStreams()) {
-      lengths.add(async.xlen(stream));
+    var sums = new ArrayList<CompletableFuture<Long>>(streamGroups.size());
+    for (List<String> group : streamGroups) {
+      sums.add(
+          BACKLOG
+              .<Long>runAsync(commands, ScriptOutputType.INTEGER, group.toArray(String[]::new))
+              .toCompletableFuture());
     }
-    await(lengths);
+    awaitDone(sums);
     long total = 0;
-    for (RedisFuture<Long> length : lengths) {
-      total += join(length);
+    for (CompletableFuture<Long> sum : sums) {
+      total += join(sum);
     }
     return total;
   }
