@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -243,8 +242,12 @@ public final class PostgresLedger implements Ledger {
 
   // ----------------------------------------------------------------------------------------- pay
 
-  /** Locks the batch's existing accounts in id order before anything else touches them. */
-  private static final String LOCK_ACCOUNTS =
+  /**
+   * Locks the batch's escrows in id order before anything else touches them. Its wallets are locked
+   * after them by {@link #POST_GRABS}'s upsert, which takes them in id order too; locking them here
+   * as well cost an index probe per grab, most of them for wallets that do not exist yet.
+   */
+  private static final String LOCK_ESCROWS =
       "SELECT count(*) FROM (SELECT id FROM account WHERE id = ANY(?) ORDER BY id FOR UPDATE) l";
 
   /**
@@ -305,20 +308,24 @@ public final class PostgresLedger implements Ledger {
     return transactions.write(
         "pay " + sorted.size() + " grabs",
         connection -> {
-          lockAccounts(connection, sorted);
+          lockEscrows(connection, sorted);
           return postGrabs(connection, sorted);
         });
   }
 
-  private static void lockAccounts(Connection connection, List<PayoutTask> tasks)
+  /** {@code tasks} are sorted by packet: each escrow is named once. */
+  private static void lockEscrows(Connection connection, List<PayoutTask> tasks)
       throws SQLException {
-    TreeSet<String> accounts = new TreeSet<>();
+    List<String> escrows = new ArrayList<>();
+    long previous = 0;
     for (PayoutTask task : tasks) {
-      accounts.add(Sql.escrowAccount(task.packetId()));
-      accounts.add(Sql.walletAccount(task.userId()));
+      if (escrows.isEmpty() || task.packetId() != previous) {
+        escrows.add(Sql.escrowAccount(task.packetId()));
+        previous = task.packetId();
+      }
     }
-    try (PreparedStatement lock = connection.prepareStatement(LOCK_ACCOUNTS)) {
-      lock.setArray(1, connection.createArrayOf("text", accounts.toArray()));
+    try (PreparedStatement lock = connection.prepareStatement(LOCK_ESCROWS)) {
+      lock.setArray(1, connection.createArrayOf("text", escrows.toArray()));
       lock.executeQuery().close();
     }
   }
