@@ -88,7 +88,7 @@ class ConfigTest {
   @Test
   void limits_outOfTheirRange_areRefusedAtStart_namingTheVariableAndTheRange() {
     assertThatThrownBy(() -> Config.from(Map.of("HONGBAO_PAYOUT_BATCH", "6000")))
-        .hasMessage("HONGBAO_PAYOUT_BATCH=6000 is out of range: allowed 1..5000 (default 500)");
+        .hasMessage("HONGBAO_PAYOUT_BATCH=6000 is out of range: allowed 1..5000 (default 2000)");
     assertThat(Config.from(Map.of("HONGBAO_PAYOUT_BATCH", "5000")).payoutBatch()).isEqualTo(5000);
     assertThatThrownBy(() -> Config.from(Map.of("HONGBAO_MAX_SHARES", "200000")))
         .hasMessage("HONGBAO_MAX_SHARES=200000 is out of range: allowed 1..100000 (default 10000)");

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.ArgGroup;
@@ -339,6 +340,10 @@ public final class BenchCommand implements Callable<Integer> {
     private final Pinning pinning;
     private final CpuMeter meter;
     private final GrabBook book = new GrabBook();
+
+    /** Payout tasks waiting, polled while a drain is timed. */
+    private LongSupplier backlog;
+
     private boolean payoutsPaused;
 
     Run(BenchClient client, Target service, Pinning pinning) {
@@ -354,6 +359,9 @@ public final class BenchCommand implements Callable<Integer> {
           service.redisUrl() == null || redisClusterMasters > 0
               ? null
               : new RedisInfo(service.redisUrl());
+      StreamBacklog streams =
+          redis == null ? null : new StreamBacklog(service.redisUrl(), new RedisKeys(shards));
+      backlog = streams != null ? streams : () -> PayoutDrain.backlog(client);
       try {
         List<Double> warmup = warmUp();
         long memoryBefore = redis == null ? 0 : redis.usedBytes();
@@ -398,12 +406,12 @@ public final class BenchCommand implements Callable<Integer> {
             backlogDrain = timeDrain();
           } else {
             setPayouts(true);
-            PayoutDrain.awaitEmpty(client, System.nanoTime());
+            PayoutDrain.awaitEmpty(backlog, System.nanoTime());
           }
         }
         Window openLoop = openLoop(median);
         setPayouts(true);
-        PayoutDrain.awaitEmpty(client, System.nanoTime());
+        PayoutDrain.awaitEmpty(backlog, System.nanoTime());
         List<String> discrepancies = new ArrayList<>(book.discrepancies());
         Reconciliation reconciliation = client.reconcile();
         if (!reconciliation.ok()) {
@@ -425,6 +433,9 @@ public final class BenchCommand implements Callable<Integer> {
             discrepancies.isEmpty(),
             discrepancies);
       } finally {
+        if (streams != null) {
+          streams.close();
+        }
         if (redis != null) {
           redis.close();
         }
@@ -472,7 +483,7 @@ public final class BenchCommand implements Callable<Integer> {
         bestRate = Math.max(bestRate, window.grabsPerSec());
         bestMicros = Math.min(bestMicros, micros);
         setPayouts(true);
-        PayoutDrain.awaitEmpty(client, System.nanoTime());
+        PayoutDrain.awaitEmpty(backlog, System.nanoTime());
         if (w + 1 >= 3 && flat >= 2) {
           break;
         }
@@ -527,7 +538,7 @@ public final class BenchCommand implements Callable<Integer> {
       CpuMeter.Sample start = meter.sample();
       long resumed = System.nanoTime();
       setPayouts(true);
-      PayoutDrain.Result result = PayoutDrain.awaitEmpty(client, resumed);
+      PayoutDrain.Result result = PayoutDrain.awaitEmpty(backlog, resumed);
       CpuMeter.Usage usage = meter.sample().since(start);
       var drain =
           new Drain(

@@ -1,14 +1,16 @@
 package hongbao.app.bench;
 
 import java.time.Duration;
+import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Measures how fast the payout workers drain a backlog: with payouts paused, load grabs; resume;
- * time from the last poll before the first payout until the backlog (the {@code
- * hongbao_payout_backlog} gauge of {@code /metrics}, the length of every payout stream) is empty.
- * The switch's own propagation delay is left out of the rate and reported separately.
+ * time from the last poll before the first payout until the backlog (the length of every payout
+ * stream: read from Redis when the bench has it, else the {@code hongbao_payout_backlog} gauge of
+ * {@code /metrics}) is empty. The switch's own propagation delay is left out of the rate and
+ * reported separately.
  */
 final class PayoutDrain {
 
@@ -19,7 +21,7 @@ final class PayoutDrain {
   private static final Duration MAX_WAIT = Duration.ofMinutes(5);
 
   /**
-   * Each poll scrapes {@code /metrics}, whose gauge asks every payout stream its length: polling
+   * A poll of {@code /metrics} renders every meter and asks every payout stream its length: polling
    * faster would itself cost the service and Redis a measurable share of the drain.
    */
   private static final long POLL_MILLIS = 50;
@@ -46,9 +48,9 @@ final class PayoutDrain {
    * whole backlog (the first payout happened after it), so the rate is never overstated, however
    * quick the drain is compared with the polling interval.
    */
-  static Result awaitEmpty(BenchClient client, long resumedNanos) throws InterruptedException {
+  static Result awaitEmpty(LongSupplier backlog, long resumedNanos) throws InterruptedException {
     long deadline = System.nanoTime() + MAX_WAIT.toNanos();
-    long initial = backlog(client);
+    long initial = backlog.getAsLong();
     long lastUntouched = resumedNanos;
     long current = initial;
     while (current > 0) {
@@ -57,7 +59,7 @@ final class PayoutDrain {
       }
       long polled = System.nanoTime();
       Thread.sleep(POLL_MILLIS);
-      current = backlog(client);
+      current = backlog.getAsLong();
       if (current >= initial) {
         lastUntouched = polled;
       }

@@ -292,7 +292,8 @@ class RainTest {
     var key = new IdempotencyKey("admin", "campaign", "k-" + taken, "hash");
     var rain = fixture.rain().campaigns().get(id).withId(taken);
     assertThatThrownBy(
-            () -> fixture.rain().store().create(rain, key, new StoredAnswer("hash", "CREATED", "{}")))
+            () ->
+                fixture.rain().store().create(rain, key, new StoredAnswer("hash", "CREATED", "{}")))
         .isInstanceOf(CampaignStore.IdTaken.class);
     assertThat(fixture.rain().store().answerFor(key)).isEmpty();
     assertThat(fixture.rain().store().find(taken)).isEmpty();

@@ -31,6 +31,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutionException;
@@ -41,8 +42,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The payout queue on the shards' Redis streams, read through the consumer group {@value #GROUP}. A
- * grab script appends {@code p, u, a, t}; a worker polls, pays, and acks, which also deletes the
- * entry (so an acknowledged grab costs no stream memory) and clears the user's pending entry.
+ * grab script appends {@code p, u, a, t}; a worker polls, pays, and acks, which also removes the
+ * entry (so an acknowledged grab costs no stream memory) and clears the user's pending entry. The
+ * removal trims the acknowledged head of the stream ({@code ack.lua}), much cheaper for Redis than
+ * deleting each entry; only entries acknowledged while an older one is still pending are deleted
+ * one by one, so the stream always holds exactly the tasks not yet acknowledged.
  *
  * <p>A read names as many streams as one command may: every stream on one server, the streams of
  * one hash slot on a cluster (a cluster answers CROSSSLOT otherwise). The reads of one poll are
@@ -90,6 +94,8 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
 
   private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(30);
   private static final LuaScript DEAD_LETTER = LuaScript.fromResource("deadletter.lua");
+  private static final LuaScript ACK = LuaScript.fromResource("ack.lua");
+  private static final LuaScript BACKLOG = LuaScript.fromResource("backlog.lua");
 
   private final RedisLink redis;
   private final RedisKeys keys;
@@ -114,6 +120,8 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
     this.idlePause = Duration.ofMillis(Math.max(IDLE_PAUSE_MIN.toMillis(), pauseMillis));
     try {
       DEAD_LETTER.load(commands);
+      ACK.load(commands);
+      BACKLOG.load(commands);
       createGroups(streams);
     } catch (RuntimeException e) {
       commands.close();
@@ -306,18 +314,32 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
     }
     var async = commands.async();
     var futures = new ArrayList<RedisFuture<?>>();
+    var removals = new ArrayList<CompletableFuture<?>>();
     idsByStream.forEach(
         (stream, ids) -> {
-          String[] idArray = ids.toArray(String[]::new);
-          if (!RedisKeys.isDeadLetters(stream)) {
-            futures.add(async.xack(stream, GROUP, idArray));
+          if (RedisKeys.isDeadLetters(stream)) {
+            futures.add(async.xdel(stream, ids.toArray(String[]::new)));
+          } else {
+            removals.add(acknowledge(stream, ids));
           }
-          futures.add(async.xdel(stream, idArray));
         });
     for (PayoutTask task : tasks) {
       futures.add(async.hdel(keys.pending(task.userId()), Long.toString(task.packetId())));
     }
+    awaitDone(removals);
     await(futures);
+    removals.forEach(RedisPayoutQueue::join);
+  }
+
+  /** ack.lua on one stream: XACK, then trim the acknowledged head (see the script's header). */
+  private CompletableFuture<Long> acknowledge(String stream, List<String> ids) {
+    String[] args = new String[ids.size() + 1];
+    args[0] = GROUP;
+    for (int i = 0; i < ids.size(); i++) {
+      args[i + 1] = ids.get(i);
+    }
+    return ACK.<Long>runAsync(commands, ScriptOutputType.INTEGER, new String[] {stream}, args)
+        .toCompletableFuture();
   }
 
   @Override
@@ -523,17 +545,20 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
     return map;
   }
 
+  /** One backlog.lua per stream group (every stream on one server, a slot's on a cluster). */
   @Override
   public long backlog() {
-    var async = commands.async();
-    var lengths = new ArrayList<RedisFuture<Long>>(keys.shards());
-    for (String stream : keys.allPayoutStreams()) {
-      lengths.add(async.xlen(stream));
+    var sums = new ArrayList<CompletableFuture<Long>>(streamGroups.size());
+    for (List<String> group : streamGroups) {
+      sums.add(
+          BACKLOG
+              .<Long>runAsync(commands, ScriptOutputType.INTEGER, group.toArray(String[]::new))
+              .toCompletableFuture());
     }
-    await(lengths);
+    awaitDone(sums);
     long total = 0;
-    for (RedisFuture<Long> length : lengths) {
-      total += join(length);
+    for (CompletableFuture<Long> sum : sums) {
+      total += join(sum);
     }
     return total;
   }
@@ -591,8 +616,12 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
   }
 
   private static <T> T join(RedisFuture<T> future) {
+    return join(future.toCompletableFuture());
+  }
+
+  private static <T> T join(CompletableFuture<T> future) {
     try {
-      return future.toCompletableFuture().join();
+      return future.join();
     } catch (RuntimeException e) {
       throw RedisFaults.translate(e);
     }

@@ -208,6 +208,55 @@ class RedisPayoutQueueTest {
   }
 
   @Test
+  void ack_ofTheHead_leavesTheTasksNotYetDelivered() {
+    long id = grabbed(2, "a", "b", "c", "d");
+    List<PayoutTask> first = queue.poll("w1", 2, NO_WAIT);
+
+    queue.ack(first);
+
+    assertThat(connection.sync().xlen(keys.payoutsOf(id))).isEqualTo(2);
+    List<PayoutTask> rest = queue.poll("w1", 10, NO_WAIT);
+    assertThat(rest).extracting(PayoutTask::userId).containsExactly("c", "d");
+    queue.ack(rest);
+    assertThat(connection.sync().xlen(keys.payoutsOf(id))).isZero();
+  }
+
+  @Test
+  void ack_ofANewerBatchWhileAnOlderIsPending_removesOnlyTheNewer() {
+    long id = grabbed(2, "a", "b", "c", "d");
+    List<PayoutTask> older = queue.poll("w1", 2, NO_WAIT);
+    List<PayoutTask> newer = queue.poll("w2", 2, NO_WAIT);
+    assertThat(newer).extracting(PayoutTask::userId).containsExactly("c", "d");
+
+    queue.ack(newer);
+
+    assertThat(queue.backlog()).isEqualTo(2);
+    assertThat(connection.sync().xlen(keys.payoutsOf(id))).isEqualTo(2);
+    List<PayoutTask> rescued = queue.reclaim("w3", Duration.ZERO, 5, 10);
+    assertThat(rescued).extracting(PayoutTask::userId).containsExactly("a", "b");
+    assertThat(rescued)
+        .extracting(PayoutTask::deliveryTag)
+        .containsExactlyElementsOf(older.stream().map(PayoutTask::deliveryTag).toList());
+    queue.ack(rescued);
+    assertThat(connection.sync().xlen(keys.payoutsOf(id))).isZero();
+    assertThat(queue.poll("w1", 10, NO_WAIT)).isEmpty();
+  }
+
+  @Test
+  void ack_ofAnOlderBatchAfterTheNewer_trimsBoth() {
+    long id = grabbed(2, "a", "b", "c", "d", "e");
+    List<PayoutTask> older = queue.poll("w1", 2, NO_WAIT);
+    List<PayoutTask> newer = queue.poll("w2", 2, NO_WAIT);
+    queue.ack(newer);
+
+    queue.ack(older);
+
+    assertThat(queue.backlog()).isEqualTo(1);
+    assertThat(queue.poll("w1", 10, NO_WAIT)).extracting(PayoutTask::userId).containsExactly("e");
+    assertThat(connection.sync().xlen(keys.payoutsOf(id))).isEqualTo(1);
+  }
+
+  @Test
   void constructor_whenGroupsExist_isFine() {
     grabbed(5, "x");
     try (var second = new RedisPayoutQueue(connection, keys)) {
