@@ -9,7 +9,7 @@ import io.vertx.core.json.JsonObject;
  * The answers an idempotent request keeps for its retries, and their status codes. The books store
  * only the kind's name and the JSON body ({@link StoredAnswer}); the status code lives here alone,
  * so a retry gets the first answer's status without the ledger knowing what one is. The names are
- * stored: renaming one strands every answer kept under it (V12 maps the statuses kept before).
+ * stored: renaming one strands every answer kept under it (V10 maps the statuses kept before).
  */
 enum AnswerKind {
   /** 200: done, e.g. a top-up. */

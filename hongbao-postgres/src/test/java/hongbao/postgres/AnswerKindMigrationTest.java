@@ -14,13 +14,13 @@ import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 
 /**
- * Answers kept before V12 stored the HTTP status itself; after it, a kind only the HTTP layer maps
+ * Answers kept before V10 stored the HTTP status itself; after it, a kind only the HTTP layer maps
  * to a status. A retry of a request answered before the upgrade must still get its answer.
  */
 class AnswerKindMigrationTest {
 
   @Test
-  void answersKeptBeforeV12_replayWithTheKindOfTheirStatus_andTheSameBody() throws SQLException {
+  void answersKeptBeforeV10_replayWithTheKindOfTheirStatus_andTheSameBody() throws SQLException {
     String schema = schema();
     flyway(schema, "9").migrate();
     execute(
