@@ -112,7 +112,7 @@ class SettingsTest {
                       setting.name(), setting.byDefault(), setting.allowed(), setting.meaning())
                   .replaceAll("\\s+", " "));
     }
-    assertThat(flat).contains(" HONGBAO_PAYOUT_BATCH default: 500 allowed: 1..5000 ");
+    assertThat(flat).contains(" HONGBAO_PAYOUT_BATCH default: 2000 allowed: 1..5000 ");
   }
 
   @Test
