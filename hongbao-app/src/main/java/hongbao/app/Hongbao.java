@@ -63,6 +63,7 @@ import java.util.ArrayDeque;
 import java.util.Base64;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.Executors;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 import java.util.random.RandomGeneratorFactory;
@@ -294,7 +295,7 @@ public final class Hongbao implements AutoCloseable {
             : dataDir != null ? dataDir.jwtSecret(this::randomSecret) : randomSecret();
     var tokens = new VerifiedTokens(new Tokens(secret, clock), clock);
     // The grab's slow path asks the ledger and blocks: a virtual thread each, as other ledger work.
-    var grabSlowPath = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+    var grabSlowPath = Executors.newVirtualThreadPerTaskExecutor();
     resources.push(grabSlowPath);
     var services =
         new HttpServices(

@@ -1,5 +1,6 @@
 package hongbao.http;
 
+import hongbao.core.Unavailable;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -8,6 +9,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import org.slf4j.MDC;
 
 /**
@@ -18,29 +20,71 @@ import org.slf4j.MDC;
  * and comes back with its outcome: a line logged by the work, or by the handlers that answer with
  * its result, names the request. Each thread's context is put back as it was afterwards, so an
  * event loop carries no request's id into the next request's work.
+ *
+ * <p>The work in flight is bounded: virtual threads cost little, but each one holds a request and
+ * waits for one of the database pool's few connections, so an overload would otherwise pile up
+ * requests that all time out late. Past the bound a call fails at once as {@link Unavailable}
+ * (503), which a client retries later.
  */
 final class Blocking implements AutoCloseable {
 
+  /** Far above the database pool (tens of connections), far below what would exhaust memory. */
+  static final int MAX_IN_FLIGHT = 4_096;
+
   private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+  private final int maxInFlight;
+  private final Semaphore inFlight;
+
+  Blocking() {
+    this(MAX_IN_FLIGHT);
+  }
+
+  Blocking(int maxInFlight) {
+    this.maxInFlight = maxInFlight;
+    this.inFlight = new Semaphore(maxInFlight);
+  }
 
   <T> Future<T> call(Context context, Callable<T> work) {
     Promise<T> promise = Promise.promise();
+    if (!inFlight.tryAcquire()) {
+      promise.fail(overloaded());
+      return promise.future();
+    }
     Map<String, String> logging = MDC.getCopyOfContextMap();
-    threads.execute(
-        () ->
+    threads.execute(() -> withLogging(logging, () -> run(work, context, promise, logging)));
+    return promise.future();
+  }
+
+  /** The permit goes back before the outcome does, so whoever sees the outcome may call again. */
+  private <T> void run(
+      Callable<T> work, Context context, Promise<T> promise, Map<String, String> logging) {
+    T value = null;
+    Throwable failure = null;
+    try {
+      value = work.call();
+    } catch (Throwable t) {
+      failure = t;
+    } finally {
+      inFlight.release();
+    }
+    T result = value;
+    Throwable error = failure;
+    context.runOnContext(
+        ignored ->
             withLogging(
                 logging,
                 () -> {
-                  try {
-                    T value = work.call();
-                    context.runOnContext(
-                        ignored -> withLogging(logging, () -> promise.complete(value)));
-                  } catch (Throwable failure) {
-                    context.runOnContext(
-                        ignored -> withLogging(logging, () -> promise.fail(failure)));
+                  if (error == null) {
+                    promise.complete(result);
+                  } else {
+                    promise.fail(error);
                   }
                 }));
-    return promise.future();
+  }
+
+  private Unavailable overloaded() {
+    return new Unavailable(
+        "database", "more than " + maxInFlight + " requests already wait for it", null);
   }
 
   /**
@@ -48,11 +92,24 @@ final class Blocking implements AutoCloseable {
    * context goes with it: its result may be shared by many requests (the readiness check).
    */
   <T> void start(Callable<T> work, CompletableFuture<T> result) {
+    if (!inFlight.tryAcquire()) {
+      result.completeExceptionally(overloaded());
+      return;
+    }
     threads.execute(
         () -> {
+          T value = null;
+          Throwable failure = null;
           try {
-            result.complete(work.call());
-          } catch (Throwable failure) {
+            value = work.call();
+          } catch (Throwable t) {
+            failure = t;
+          } finally {
+            inFlight.release();
+          }
+          if (failure == null) {
+            result.complete(value);
+          } else {
             result.completeExceptionally(failure);
           }
         });

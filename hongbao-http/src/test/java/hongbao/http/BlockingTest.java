@@ -65,6 +65,42 @@ class BlockingTest {
     assertThat(leftOnTheLoop).isNull();
   }
 
+  @Test
+  void call_pastItsBound_failsAtOnceAsUnavailable_andTakesWorkAgainOnceSomeFinishes()
+      throws Exception {
+    Context context = vertx.getOrCreateContext();
+    var bounded = new Blocking(2);
+    var release = new java.util.concurrent.CountDownLatch(1);
+    try {
+      java.util.concurrent.Callable<String> held =
+          () -> {
+            release.await();
+            return "held";
+          };
+      var first = onContext(context, () -> bounded.call(context, held));
+      var second = onContext(context, () -> bounded.call(context, held));
+      var third = onContext(context, () -> bounded.call(context, () -> "third"));
+
+      assertThat(third.failed()).isTrue();
+      assertThat(third.cause())
+          .isInstanceOf(hongbao.core.Unavailable.class)
+          .hasMessageContaining("more than 2 requests");
+      assertThat(first.isComplete()).isFalse();
+
+      release.countDown();
+      assertThat(first.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS))
+          .isEqualTo("held");
+      assertThat(second.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS))
+          .isEqualTo("held");
+      var fourth = onContext(context, () -> bounded.call(context, () -> "fourth"));
+      assertThat(fourth.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS))
+          .isEqualTo("fourth");
+    } finally {
+      release.countDown();
+      bounded.close();
+    }
+  }
+
   /** A request's handler: puts its id in the MDC, calls {@code work} blocking, logs the outcome. */
   private void runAsRequest(
       Context context, String requestId, java.util.concurrent.Callable<String> work)
