@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
+import java.util.function.BiConsumer;
 import org.slf4j.MDC;
 
 /**
@@ -58,6 +59,24 @@ final class Blocking implements AutoCloseable {
   /** The permit goes back before the outcome does, so whoever sees the outcome may call again. */
   private <T> void run(
       Callable<T> work, Context context, Promise<T> promise, Map<String, String> logging) {
+    runHeld(
+        work,
+        (value, failure) ->
+            context.runOnContext(
+                ignored ->
+                    withLogging(
+                        logging,
+                        () -> {
+                          if (failure == null) {
+                            promise.complete(value);
+                          } else {
+                            promise.fail(failure);
+                          }
+                        })));
+  }
+
+  /** Runs {@code work} holding a permit, releases it, then hands the outcome on. */
+  private <T> void runHeld(Callable<T> work, BiConsumer<T, Throwable> outcome) {
     T value = null;
     Throwable failure = null;
     try {
@@ -67,19 +86,7 @@ final class Blocking implements AutoCloseable {
     } finally {
       inFlight.release();
     }
-    T result = value;
-    Throwable error = failure;
-    context.runOnContext(
-        ignored ->
-            withLogging(
-                logging,
-                () -> {
-                  if (error == null) {
-                    promise.complete(result);
-                  } else {
-                    promise.fail(error);
-                  }
-                }));
+    outcome.accept(value, failure);
   }
 
   private Unavailable overloaded() {
@@ -97,22 +104,16 @@ final class Blocking implements AutoCloseable {
       return;
     }
     threads.execute(
-        () -> {
-          T value = null;
-          Throwable failure = null;
-          try {
-            value = work.call();
-          } catch (Throwable t) {
-            failure = t;
-          } finally {
-            inFlight.release();
-          }
-          if (failure == null) {
-            result.complete(value);
-          } else {
-            result.completeExceptionally(failure);
-          }
-        });
+        () ->
+            runHeld(
+                work,
+                (value, failure) -> {
+                  if (failure == null) {
+                    result.complete(value);
+                  } else {
+                    result.completeExceptionally(failure);
+                  }
+                }));
   }
 
   /**
