@@ -40,6 +40,7 @@ import hongbao.http.auth.VerifiedTokens;
 import hongbao.pinyin.PinyinPronunciation;
 import hongbao.postgres.PostgresConfig;
 import hongbao.postgres.PostgresDatabase;
+import hongbao.redis.EventLoops;
 import hongbao.redis.RedisKeys;
 import hongbao.redis.RedisLink;
 import hongbao.redis.RedisTimeouts;
@@ -53,6 +54,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.internal.VertxInternal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -197,12 +199,17 @@ public final class Hongbao implements AutoCloseable {
     resources.push(database);
 
     var metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    // Vert.x first: the Redis link runs on its event loops (a grab's command and reply stay on the
+    // loop serving the request), so it must close before them.
+    Vertx vertx = Vertx.vertx();
+    resources.push(() -> vertx.close().await());
     RedisLink redis =
         RedisTimeouts.link(
             redisUrl,
             config.redisTimeout(),
             RedisPayoutQueue.MAX_WAIT,
-            ServiceMetrics.redisCommands(metrics));
+            ServiceMetrics.redisCommands(metrics),
+            EventLoops.of(((VertxInternal) vertx).nettyEventLoopGroup()));
     resources.push(redis);
     RedisKeys keys = new RedisKeys(config.shards());
     var store = new RedisGrabStore(redis, keys, config.keyGrace());
@@ -338,7 +345,7 @@ public final class Hongbao implements AutoCloseable {
         .description("grabs waiting for their payout")
         .register(metrics);
     resources.push(ServiceMetrics.bind(metrics, database.dataSource()));
-    startHttp(services);
+    startHttp(vertx, services);
     if (workers) {
       resources.push(
           Workers.start(
@@ -386,9 +393,7 @@ public final class Hongbao implements AutoCloseable {
     return masters > 0 ? " (embedded cluster of " + masters + " masters)" : " (embedded)";
   }
 
-  private void startHttp(HttpServices services) {
-    Vertx vertx = Vertx.vertx();
-    resources.push(() -> vertx.close().await());
+  private void startHttp(Vertx vertx, HttpServices services) {
     var api = new HttpApi(vertx, services, config.http());
     http = api;
     api.with(new WebUiRoutes(services, config.webUi()));

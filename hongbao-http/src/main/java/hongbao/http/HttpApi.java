@@ -21,6 +21,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -239,10 +240,23 @@ public final class HttpApi implements AutoCloseable {
     }
   }
 
+  /**
+   * Off the event loop: some gauges read Redis (the payout backlog, the reward streams' lag), and
+   * the Redis link's connections live on the event loops, so waiting for them there could hang.
+   */
   private void metrics(RoutingContext ctx) {
-    ctx.response()
-        .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8")
-        .end(services.metrics().scrape());
+    blocking
+        .call(ctx.vertx().getOrCreateContext(), () -> services.metrics().scrape())
+        .onComplete(
+            scraped -> {
+              if (scraped.failed()) {
+                ctx.fail(scraped.cause());
+                return;
+              }
+              ctx.response()
+                  .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8")
+                  .end(scraped.result());
+            });
   }
 
   private void devToken(RoutingContext ctx) {
@@ -403,27 +417,42 @@ public final class HttpApi implements AutoCloseable {
       throw new ApiError(429, "RATE_LIMITED", "too many grabs; slow down");
     }
     long id = services.packetIds().decode(ctx.pathParam("id"));
-    Future.fromCompletionStage(
-            services.grab().grab(id, caller.userId(), password), ctx.vertx().getOrCreateContext())
-        .onComplete(
-            result -> {
-              if (result.succeeded() && result.result() instanceof GrabOutcome.NotFound) {
-                ctx.fail(ApiError.notFound("no such packet"));
-                return;
+    var context = (ContextInternal) ctx.vertx().getOrCreateContext();
+    services
+        .grab()
+        .grab(id, caller.userId(), password)
+        .whenComplete(
+            (outcome, failure) -> {
+              // The store's reply normally completes on this request's own event loop (the Redis
+              // link has a connection per loop): answer right here instead of queueing a task
+              // for the same thread. From anywhere else (the slow path, a timeout), hand it over.
+              if (context.inThread()) {
+                context.dispatch(() -> answerGrab(ctx, outcome, failure, started));
+              } else {
+                context.runOnContext(ignored -> answerGrab(ctx, outcome, failure, started));
               }
-              answerGrab(ctx, result);
-              grabLatency.record(
-                  System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
             });
   }
 
-  /** Writes the outcome's bytes (see {@link Outcomes#answer}); a failure goes to the handlers. */
-  private void answerGrab(RoutingContext ctx, io.vertx.core.AsyncResult<GrabOutcome> result) {
-    if (result.failed()) {
-      ctx.fail(result.cause());
+  /**
+   * Writes the outcome's bytes (see {@link Outcomes#answer}); a failure or an unknown packet goes
+   * to the handlers.
+   */
+  private void answerGrab(
+      RoutingContext ctx, GrabOutcome outcome, Throwable failure, long startedNanos) {
+    if (failure == null && outcome instanceof GrabOutcome.NotFound) {
+      ctx.fail(ApiError.notFound("no such packet"));
       return;
     }
-    GrabOutcome outcome = result.result();
+    writeGrab(ctx, outcome, failure);
+    grabLatency.record(System.nanoTime() - startedNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+  }
+
+  private void writeGrab(RoutingContext ctx, GrabOutcome outcome, Throwable failure) {
+    if (failure != null) {
+      ctx.fail(failure);
+      return;
+    }
     grabOutcomes.get(outcome.getClass()).increment();
     Buffer answer;
     try {

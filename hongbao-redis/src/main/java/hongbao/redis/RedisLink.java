@@ -49,6 +49,14 @@ import java.util.concurrent.TimeoutException;
  * recorder of command latencies it is given) and shuts them down on close; {@link #another()} opens
  * a further connection of the same client (for commands that block), which the caller closes.
  * Thread-safe, as Lettuce connections are.
+ *
+ * <p>Given the HTTP server's {@link EventLoops}, a link to one server runs on them instead of
+ * threads of its own, with one connection per loop besides the shared one: {@link #async()} on a
+ * loop gives that loop's connection, so the command and its reply stay on the thread serving the
+ * request. Nothing may then wait for a reply on a loop: {@link #sync()} and every other blocking
+ * call of the link fail loudly there (an invariant), on a cluster too. A cluster keeps Lettuce's
+ * own threads: its client routes each command to one of several node connections, which a per-loop
+ * client would multiply (and its topology refreshes with them), so it was left as it was.
  */
 public abstract sealed class RedisLink implements AutoCloseable {
 
@@ -91,13 +99,31 @@ public abstract sealed class RedisLink implements AutoCloseable {
       ClientOptions options,
       Duration commandTimeout,
       CommandLatencyRecorder latencies) {
-    ClientResources resources =
+    return open(url, options, commandTimeout, latencies, null);
+  }
+
+  /**
+   * As {@link #open(String, ClientOptions, Duration, CommandLatencyRecorder)}; a link to one server
+   * runs on {@code loops} (see the class comment), and no link blocks on them. {@code loops} may be
+   * null: Lettuce's own threads, no guard.
+   */
+  public static RedisLink open(
+      String url,
+      ClientOptions options,
+      Duration commandTimeout,
+      CommandLatencyRecorder latencies,
+      EventLoops loops) {
+    boolean onLoops = loops != null && !url.startsWith(CLUSTER_SCHEME);
+    ClientResources.Builder builder =
         ClientResources.builder()
             .commandLatencyRecorder(latencies)
-            .nettyCustomizer(new ConsolidatedFlushes())
-            .build();
+            .nettyCustomizer(new ConsolidatedFlushes());
+    if (onLoops) {
+      builder.eventLoopGroupProvider(loops.all());
+    }
+    ClientResources resources = builder.build();
     try {
-      return open(url, options, commandTimeout, resources);
+      return open(url, options, commandTimeout, resources, loops);
     } catch (RuntimeException e) {
       shutdown(resources);
       throw e;
@@ -105,7 +131,11 @@ public abstract sealed class RedisLink implements AutoCloseable {
   }
 
   private static RedisLink open(
-      String url, ClientOptions options, Duration commandTimeout, ClientResources resources) {
+      String url,
+      ClientOptions options,
+      Duration commandTimeout,
+      ClientResources resources,
+      EventLoops loops) {
     if (url.startsWith(CLUSTER_SCHEME)) {
       List<RedisURI> seeds = clusterSeeds(url);
       seeds.forEach(seed -> seed.setTimeout(commandTimeout));
@@ -119,7 +149,7 @@ public abstract sealed class RedisLink implements AutoCloseable {
                       .build())
               .build());
       try {
-        return new Cluster(client, client.connect(), resources);
+        return new Cluster(client, client.connect(), resources, loops);
       } catch (RuntimeException e) {
         client.shutdown();
         throw RedisFaults.translate(e);
@@ -129,12 +159,24 @@ public abstract sealed class RedisLink implements AutoCloseable {
     uri.setTimeout(commandTimeout);
     RedisClient client = RedisClient.create(resources, uri);
     client.setOptions(options);
+    StatefulRedisConnection<String, String> shared;
     try {
-      return new Server(client, client.connect(), true, resources);
+      shared = client.connect();
     } catch (RuntimeException e) {
       client.shutdown();
       throw RedisFaults.translate(e);
     }
+    LoopConnections perLoop = null;
+    if (loops != null) {
+      try {
+        perLoop = LoopConnections.open(loops, uri, options, resources);
+      } catch (RuntimeException e) {
+        shared.close();
+        client.shutdown();
+        throw e;
+      }
+    }
+    return new Server(client, shared, true, resources, loops, perLoop);
   }
 
   /**
@@ -152,12 +194,12 @@ public abstract sealed class RedisLink implements AutoCloseable {
    * not available on it.
    */
   public static RedisLink of(StatefulRedisConnection<String, String> connection) {
-    return new Server(null, connection, false, null);
+    return new Server(null, connection, false, null, null, null);
   }
 
   /** A link over a new connection of {@code client}; closing it closes that connection only. */
   public static RedisLink of(RedisClient client) {
-    return new Server(client, client.connect(), true, null);
+    return new Server(client, client.connect(), true, null, null, null);
   }
 
   /** The seeds of {@code redis-cluster://[user:password@]host:port[,host:port...]}. */
@@ -185,9 +227,23 @@ public abstract sealed class RedisLink implements AutoCloseable {
     return seeds;
   }
 
+  /**
+   * Commands that wait for their reply.
+   *
+   * @throws Invariants.InvariantViolation on an event loop the link runs on (see the class comment)
+   */
   public abstract RedisClusterCommands<String, String> sync();
 
+  /** Commands that complete a future; on a link's event loop, that loop's own connection. */
   public abstract RedisClusterAsyncCommands<String, String> async();
+
+  /**
+   * Fails loudly when the calling thread is an event loop this link was given: {@code what} would
+   * block it waiting for Redis. For the adapters' own waits on futures of {@link #async()}.
+   *
+   * @throws Invariants.InvariantViolation on such a thread
+   */
+  public abstract void refuseBlocking(String what);
 
   public abstract boolean isCluster();
 
@@ -293,25 +349,49 @@ public abstract sealed class RedisLink implements AutoCloseable {
     /** Set on the link that owns the client: it shuts down the client and these resources. */
     private final ClientResources ownedResources;
 
+    /** The loops no call may block on; null when none were given. */
+    private final EventLoops loops;
+
+    /** One connection per loop, on the link that owns them; else null. */
+    private final LoopConnections perLoop;
+
     Server(
         RedisClient client,
         StatefulRedisConnection<String, String> connection,
         boolean closesConnection,
-        ClientResources ownedResources) {
+        ClientResources ownedResources,
+        EventLoops loops,
+        LoopConnections perLoop) {
       this.client = client;
       this.connection = connection;
       this.closesConnection = closesConnection;
       this.ownedResources = ownedResources;
+      this.loops = loops;
+      this.perLoop = perLoop;
     }
 
     @Override
     public RedisClusterCommands<String, String> sync() {
+      refuseBlocking("a synchronous Redis command");
       return connection.sync();
     }
 
     @Override
     public RedisClusterAsyncCommands<String, String> async() {
+      if (perLoop != null) {
+        RedisClusterAsyncCommands<String, String> own = perLoop.onCurrentLoop();
+        if (own != null) {
+          return own;
+        }
+      }
       return connection.async();
+    }
+
+    @Override
+    public void refuseBlocking(String what) {
+      if (loops != null) {
+        loops.refuseBlocking(what);
+      }
     }
 
     @Override
@@ -324,8 +404,9 @@ public abstract sealed class RedisLink implements AutoCloseable {
       if (client == null) {
         throw new IllegalStateException("a link over a bare connection cannot open another");
       }
+      refuseBlocking("opening a Redis connection");
       try {
-        return new Server(client, client.connect(), true, null);
+        return new Server(client, client.connect(), true, null, loops, null);
       } catch (RuntimeException e) {
         throw RedisFaults.translate(e);
       }
@@ -333,6 +414,7 @@ public abstract sealed class RedisLink implements AutoCloseable {
 
     @Override
     public void loadScript(String source, String sha) {
+      refuseBlocking("loading a script synchronously");
       try {
         checkSha(connection.sync().scriptLoad(source), sha);
       } catch (RuntimeException e) {
@@ -342,11 +424,12 @@ public abstract sealed class RedisLink implements AutoCloseable {
 
     @Override
     public CompletionStage<Void> loadScriptAsync(String source, String sha) {
-      return connection.async().scriptLoad(source).thenAccept(loaded -> checkSha(loaded, sha));
+      return async().scriptLoad(source).thenAccept(loaded -> checkSha(loaded, sha));
     }
 
     @Override
     public String generation() {
+      refuseBlocking("reading the server's run id");
       try {
         return runId(connection.sync().info("server"));
       } catch (RuntimeException e) {
@@ -371,6 +454,9 @@ public abstract sealed class RedisLink implements AutoCloseable {
 
     @Override
     public void close() {
+      if (perLoop != null) {
+        perLoop.close();
+      }
       if (closesConnection) {
         connection.close();
       }
@@ -390,18 +476,31 @@ public abstract sealed class RedisLink implements AutoCloseable {
     /** Set on the link that owns the client: it shuts down the client and these resources. */
     private final ClientResources ownedResources;
 
+    /** The HTTP server's loops, which no call may block; null when none were given. */
+    private final EventLoops loops;
+
     Cluster(
         RedisClusterClient client,
         StatefulRedisClusterConnection<String, String> connection,
-        ClientResources ownedResources) {
+        ClientResources ownedResources,
+        EventLoops loops) {
       this.client = client;
       this.connection = connection;
       this.ownedResources = ownedResources;
+      this.loops = loops;
     }
 
     @Override
     public RedisClusterCommands<String, String> sync() {
+      refuseBlocking("a synchronous Redis command");
       return connection.sync();
+    }
+
+    @Override
+    public void refuseBlocking(String what) {
+      if (loops != null) {
+        loops.refuseBlocking(what);
+      }
     }
 
     @Override
@@ -416,8 +515,9 @@ public abstract sealed class RedisLink implements AutoCloseable {
 
     @Override
     public RedisLink another() {
+      refuseBlocking("opening a Redis connection");
       try {
-        return new Cluster(client, client.connect(), null);
+        return new Cluster(client, client.connect(), null, loops);
       } catch (RuntimeException e) {
         throw RedisFaults.translate(e);
       }
@@ -425,6 +525,7 @@ public abstract sealed class RedisLink implements AutoCloseable {
 
     @Override
     public void loadScript(String source, String sha) {
+      refuseBlocking("loading a script synchronously");
       await(
           loadScriptAsync(source, sha).toCompletableFuture(),
           timeout(),
@@ -439,6 +540,7 @@ public abstract sealed class RedisLink implements AutoCloseable {
 
     @Override
     public String generation() {
+      refuseBlocking("reading the masters' run ids");
       AsyncExecutions<String> infos = connection.async().upstream().commands().info("server");
       List<String> replies =
           await(infos.toCompletableFuture(), timeout(), "INFO server on every master");

@@ -62,6 +62,19 @@ public final class RedisTimeouts extends TimeoutOptions.TimeoutSource {
     return RedisLink.open(url, options(command, block), command, latencies);
   }
 
+  /**
+   * As {@link #link(String, Duration, Duration, CommandLatencyRecorder)}, a link to one server
+   * running on the HTTP server's {@code loops} (see {@link RedisLink}).
+   */
+  public static RedisLink link(
+      String url,
+      Duration command,
+      Duration block,
+      CommandLatencyRecorder latencies,
+      EventLoops loops) {
+    return RedisLink.open(url, options(command, block), command, latencies, loops);
+  }
+
   /** Client options bounding every command, and the connect, as described above. */
   public static ClientOptions options(Duration command, Duration block) {
     return ClientOptions.builder()

@@ -314,7 +314,8 @@ public final class RedisPrizePools implements PrizePools {
     return value.hasValue() ? Long.parseLong(value.getValue()) : 0;
   }
 
-  private static <T> T await(RedisFuture<T> future) {
+  private <T> T await(RedisFuture<T> future) {
+    redis.refuseBlocking("waiting for a prize pool's reply");
     try {
       return future.get(READ_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (InterruptedException e) {

@@ -131,6 +131,7 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
 
   /** XGROUP CREATE ... MKSTREAM on every stream, pipelined; an existing group is fine. */
   private void createGroups(List<String> streams) {
+    redis.refuseBlocking("creating the payout streams' groups");
     var async = commands.async();
     var futures = new ArrayList<RedisFuture<String>>(streams.size());
     for (String stream : streams) {
@@ -328,7 +329,7 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
     }
     awaitDone(removals);
     await(futures);
-    removals.forEach(RedisPayoutQueue::join);
+    removals.forEach(this::join);
   }
 
   /** ack.lua on one stream: XACK, then trim the acknowledged head (see the script's header). */
@@ -590,16 +591,17 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
   }
 
   /** Waits for every pipelined command; the first that failed fails the call. */
-  private static void await(List<? extends RedisFuture<?>> futures) {
+  private void await(List<? extends RedisFuture<?>> futures) {
     awaitDone(futures);
-    futures.forEach(RedisPayoutQueue::join);
+    futures.forEach(this::join);
   }
 
   /**
    * Waits until every pipelined command has its reply, failed or not, within one bounded wait; the
    * caller looks at each (some failures, NOGROUP or TRYAGAIN, concern only their stream).
    */
-  private static void awaitDone(List<? extends Future<?>> futures) {
+  private void awaitDone(List<? extends Future<?>> futures) {
+    redis.refuseBlocking("waiting for pipelined Redis replies");
     long deadline = System.nanoTime() + SYNC_TIMEOUT.toNanos();
     for (Future<?> future : futures) {
       try {
@@ -615,11 +617,12 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
     }
   }
 
-  private static <T> T join(RedisFuture<T> future) {
+  private <T> T join(RedisFuture<T> future) {
     return join(future.toCompletableFuture());
   }
 
-  private static <T> T join(CompletableFuture<T> future) {
+  private <T> T join(CompletableFuture<T> future) {
+    redis.refuseBlocking("waiting for a Redis reply");
     try {
       return future.join();
     } catch (RuntimeException e) {

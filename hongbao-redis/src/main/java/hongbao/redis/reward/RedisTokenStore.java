@@ -22,6 +22,7 @@ public final class RedisTokenStore implements TokenStore {
 
   @Override
   public void save(Reward reward, String token) {
+    redis.refuseBlocking("saving a reward token");
     var async = redis.async();
     var set =
         async.hset(keys.tokens(reward.userId(), reward.campaignId()), reward.tradeNo(), token);
