@@ -7,6 +7,8 @@ import hongbao.app.embedded.GatewaySimProcess;
 import hongbao.redis.RedisLink;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
@@ -16,8 +18,10 @@ import java.util.UUID;
  * test JVM — one Redis, and a cluster of {@value #CLUSTER_MASTERS} masters for the cluster
  * variants, both beside one PostgreSQL (the cluster's packets in a schema of their own, so that
  * each reconciler sees only the packets of its Redis) — and, when HONGBAO_TEST_REDIS_URL and
- * HONGBAO_TEST_JDBC_URL are set, the given servers too. On given servers a fresh schema per run and
- * a flushed Redis database (use a dedicated database index in the URL) keep runs independent.
+ * HONGBAO_TEST_JDBC_URL are set, the given servers too. On given servers a fresh schema per test
+ * JVM and a flushed Redis database (use a dedicated database index in the URL) keep runs
+ * independent; when surefire runs the tests in several JVMs at once, JVM n takes the database n - 1
+ * places after the given one (see {@link #forkDatabase}).
  *
  * <p>Each set of backends has its own payment gateway simulator in a child process, started with
  * them: its book must hold exactly the withdrawals of their database, or reconciling them against
@@ -128,7 +132,8 @@ public record Backends(
 
   public static synchronized Backends external() {
     if (external == null) {
-      String redisUrl = System.getenv("HONGBAO_TEST_REDIS_URL");
+      String redisUrl = forkDatabase(System.getenv("HONGBAO_TEST_REDIS_URL"), fork());
+      System.out.println("test JVM " + fork() + ": outside Redis " + redisUrl);
       RedisClient client = RedisClient.create(redisUrl);
       try (var connection = client.connect()) {
         connection.sync().flushdb();
@@ -148,6 +153,63 @@ public record Backends(
       external = new Backends("external", redisUrl, jdbcUrl, schema, gateway.url(), GATEWAY_SECRET);
     }
     return external;
+  }
+
+  /**
+   * Which of surefire's parallel test JVMs this is: 1, 2, ... The module's POM sets {@code
+   * hongbao.test.fork} to {@code jvm-${surefire.forkNumber}}: a value of the placeholder alone
+   * would be resolved by Maven itself, to nothing, before surefire could number its JVMs. 1 when
+   * run without it (an IDE) or when surefire leaves the number out (a single JVM).
+   */
+  static int fork() {
+    return fork(System.getProperty("hongbao.test.fork", ""));
+  }
+
+  static int fork(String fork) {
+    String number = fork.replaceFirst("^jvm-", "");
+    if (number.isEmpty() || number.startsWith("$")) {
+      return 1;
+    }
+    try {
+      int parsed = Integer.parseInt(number);
+      if (parsed < 1) {
+        throw new IllegalStateException("hongbao.test.fork must be jvm-1 or more, not " + fork);
+      }
+      return parsed;
+    } catch (NumberFormatException e) {
+      throw new IllegalStateException("hongbao.test.fork must be jvm-N, not '" + fork + "'", e);
+    }
+  }
+
+  /**
+   * The Redis database of test JVM {@code fork}: the given database for the first, the next ones
+   * for the others, so that a JVM flushing its own at start never wipes what another is testing. A
+   * cluster has one database only and cannot be shared this way.
+   */
+  static String forkDatabase(String redisUrl, int fork) {
+    if (fork == 1) {
+      return redisUrl;
+    }
+    URI uri = URI.create(redisUrl);
+    if (!"redis".equals(uri.getScheme()) && !"rediss".equals(uri.getScheme())) {
+      throw new IllegalStateException(
+          "HONGBAO_TEST_REDIS_URL " + uri.getScheme() + ":// cannot be shared by test JVMs");
+    }
+    String path = uri.getPath() == null ? "" : uri.getPath();
+    int given = path.length() > 1 ? Integer.parseInt(path.substring(1)) : 0;
+    try {
+      return new URI(
+              uri.getScheme(),
+              uri.getUserInfo(),
+              uri.getHost(),
+              uri.getPort(),
+              "/" + (given + fork - 1),
+              uri.getQuery(),
+              null)
+          .toString();
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static GatewaySimProcess startGateway() {
