@@ -117,8 +117,7 @@ public final class TapService {
   private TapOutcome tail(
       Campaign campaign, Round round, String userId, String tradeNo, long nowSecond) {
     Set<Integer> dryPools =
-        dry.computeIfAbsent(
-            campaign.id() + "/" + round.number(), k -> ConcurrentHashMap.newKeySet());
+        dry.computeIfAbsent(roundKey(campaign, round), k -> ConcurrentHashMap.newKeySet());
     int home = SubPools.home(userId, campaign.homePools());
     if (home < round.subPools()) {
       dryPools.add(home);
@@ -157,6 +156,11 @@ public final class TapService {
     return new TapOutcome.Won(tradeNo, prize.type(), prize.amount(), token);
   }
 
+  /** Per version: an edit's rounds are other rounds, in other pools. */
+  private static String roundKey(Campaign campaign, Round round) {
+    return campaign.id() + "/" + campaign.version() + "/" + round.number();
+  }
+
   /** The chance of this tap drawing, from this instance's recent sample of the round. */
   private double chance(Campaign campaign, Round round, Instant now) {
     Sample sample = sample(campaign, round, now.toEpochMilli());
@@ -169,7 +173,7 @@ public final class TapService {
   }
 
   private Sample sample(Campaign campaign, Round round, long nowMillis) {
-    String key = campaign.id() + "/" + round.number();
+    String key = roundKey(campaign, round);
     Sample sample = pulses.get(key);
     if (sample == null
         || nowMillis - sample.atMillis() >= PULSE_MILLIS
