@@ -117,7 +117,7 @@ class CampaignEditTest {
 
     var larger =
         campaign(
-            80_000,
+            120_000,
             2,
             10,
             round(starts, 60, prize("CASH", 100, 600), prize("CASH", 1_000, 10)),
@@ -126,7 +126,7 @@ class CampaignEditTest {
     assertThat(edited.status()).as(edited.raw()).isEqualTo(200);
     JsonObject json = edited.json();
     assertThat(json.getInteger("version")).isEqualTo(2);
-    assertThat(json.getLong("budget")).isEqualTo(80_000);
+    assertThat(json.getLong("budget")).isEqualTo(120_000);
     assertThat(json.getInteger("maxWinsPerUser")).isEqualTo(2);
     assertThat(Instant.parse(json.getString("startsAt"))).isEqualTo(starts);
     assertThat(json.getString("status")).isEqualTo("SCHEDULED");
@@ -134,22 +134,22 @@ class CampaignEditTest {
     assertThat(json.getJsonArray("rounds").getJsonObject(0).getLong("prizesLeft"))
         .as("the new version's pools are armed")
         .isEqualTo(610);
-    assertThat(fixture.escrow(id)).isEqualTo(80_000);
-    assertThat(fixture.systemBalance()).isEqualTo(system - 30_000);
+    assertThat(fixture.escrow(id)).isEqualTo(120_000);
+    assertThat(fixture.systemBalance()).isEqualTo(system - 70_000);
     assertThat(editTransfers(id)).isEqualTo(1);
-    assertThat(budgetState(id).budget().fen()).isEqualTo(80_000);
-    assertThat(budgetState(id).allowance().fen()).isEqualTo(80_000);
+    assertThat(budgetState(id).budget().fen()).isEqualTo(120_000);
+    assertThat(budgetState(id).allowance().fen()).isEqualTo(120_000);
 
     // PUT again with the same body: nothing moves twice.
     var again = edit(id, larger);
     assertThat(again.status()).as(again.raw()).isEqualTo(200);
     assertThat(again.json().getInteger("version")).isEqualTo(2);
-    assertThat(fixture.escrow(id)).isEqualTo(80_000);
+    assertThat(fixture.escrow(id)).isEqualTo(120_000);
     assertThat(editTransfers(id)).isEqualTo(1);
 
     var smaller =
         campaign(
-            66_000,
+            100_000,
             2,
             10,
             round(starts, 60, prize("CASH", 100, 450), prize("CASH", 1_000, 10)),
@@ -157,11 +157,11 @@ class CampaignEditTest {
     var cut = edit(id, smaller);
     assertThat(cut.status()).as(cut.raw()).isEqualTo(200);
     assertThat(cut.json().getInteger("version")).isEqualTo(3);
-    assertThat(fixture.escrow(id)).isEqualTo(66_000);
-    assertThat(fixture.systemBalance()).isEqualTo(system - 16_000);
+    assertThat(fixture.escrow(id)).isEqualTo(100_000);
+    assertThat(fixture.systemBalance()).isEqualTo(system - 50_000);
     assertThat(editTransfers(id)).isEqualTo(2);
-    assertThat(budgetState(id).budget().fen()).isEqualTo(66_000);
-    assertThat(budgetState(id).allowance().fen()).isEqualTo(66_000);
+    assertThat(budgetState(id).budget().fen()).isEqualTo(100_000);
+    assertThat(budgetState(id).allowance().fen()).isEqualTo(100_000);
     assertThat(keysOf(id))
         .as("only version 3's pools are left")
         .isNotEmpty()
@@ -183,10 +183,10 @@ class CampaignEditTest {
     fixture.awaitCredited(id, 660, Duration.ofSeconds(60));
     assertThat(fixture.rain().service().view(id).spent().fen()).isEqualTo(cash);
     at(starts.plusSeconds(150).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
-    assertThat(fixture.awaitReturned(id)).isEqualTo(66_000 - cash);
+    assertThat(fixture.awaitReturned(id)).isEqualTo(100_000 - cash);
     assertThat(fixture.returnTransfers(id)).isEqualTo(1);
     assertThat(fixture.escrow(id)).isZero();
-    assertThat(fixture.systemBalance()).isEqualTo(system - 16_000 + (66_000 - cash));
+    assertThat(fixture.systemBalance()).isEqualTo(system - 50_000 + (100_000 - cash));
   }
 
   /**
@@ -280,7 +280,7 @@ class CampaignEditTest {
         edit(
             id,
             campaign(
-                6_000, 2, 10, round(starts, 60, prize("CASH", 100, 40), prize("CASH", 50, 20))));
+                8_000, 2, 10, round(starts, 60, prize("CASH", 100, 40), prize("CASH", 50, 20))));
     assertThat(edited.status()).as(edited.raw()).isEqualTo(200);
     assertThat(other.get(id).version()).as("the other instance's copy").isEqualTo(1);
 
@@ -296,7 +296,7 @@ class CampaignEditTest {
 
     fixture.awaitCredited(id, 60, Duration.ofSeconds(60));
     at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
-    assertThat(fixture.awaitReturned(id)).isEqualTo(1_000);
+    assertThat(fixture.awaitReturned(id)).isEqualTo(3_000);
     assertThat(fixture.escrow(id)).isZero();
   }
 
@@ -315,7 +315,7 @@ class CampaignEditTest {
     var draft =
         new CampaignDraft(
             "除夕红包雨",
-            5_500,
+            8_000,
             List.of(
                 new CampaignDraft.RoundDraft(starts, 60, List.of(new PrizeLine("CASH", 100, 50)))),
             1,
@@ -323,18 +323,18 @@ class CampaignEditTest {
     Campaign terms = CampaignRules.accept(id, draft, "CASH"::equals, now);
     var edit = fixture.rain().store().edit(id, terms, fixture.clock, LEAD);
     assertThat(edit).isInstanceOf(CampaignStore.Edit.Edited.class);
-    assertThat(fixture.escrow(id)).isEqualTo(5_500);
+    assertThat(fixture.escrow(id)).isEqualTo(8_000);
     assertThat(budgetState(id).budget().fen()).as("not resized yet").isEqualTo(3_000);
 
     at(starts.plusMillis(59_500));
     var wins = rain(fixture.rain().taps(), id, "edit-d-", 200, 2);
     assertThat(wins.wins()).hasSize(50);
-    assertThat(budgetState(id).budget().fen()).isEqualTo(5_500);
+    assertThat(budgetState(id).budget().fen()).isEqualTo(8_000);
     assertThat(budgetState(id).reserved().fen()).isEqualTo(5_000);
 
     fixture.awaitCredited(id, 50, Duration.ofSeconds(60));
     at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
-    assertThat(fixture.awaitReturned(id)).isEqualTo(500);
+    assertThat(fixture.awaitReturned(id)).isEqualTo(3_000);
   }
 
   // ------------------------------------------------------------------------------- helpers
