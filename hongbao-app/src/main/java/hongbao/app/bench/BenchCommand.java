@@ -449,14 +449,21 @@ public final class BenchCommand implements Callable<Integer> {
       return Scenario.named(scenario, new BenchOptions(shares, packets, duplicates), round);
     }
 
+    /** The share of the service's CPU its JIT compiler threads may take in a settled window. */
+    static final double JIT_SHARE_SETTLED = 0.05;
+
     /**
      * Windows of hot grabs, payouts paused, until the JIT has settled: neither has the grab rate
      * risen nor the service's CPU per grab fallen by more than 3% against the best window so far,
-     * two windows in a row (at least three windows, at most the time limit). CPU per grab is the
-     * steadier sign on a shared machine; the rate is what a user sees. After each window the
-     * payouts drain, so that their code is compiled along with the grab path's: warmed up with one
-     * drain at the end, the first measured window ran ~40% above the next ones. Returns each
-     * window's grabs/s.
+     * and the service's compiler threads took at most {@value #JIT_SHARE_SETTLED} of its CPU, two
+     * windows in a row (at least three windows, at most the time limit). CPU per grab is the
+     * steadier sign on a shared machine; the rate is what a user sees. The compiler's share is
+     * there because a rate and a CPU per grab that look flat over a few short windows can still
+     * hide a JIT at work: on a quiet box, windows right after such a warm-up alternated between ~80
+     * and ~190 µs of service CPU per grab, and the compiler threads took 23% of the service's CPU
+     * over the whole run. After each window the payouts drain, so that their code is compiled along
+     * with the grab path's: warmed up with one drain at the end, the first measured window ran ~40%
+     * above the next ones. Returns each window's grabs/s.
      */
     private List<Double> warmUp() throws Exception {
       var rates = new ArrayList<Double>();
@@ -479,7 +486,9 @@ public final class BenchCommand implements Callable<Integer> {
         double micros = window.cpuMicrosPerGrab().getOrDefault(Party.SERVICE, 0.0);
         boolean rising = window.grabsPerSec() > bestRate * 1.03;
         boolean falling = meter.measures(Party.SERVICE) && micros < bestMicros * 0.97;
-        flat = rising || falling ? 0 : flat + 1;
+        double compiling = window.cpuMicrosPerGrab().getOrDefault(Party.SERVICE_JIT, 0.0);
+        boolean jitBusy = micros > 0 && compiling / micros > JIT_SHARE_SETTLED;
+        flat = rising || falling || jitBusy ? 0 : flat + 1;
         bestRate = Math.max(bestRate, window.grabsPerSec());
         bestMicros = Math.min(bestMicros, micros);
         setPayouts(true);

@@ -48,6 +48,37 @@ final class ProcessCpu {
   }
 
   /**
+   * User + system time in ticks of the process's live JIT compiler threads (HotSpot names them
+   * {@code C1 CompilerThreadN} and {@code C2 CompilerThreadN}, cut to 15 characters in {@code
+   * comm}). A compiler thread that exited takes its time with it, so differences are clamped by the
+   * caller; 0 for a process that is gone.
+   */
+  static long compilerTicks(long pid) {
+    long sum = 0;
+    try (DirectoryStream<Path> threads =
+        Files.newDirectoryStream(PROC.resolve(Long.toString(pid)).resolve("task"))) {
+      for (Path thread : threads) {
+        String stat;
+        try {
+          stat = Files.readString(thread.resolve("stat"));
+        } catch (IOException e) {
+          continue; // the thread exited meanwhile
+        }
+        int open = stat.indexOf('(');
+        int close = stat.lastIndexOf(')');
+        String name = stat.substring(open + 1, close);
+        if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+          String[] fields = stat.substring(close + 2).trim().split(" ");
+          sum += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        }
+      }
+    } catch (IOException e) {
+      return 0;
+    }
+    return sum;
+  }
+
+  /**
    * Busy time of the whole machine in ticks, every CPU summed (user, nice, system, irq, softirq,
    * steal from {@code /proc/stat}); 0 where unreadable.
    */

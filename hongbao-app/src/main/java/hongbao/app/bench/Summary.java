@@ -83,7 +83,7 @@ record Summary(
     /** Service + Redis + PostgreSQL: what a paid grab costs the whole pipeline. */
     double pipelineMicrosPerGrab() {
       return cpuMicrosPerGrab.entrySet().stream()
-          .filter(e -> e.getKey() != Party.GENERATOR)
+          .filter(e -> e.getKey() != Party.GENERATOR && !e.getKey().partOfAnother())
           .mapToDouble(Map.Entry::getValue)
           .sum();
     }

@@ -1,9 +1,13 @@
 package hongbao.app.embedded;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.sync.RedisCommands;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.function.Consumer;
 import redis.embedded.RedisServer;
 
@@ -19,6 +23,8 @@ public final class EmbeddedRedis implements AutoCloseable {
 
   /** Written by Redis in its directory, so that a later start can stop an orphaned server. */
   static final String PID_FILE = "redis.pid";
+
+  private static final Duration REWRITE_PATIENCE = Duration.ofSeconds(30);
 
   private RedisServer server;
   private final Path directory;
@@ -97,6 +103,66 @@ public final class EmbeddedRedis implements AutoCloseable {
       server.start();
     } catch (IOException e) {
       throw new UncheckedIOException("could not restart the embedded Redis", e);
+    }
+  }
+
+  /**
+   * Keeps a copy of the data as it stands in {@code copy}: the append-only file is first rewritten
+   * from memory (so the copy holds every write acknowledged so far, whatever the fsync policy had
+   * put on disk yet), then copied. {@link #restartFrom} it stands for a restart that lost every
+   * write made since — an AOF cut back, a replica that lagged, a backup restored.
+   */
+  public synchronized Path snapshot(Path copy) {
+    RedisClient client = RedisClient.create(url());
+    try (var connection = client.connect()) {
+      var redis = connection.sync();
+      awaitNoRewrite(redis);
+      redis.bgrewriteaof();
+      awaitNoRewrite(redis);
+      Files.copy(aof(), copy, StandardCopyOption.REPLACE_EXISTING);
+      return copy;
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not copy the embedded Redis's AOF", e);
+    } finally {
+      client.shutdown();
+    }
+  }
+
+  /**
+   * Stops the server and starts a new one on the same port and directory from a {@link #snapshot}:
+   * a new run id with the older state.
+   */
+  public void restartFrom(Path snapshot) {
+    restart(
+        directory -> {
+          try {
+            Files.copy(snapshot, directory.resolve(AOF), StandardCopyOption.REPLACE_EXISTING);
+          } catch (IOException e) {
+            throw new UncheckedIOException("could not put the snapshot back", e);
+          }
+        });
+  }
+
+  /** Waits until no AOF rewrite runs or waits to run (BGREWRITEAOF forks before it answers). */
+  private static void awaitNoRewrite(RedisCommands<String, String> redis) {
+    long deadline = System.nanoTime() + REWRITE_PATIENCE.toNanos();
+    while (true) {
+      String info = redis.info("persistence");
+      if (info.contains("aof_rewrite_in_progress:0") && info.contains("aof_rewrite_scheduled:0")) {
+        if (!info.contains("aof_last_bgrewrite_status:ok")) {
+          throw new IllegalStateException("the AOF rewrite failed: " + info);
+        }
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("no AOF rewrite finished within " + REWRITE_PATIENCE);
+      }
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted waiting for an AOF rewrite", e);
+      }
     }
   }
 

@@ -18,7 +18,8 @@ import java.util.UUID;
 
 /**
  * The service with its reward pipeline and rain on the embedded default (Redis, PostgreSQL, a Kafka
- * broker as a child process), the rain's rounds on a test clock, and helpers to drive it.
+ * broker as a child process) or on given backends, the rain's rounds on a test clock, and helpers
+ * to drive it.
  */
 final class RainFixture implements AutoCloseable {
 
@@ -28,12 +29,26 @@ final class RainFixture implements AutoCloseable {
   final Api api;
   final String admin;
 
+  static final Instant CLOCK_START = Instant.parse("2027-02-16T11:00:00Z");
+
   RainFixture() {
-    this(Instant.parse("2027-02-16T11:00:00Z"));
+    this(CLOCK_START);
   }
 
   /** With the rain's clock standing at {@code clockStart} until a test moves it. */
   RainFixture(Instant clockStart) {
+    this(Backends.embedded(), Map.of(), clockStart);
+  }
+
+  /**
+   * On {@code backends} (a cluster, or a Redis a test restarts), with {@code overrides} of the
+   * service's settings.
+   */
+  RainFixture(Backends backends, Map<String, String> overrides) {
+    this(backends, overrides, CLOCK_START);
+  }
+
+  private RainFixture(Backends backends, Map<String, String> overrides, Instant clockStart) {
     clock = new TestClock(clockStart);
     kafka = EmbeddedKafka.start();
     var env = new HashMap<String, String>();
@@ -43,8 +58,9 @@ final class RainFixture implements AutoCloseable {
     env.put("HONGBAO_REWARD_CONSUME_RATE", "1000000");
     // 100,000 wins are credited in a test: more records in flight per consumer than the default.
     env.put("HONGBAO_REWARD_IN_FLIGHT", "2000");
+    env.putAll(overrides);
     try {
-      service = TestService.start(Backends.embedded(), env, true, clock);
+      service = TestService.start(backends, env, true, clock);
     } catch (RuntimeException e) {
       kafka.close();
       throw e;
@@ -168,8 +184,13 @@ final class RainFixture implements AutoCloseable {
 
   /** Waits for the closer (a worker on the test clock) to give the unspent budget back. */
   long awaitReturned(String campaignId) {
+    return awaitReturned(campaignId, Duration.ofSeconds(30));
+  }
+
+  /** As above, for a closer that first issues many wins again (one at a time). */
+  long awaitReturned(String campaignId, Duration patience) {
     await()
-        .atMost(Duration.ofSeconds(30))
+        .atMost(patience)
         .pollInterval(Duration.ofMillis(100))
         .until(() -> rain().store().returned(campaignId).isPresent());
     return rain().store().returned(campaignId).orElseThrow().amount().fen();

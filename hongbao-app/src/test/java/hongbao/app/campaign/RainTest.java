@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import hongbao.app.support.Api;
+import hongbao.app.support.Backends;
 import hongbao.core.campaign.CampaignStore;
 import hongbao.core.campaign.SubPools;
 import hongbao.core.campaign.TapOutcome;
@@ -34,16 +35,33 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * The red-packet rain end to end on real Redis, PostgreSQL and Kafka, rounds on a test clock: the
  * HTTP contract of every outcome and error, the tail rule, and a round of 100,000 prizes over 16
- * sub-pools tapped by 20,000 users from many threads. The reconciler runs after each test.
+ * sub-pools tapped by 20,000 users from many threads. The reconciler runs after each test. On one
+ * Redis here; {@link ClusterRainTest} runs it all on a Redis Cluster.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RainTest {
 
   private RainFixture fixture;
 
+  RainFixture fixture() {
+    return fixture;
+  }
+
+  /** One Redis here; the embedded cluster of three masters in the subclass. */
+  Backends backends() {
+    return Backends.embedded();
+  }
+
+  /** How many streams each Redis topic of the reward pipeline is split over. */
+  int streamsPerTopic() {
+    return 1;
+  }
+
   @BeforeAll
   void start() {
-    fixture = new RainFixture();
+    fixture =
+        new RainFixture(
+            backends(), Map.of("HONGBAO_REWARD_STREAMS", Integer.toString(streamsPerTopic())));
   }
 
   @AfterAll

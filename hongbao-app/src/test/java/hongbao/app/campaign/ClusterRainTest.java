@@ -1,0 +1,76 @@
+package hongbao.app.campaign;
+
+import static hongbao.app.campaign.RainFixture.campaign;
+import static hongbao.app.campaign.RainFixture.prize;
+import static hongbao.app.campaign.RainFixture.round;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import hongbao.app.support.Backends;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.SlotHash;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rain end to end again with the service on an embedded Redis Cluster of three masters: the
+ * same scripts over the same link, a campaign's home slots (sub-pools, win counters, recorded wins)
+ * and its budget keys spread over the masters by their hash tags, the reward pipeline's Redis
+ * topics split over four streams. The big round's 16 sub-pools sit in 16 slots on every master.
+ */
+class ClusterRainTest extends RainTest {
+
+  @Override
+  Backends backends() {
+    return Backends.embeddedCluster();
+  }
+
+  @Override
+  int streamsPerTopic() {
+    return 4;
+  }
+
+  /** A round of 100,000 prizes: 16 home slots, each on one master, every master holding some. */
+  @Test
+  void homeSlots_spreadOverEveryMaster() {
+    var fixture = fixture();
+    Instant starts = fixture.clock.instant().plusSeconds(30);
+    long budget = 100_000;
+    String id =
+        fixture.created(campaign(budget, 1, 3, round(starts, 60, prize("CASH", 1, 100_000))));
+    int homes = fixture.rain().campaigns().get(id).homePools();
+    assertThat(homes).isEqualTo(16);
+
+    Map<Integer, List<String>> holders = new HashMap<>();
+    for (RedisURI master : backends().clusterMasters()) {
+      RedisClient client = RedisClient.create(master);
+      try (var connection = client.connect()) {
+        for (int j = 0; j < homes; j++) {
+          int slot = SlotHash.getSlot("{cp:" + id + ":" + j + "}");
+          if (connection.sync().clusterCountKeysInSlot(slot) > 0) {
+            holders.computeIfAbsent(j, k -> new ArrayList<>()).add(master.toString());
+          }
+        }
+      } finally {
+        client.shutdown();
+      }
+    }
+    assertThat(holders).as("every home slot armed").hasSize(homes);
+    assertThat(holders.values()).allSatisfy(h -> assertThat(h).hasSize(1));
+    var masters = new HashSet<String>();
+    holders.values().forEach(masters::addAll);
+    assertThat(masters).hasSize(Backends.CLUSTER_MASTERS);
+
+    fixture.clock.advance(
+        Duration.between(
+            fixture.clock.instant(),
+            starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1)));
+    assertThat(fixture.awaitReturned(id)).isEqualTo(budget);
+  }
+}

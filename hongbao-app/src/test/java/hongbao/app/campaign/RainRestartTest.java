@@ -1,0 +1,237 @@
+package hongbao.app.campaign;
+
+import static hongbao.app.campaign.RainFixture.campaign;
+import static hongbao.app.campaign.RainFixture.prize;
+import static hongbao.app.campaign.RainFixture.round;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import hongbao.app.embedded.EmbeddedRedis;
+import hongbao.app.support.Backends;
+import hongbao.core.campaign.TapOutcome;
+import hongbao.redis.RedisLink;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Redis really restarts, mid-round, with an older state: the service's own Redis process (AOF on,
+ * as {@code serve} runs it) is stopped and a new one started on the same port from a copy of its
+ * data taken 1,000 wins earlier. Everything Redis held goes back — the pools, the win counters, the
+ * recorded wins, and the reward pipeline's budget trades too — and every slot is still open, so no
+ * tap would notice. The pool-repair loop the service runs (every sweep interval) sees the new run
+ * id and rebuilds the pools from the reward book; then the round finishes exact and the closer
+ * issues the trades Redis forgot again before it returns the budget.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RainRestartTest {
+
+  private static final int MAX_WINS = 2;
+  private static final long CASH_PRIZES = 6_900;
+  private static final long VIP_PRIZES = 100;
+  private static final long PRIZES = CASH_PRIZES + VIP_PRIZES;
+  private static final long BUDGET = 10_000;
+  private static final int KEPT = 2_000;
+  private static final int LOST = 1_000;
+
+  private EmbeddedRedis redis;
+  private Path snapshots;
+  private RainFixture fixture;
+
+  @BeforeAll
+  void start() throws Exception {
+    snapshots = Files.createTempDirectory("hongbao-rain-restart-");
+    redis = EmbeddedRedis.start();
+    try {
+      String schema = "rain_restart_" + Long.toString(System.nanoTime(), 36);
+      fixture =
+          new RainFixture(
+              new Backends("rain-restart", redis.url(), Backends.embedded().jdbcUrl(), schema),
+              Map.of());
+    } catch (RuntimeException | Error e) {
+      redis.close();
+      throw e;
+    }
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    try {
+      if (fixture != null) {
+        fixture.close();
+      }
+    } finally {
+      redis.close();
+      try (var files = Files.list(snapshots)) {
+        for (Path file : files.toList()) {
+          Files.delete(file);
+        }
+      }
+      Files.delete(snapshots);
+    }
+  }
+
+  @AfterEach
+  void reconciled() {
+    fixture.service.assertReconciled();
+  }
+
+  @Test
+  void aRestartWithAnOlderState_isNoticedByTheRepairLoop_andTheRoundEndsExact() throws Exception {
+    Instant starts = fixture.clock.instant().plusSeconds(10);
+    String id =
+        fixture.created(
+            campaign(
+                BUDGET,
+                MAX_WINS,
+                10,
+                round(starts, 60, prize("CASH", 1, CASH_PRIZES), prize("VIP", 1, VIP_PRIZES))));
+    // The round's last second: every tap draws. The test clock stands still from here on until
+    // the round is over, so only the repair loop (on real time) moves while the test waits.
+    fixture.clock.advance(Duration.between(fixture.clock.instant(), starts.plusMillis(59_500)));
+    var wins = new ConcurrentHashMap<String, TapOutcome.Won>();
+    var perUser = new ConcurrentHashMap<String, AtomicInteger>();
+
+    tap(id, users("kept-", KEPT), 1, wins, perUser);
+    fixture.awaitCredited(id, KEPT, Duration.ofSeconds(60));
+    Set<String> keptTrades = Set.copyOf(trades(id));
+    assertThat(keptTrades).isEqualTo(wins.keySet());
+    Path older = redis.snapshot(snapshots.resolve("older.aof"));
+    String generation = generation();
+
+    tap(id, users("lost-", LOST), 1, wins, perUser);
+    assertThat(wins).hasSize(KEPT + LOST);
+    fixture.awaitCredited(id, KEPT + LOST, Duration.ofSeconds(60));
+    assertThat(trades(id)).hasSize(KEPT + LOST);
+
+    redis.restartFrom(older);
+    assertThat(generation()).as("a new run id").isNotEqualTo(generation);
+    assertThat(trades(id))
+        .as("the older state: the lost wins' trades are gone with it")
+        .isEqualTo(keptTrades);
+
+    // The service's loop, not the test, notices the new run id and puts the lost wins back.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> prizesLeft(id) == PRIZES - KEPT - LOST);
+    assertThat(fixture.rain().repair().checkOnce()).as("this run id was repaired already").isZero();
+
+    // Everybody again, up to the limit and beyond; new users until the round is empty.
+    var again = new ArrayList<>(users("kept-", KEPT));
+    again.addAll(users("lost-", LOST));
+    again.addAll(users("new-", 1_500));
+    tap(id, again, MAX_WINS + 1, wins, perUser);
+
+    assertThat(wins).as("every prize once, none twice").hasSize((int) PRIZES);
+    assertThat(perUser.values()).allSatisfy(n -> assertThat(n.get()).isLessThanOrEqualTo(MAX_WINS));
+    assertThat(wins.values().stream().filter(w -> w.type().equals("VIP")).count())
+        .isEqualTo(VIP_PRIZES);
+    assertThat(prizesLeft(id)).isZero();
+
+    fixture.awaitCredited(id, PRIZES, Duration.ofSeconds(60));
+    assertThat(fixture.count("SELECT count(*) FROM reward WHERE campaign_id = ?", id))
+        .as("each win credited once")
+        .isEqualTo(PRIZES);
+    assertThat(
+            fixture.count(
+                "SELECT count(*) FROM (SELECT user_id FROM reward WHERE campaign_id = ?"
+                    + " GROUP BY user_id HAVING count(*) > ?) AS over",
+                id,
+                MAX_WINS))
+        .as("users over the limit in the book")
+        .isZero();
+    assertThat(
+            fixture.count(
+                "SELECT coalesce(sum(amount), 0) FROM transfer WHERE kind = 'REWARD'"
+                    + " AND campaign_id = ?",
+                id))
+        .isEqualTo(CASH_PRIZES);
+
+    // The closer issues the wins whose trades Redis forgot again (the book has them: no
+    // second credit), then returns exactly what no win took.
+    fixture.clock.advance(
+        Duration.between(
+            fixture.clock.instant(),
+            starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1)));
+    long closing = System.nanoTime();
+    assertThat(fixture.awaitReturned(id, Duration.ofSeconds(120))).isEqualTo(BUDGET - CASH_PRIZES);
+    System.out.printf(
+        "rain restart: %d wins issued again and the budget returned in %d ms%n",
+        LOST, (System.nanoTime() - closing) / 1_000_000);
+    assertThat(trades(id)).as("every win has its trade again").isEqualTo(wins.keySet());
+    assertThat(fixture.escrow(id)).isZero();
+    assertThat(fixture.returnTransfers(id)).isEqualTo(1);
+  }
+
+  private long prizesLeft(String id) {
+    return fixture.rain().service().view(id).rounds().getFirst().prizesLeft();
+  }
+
+  /** The tradeNos the reward budget in Redis holds for the campaign. */
+  private Set<String> trades(String id) {
+    return new HashSet<>(
+        fixture.service.hongbao().rewards().sdk().parts().budget().trades(id).keySet());
+  }
+
+  private String generation() {
+    try (var link = RedisLink.open(redis.url())) {
+      return link.generation();
+    }
+  }
+
+  private static List<String> users(String prefix, int count) {
+    var users = new ArrayList<String>(count);
+    for (int u = 0; u < count; u++) {
+      users.add(prefix + u);
+    }
+    return users;
+  }
+
+  /** Taps {@code times} for each user from 8 threads, keeping every win. */
+  private void tap(
+      String id,
+      List<String> users,
+      int times,
+      Map<String, TapOutcome.Won> wins,
+      Map<String, AtomicInteger> perUser)
+      throws Exception {
+    var pool = Executors.newFixedThreadPool(8);
+    try {
+      var futures = new ArrayList<Future<?>>();
+      for (String user : users) {
+        futures.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < times; i++) {
+                    if (fixture.rain().taps().tap(id, user) instanceof TapOutcome.Won won) {
+                      assertThat(wins.putIfAbsent(won.tradeNo(), won)).isNull();
+                      perUser.computeIfAbsent(user, k -> new AtomicInteger()).incrementAndGet();
+                    }
+                  }
+                }));
+      }
+      for (Future<?> future : futures) {
+        future.get(120, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}
