@@ -198,8 +198,8 @@ public final class CampaignService {
 
   /** Where a campaign stands now. */
   public CampaignView view(String id) {
-    Campaign campaign = campaigns.get(id);
     var now = clock.instant();
+    Campaign campaign = campaigns.get(id);
     var rounds = new ArrayList<CampaignView.RoundView>();
     for (Round round : campaign.rounds()) {
       CampaignStatus status =

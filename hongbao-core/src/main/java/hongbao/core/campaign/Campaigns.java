@@ -32,7 +32,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *       never serves a round by it; at worst a tap is told NOT_STARTED with the old start time.
  * </ul>
  *
- * The argument holds on one clock; instances' clocks must agree within the lead less the refresh.
+ * The argument is about a copy and an instant no later than the copy was got: whoever uses a copy
+ * reads the clock first, then gets it, and acts at that instant (a tap's phase, the closer's
+ * "ended"). Read the other way round, a pause between the two could let the clock run past a
+ * replaced copy's end. It holds on one clock; instances' clocks must agree within the lead less the
+ * refresh.
  */
 public final class Campaigns {
 

@@ -80,8 +80,9 @@ public final class TapService {
    * @throws hongbao.core.RejectedException NOT_FOUND for an unknown campaign
    */
   public TapOutcome tap(String campaignId, String userId) {
-    Campaign campaign = campaigns.get(campaignId);
+    // The clock first: a copy got after it is right at that instant (see Campaigns).
     Instant now = clock.instant();
+    Campaign campaign = campaigns.get(campaignId);
     Campaign.Phase phase = campaign.phaseAt(now);
     Round round = phase instanceof Campaign.Phase.Running running ? running.round() : null;
     boolean draw = round != null && uniform.getAsDouble() < chance(campaign, round, now);
