@@ -278,6 +278,7 @@ public final class Hongbao implements AutoCloseable {
               (RandomGenerator.SplittableGenerator)
                   RandomGeneratorFactory.of("L64X128MixRandom").create(seeds.nextLong()),
               hongbao.app.campaign.CampaignWiring.RETURN_GRACE,
+              config.rewards().campaignEditLead(),
               metrics);
       resources.push(campaigns);
     }

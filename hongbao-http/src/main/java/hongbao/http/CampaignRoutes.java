@@ -23,8 +23,9 @@ import java.util.Set;
 
 /**
  * The red-packet rain's routes (API.md part 2, "Campaigns"): creating a campaign (admin,
- * Idempotency-Key), reading one, tapping. Tap outcomes are 200 answers; only the tap rate limit is
- * an error (429). Everything touching Redis or PostgreSQL runs on a virtual thread.
+ * Idempotency-Key), editing a scheduled one (admin, PUT), reading one, tapping. Tap outcomes are
+ * 200 answers; only the tap rate limit is an error (429). Everything touching Redis or PostgreSQL
+ * runs on a virtual thread.
  */
 public final class CampaignRoutes implements HttpApi.Routes, AutoCloseable {
 
@@ -51,27 +52,29 @@ public final class CampaignRoutes implements HttpApi.Routes, AutoCloseable {
   @Override
   public void mount(Router router) {
     router.post("/api/v1/admin/campaigns").handler(this::create);
+    router.put("/api/v1/admin/campaigns/:id").handler(this::edit);
     router.get("/api/v1/campaigns/:id").handler(this::view);
     router.post("/api/v1/campaigns/:id/taps").handler(this::tap);
     router.get("/api/v1/admin/campaigns/:id/live").handler(this::live);
   }
 
+  private static JsonFields campaignBody(RoutingContext ctx) {
+    return JsonFields.parse(
+        ctx.body().buffer(), "name", "budget", "rounds", "maxWinsPerUser", "tapsPerUserPerSecond");
+  }
+
+  private static CampaignDraft draft(JsonFields body) {
+    return new CampaignDraft(
+        body.requiredString("name"),
+        body.requiredInteger("budget"),
+        rounds(body.json().getValue("rounds")),
+        body.requiredInteger("maxWinsPerUser"),
+        body.requiredInteger("tapsPerUserPerSecond"));
+  }
+
   private void create(RoutingContext ctx) {
-    JsonFields body =
-        JsonFields.parse(
-            ctx.body().buffer(),
-            "name",
-            "budget",
-            "rounds",
-            "maxWinsPerUser",
-            "tapsPerUserPerSecond");
-    var draft =
-        new CampaignDraft(
-            body.requiredString("name"),
-            body.requiredInteger("budget"),
-            rounds(body.json().getValue("rounds")),
-            body.requiredInteger("maxWinsPerUser"),
-            body.requiredInteger("tapsPerUserPerSecond"));
+    JsonFields body = campaignBody(ctx);
+    var draft = draft(body);
     IdempotencyKey key = HttpApi.idempotencyKey(ctx, CampaignService.ENDPOINT, body);
     blocking
         .call(
@@ -80,6 +83,19 @@ public final class CampaignRoutes implements HttpApi.Routes, AutoCloseable {
                 campaigns.create(
                     draft, key, campaign -> AnswerKind.CREATED.answer(key, created(campaign))))
         .onComplete(result -> HttpApi.replay(ctx, result));
+  }
+
+  /**
+   * PUT: the campaign's terms replaced by the body's (the same body as a creation), while it is
+   * scheduled and its first round more than the edit lead away; answered as GET shows it. The body
+   * is validated before the campaign is looked at, as for a creation.
+   */
+  private void edit(RoutingContext ctx) {
+    var draft = draft(campaignBody(ctx));
+    String id = campaignId(ctx);
+    blocking
+        .call(ctx.vertx().getOrCreateContext(), () -> campaigns.edit(id, draft))
+        .onComplete(result -> HttpApi.answer(ctx, result.map(CampaignRoutes::viewJson)));
   }
 
   private static List<CampaignDraft.RoundDraft> rounds(Object value) {
@@ -276,7 +292,8 @@ public final class CampaignRoutes implements HttpApi.Routes, AutoCloseable {
         .put("tapsPerUserPerSecond", campaign.tapsPerUserPerSecond())
         .put("startsAt", Render.time(campaign.startsAt()))
         .put("endsAt", Render.time(campaign.endsAt()))
-        .put("createdAt", Render.time(campaign.createdAt()));
+        .put("createdAt", Render.time(campaign.createdAt()))
+        .put("version", campaign.version());
   }
 
   private static JsonObject roundJson(Round round) {

@@ -11,7 +11,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,8 +21,11 @@ import java.util.Optional;
 /**
  * Campaigns of the red-packet rain on PostgreSQL (schema in {@code V8__campaign.sql}). Creation is
  * one transaction: the Idempotency-Key, the reward campaign and its funding transfer, the campaign
- * with its rounds and prizes. The return of the unspent budget is one transaction that marks the
- * campaign first: the row lock makes a second instance wait, then find it marked and move nothing.
+ * with its rounds and prizes. An edit is one transaction that locks the row for update, checks the
+ * time, replaces rounds and prizes, raises the version and moves the budget's difference; a read
+ * locks the row for share, so it waits for an edit in flight. The return of the unspent budget is
+ * one transaction that marks the campaign first: the row lock makes a second instance wait, then
+ * find it marked and move nothing.
  */
 final class PostgresCampaigns implements CampaignStore {
 
@@ -147,31 +152,167 @@ final class PostgresCampaigns implements CampaignStore {
 
   @Override
   public Optional<Campaign> find(String id) {
-    return transactions.read(
-        "campaign " + id,
+    // A write transaction only for the row lock: FOR SHARE waits for an edit in flight and keeps
+    // one from committing until the rounds are read too (read committed, one row locked first).
+    return transactions.write("campaign " + id, connection -> find(connection, id, "FOR SHARE"));
+  }
+
+  private static Optional<Campaign> find(Connection connection, String id, String lock)
+      throws SQLException {
+    try (PreparedStatement find =
+        connection.prepareStatement(
+            "SELECT name, budget, max_wins_per_user, taps_per_user_per_second, created_at, version"
+                + " FROM campaign WHERE id = ? "
+                + lock)) {
+      find.setString(1, id);
+      try (ResultSet row = find.executeQuery()) {
+        if (!row.next()) {
+          return Optional.empty();
+        }
+        return Optional.of(
+            new Campaign(
+                id,
+                row.getString("name"),
+                Amount.fen(row.getLong("budget")),
+                rounds(connection, id),
+                row.getInt("max_wins_per_user"),
+                row.getInt("taps_per_user_per_second"),
+                Sql.instant(row, "created_at"),
+                row.getInt("version")));
+      }
+    }
+  }
+
+  @Override
+  public Edit edit(String id, Campaign terms, Clock clock, Duration lead) {
+    return transactions.write(
+        "edit campaign " + id,
         connection -> {
-          try (PreparedStatement find =
-              connection.prepareStatement(
-                  "SELECT name, budget, max_wins_per_user, taps_per_user_per_second, created_at"
-                      + " FROM campaign WHERE id = ?")) {
-            find.setString(1, id);
-            try (ResultSet row = find.executeQuery()) {
-              if (!row.next()) {
-                return Optional.<Campaign>empty();
-              }
-              return Optional.of(
-                  new Campaign(
-                      id,
-                      row.getString("name"),
-                      Amount.fen(row.getLong("budget")),
-                      rounds(connection, id),
-                      row.getInt("max_wins_per_user"),
-                      row.getInt("taps_per_user_per_second"),
-                      Sql.instant(row, "created_at")));
-            }
+          Optional<Campaign> found = find(connection, id, "FOR UPDATE");
+          if (found.isEmpty()) {
+            return new Edit.NotFound();
           }
+          Campaign before = found.get();
+          // The clock is read with the row locked: a read that held it for share came first.
+          Instant now = clock.instant();
+          if (!now.isBefore(before.startsAt().minus(lead))) {
+            return new Edit.TooLate(
+                "campaign "
+                    + id
+                    + " is "
+                    + before.statusAt(now).name().toLowerCase(java.util.Locale.ROOT)
+                    + (before.statusAt(now) == hongbao.core.campaign.CampaignStatus.SCHEDULED
+                        ? " to start within " + lead.toSeconds() + " s: it can no longer be edited"
+                        : ": only a scheduled campaign can be edited"));
+          }
+          if (terms.startsAt().isBefore(now.plus(lead))) {
+            return new Edit.TooLate(
+                "the first round would start within "
+                    + lead.toSeconds()
+                    + " s: an edit must leave at least that much time");
+          }
+          if (before.sameTermsAs(terms)) {
+            return new Edit.Unchanged(before);
+          }
+          Campaign after = terms.asVersion(id, before.createdAt(), before.version() + 1);
+          replace(connection, after);
+          moveBudgetDifference(connection, before, after);
+          return new Edit.Edited(before, after);
         });
   }
+
+  private static void replace(Connection connection, Campaign c) throws SQLException {
+    for (String sql :
+        List.of(
+            "DELETE FROM campaign_prize WHERE campaign_id = ?",
+            "DELETE FROM campaign_round WHERE campaign_id = ?")) {
+      try (PreparedStatement delete = connection.prepareStatement(sql)) {
+        delete.setString(1, c.id());
+        delete.executeUpdate();
+      }
+    }
+    insertRounds(connection, c);
+    try (PreparedStatement update =
+        connection.prepareStatement(
+            """
+            UPDATE campaign SET name = ?, budget = ?, max_wins_per_user = ?,
+                                taps_per_user_per_second = ?, starts_at = ?, ends_at = ?,
+                                version = ?
+            WHERE id = ?
+            """)) {
+      update.setString(1, c.name());
+      update.setLong(2, c.budget().fen());
+      update.setInt(3, c.maxWinsPerUser());
+      update.setInt(4, c.tapsPerUserPerSecond());
+      update.setObject(5, Sql.timestamp(c.startsAt()));
+      update.setObject(6, Sql.timestamp(c.endsAt()));
+      update.setInt(7, c.version());
+      update.setString(8, c.id());
+      update.executeUpdate();
+    }
+    try (PreparedStatement update =
+        connection.prepareStatement("UPDATE reward_campaign SET budget = ? WHERE id = ?")) {
+      update.setLong(1, c.budget().fen());
+      update.setString(2, c.id());
+      update.executeUpdate();
+    }
+  }
+
+  /**
+   * Moves {@code after − before} between the system account and the escrow, as the creation's
+   * funding did (kind CAMPAIGN, the other way round for a smaller budget), so that budget = spent +
+   * escrow + returned stays exact. Nothing was spent before the first round, so the escrow holds
+   * the whole old budget; a cut it cannot cover is a broken invariant.
+   */
+  private static void moveBudgetDifference(Connection connection, Campaign before, Campaign after)
+      throws SQLException {
+    long difference = after.budget().fen() - before.budget().fen();
+    if (difference == 0) {
+      return;
+    }
+    String escrow = PostgresRewardBook.campaignAccount(after.id());
+    String from = difference > 0 ? "system" : escrow;
+    String to = difference > 0 ? escrow : "system";
+    long amount = Math.abs(difference);
+    try (PreparedStatement move = connection.prepareStatement(EDIT_MOVE)) {
+      move.setLong(1, amount);
+      move.setString(2, from);
+      move.setLong(3, amount);
+      move.setString(4, "campaign-edit:" + after.id() + ":" + after.version());
+      move.setString(5, from);
+      move.setString(6, to);
+      move.setLong(7, amount);
+      move.setString(8, after.id());
+      move.setLong(9, amount);
+      move.setString(10, to);
+      try (ResultSet row = move.executeQuery()) {
+        row.next();
+        hongbao.core.Invariants.check(
+            row.getLong(1) == 1,
+            "campaign %s escrow holds less than the budget cut %s",
+            after.id(),
+            Amount.fen(amount));
+      }
+    }
+  }
+
+  /** Debits {@code from} (the escrow only as far as it holds), posts, credits {@code to}. */
+  private static final String EDIT_MOVE =
+      """
+      WITH debited AS (
+          UPDATE account SET balance = balance - ?
+          WHERE id = ? AND (kind <> 'ESCROW' OR balance >= ?)
+          RETURNING id
+      ), posting AS (
+          INSERT INTO transfer
+              (key, kind, debit_account, credit_account, amount, user_id, campaign_id)
+          SELECT ?, 'CAMPAIGN', ?, ?, ?, 'system', ? WHERE EXISTS (SELECT 1 FROM debited)
+      ), credited AS (
+          UPDATE account SET balance = balance + ? WHERE id = ?
+              AND EXISTS (SELECT 1 FROM debited)
+      )
+      SELECT count(*) FROM debited
+      """;
 
   private static List<Round> rounds(Connection connection, String id) throws SQLException {
     var prizes = new ArrayList<List<PrizeLine>>();

@@ -155,13 +155,18 @@ final class PostgresRewardBook implements RewardBook {
     }
   }
 
+  /**
+   * What went back is every debit of the escrow but the credits (REWARD) and an edit's budget cut
+   * (CAMPAIGN out of the escrow), which lowers the budget by as much.
+   */
   private static final String CAMPAIGN_BOOKS =
       """
       SELECT c.id, c.budget, coalesce(a.balance, 0) AS escrow,
              coalesce((SELECT sum(amount) FROM transfer t
                        WHERE t.campaign_id = c.id AND t.kind = 'REWARD'), 0) AS credited,
              coalesce((SELECT sum(amount) FROM transfer t
-                       WHERE t.debit_account = 'campaign:' || c.id AND t.kind <> 'REWARD'), 0)
+                       WHERE t.debit_account = 'campaign:' || c.id
+                         AND t.kind NOT IN ('REWARD', 'CAMPAIGN')), 0)
                  AS returned
       FROM reward_campaign c LEFT JOIN account a ON a.id = 'campaign:' || c.id
       """;

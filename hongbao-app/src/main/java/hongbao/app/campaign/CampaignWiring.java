@@ -64,6 +64,10 @@ public final class CampaignWiring implements AutoCloseable {
   private final PoolRepair repair;
   private final CampaignAudit audit;
   private final CampaignRoutes routes;
+  private final RedisPrizePools pools;
+  private final PrizeRecovery recovery;
+  private final PrizeIssuer issuer;
+  private final Campaigns.Arming arming;
 
   private CampaignWiring(
       RedisLink redis,
@@ -72,10 +76,11 @@ public final class CampaignWiring implements AutoCloseable {
       Clock clock,
       RandomGenerator.SplittableGenerator random,
       Duration grace,
+      Duration editLead,
       MeterRegistry metrics) {
     var sdkParts = rewards.sdk().parts();
     store = database.campaigns();
-    var pools = new RedisPrizePools(redis, "hb");
+    pools = new RedisPrizePools(redis, "hb");
     var types = sdkParts.types();
     var budget = sdkParts.budget();
     RandomGenerator ids;
@@ -84,9 +89,10 @@ public final class CampaignWiring implements AutoCloseable {
       ids = random.split();
       nonces = new Synchronized(random.split());
     }
-    var recovery = new PrizeRecovery(pools, database.rewards()::byCampaign, nonces::nextLong);
-    campaigns = new Campaigns(store, CampaignService.arming(recovery, types, budget));
-    PrizeIssuer issuer = issuer(rewards.sdk());
+    recovery = new PrizeRecovery(pools, database.rewards()::byCampaign, nonces::nextLong);
+    arming = CampaignService.arming(recovery, types, budget);
+    campaigns = new Campaigns(store, arming, clock, editLead);
+    issuer = issuerOn(rewards.sdk());
     service =
         new CampaignService(store, campaigns, pools, types, budget, clock, new Synchronized(ids));
     taps = new TapService(campaigns, pools, issuer, recovery, clock, uniform(random));
@@ -123,8 +129,10 @@ public final class CampaignWiring implements AutoCloseable {
       Clock clock,
       RandomGenerator.SplittableGenerator random,
       Duration grace,
+      Duration editLead,
       MeterRegistry metrics) {
-    var wiring = new CampaignWiring(redis, database, rewards, clock, random, grace, metrics);
+    var wiring =
+        new CampaignWiring(redis, database, rewards, clock, random, grace, editLead, metrics);
     reconciler.add(wiring.audit);
     return wiring;
   }
@@ -143,7 +151,7 @@ public final class CampaignWiring implements AutoCloseable {
   }
 
   /** Issues a win through the reward SDK (asynchronous crediting); the token is the client's. */
-  private static PrizeIssuer issuer(RewardSdk sdk) {
+  private static PrizeIssuer issuerOn(RewardSdk sdk) {
     return (Campaign campaign, Round round, String userId, String tradeNo, PrizeLine prize) ->
         sdk.sendBonus(
                 new Activity(campaign.id(), SCENE),
@@ -215,6 +223,26 @@ public final class CampaignWiring implements AutoCloseable {
 
   public CampaignStore store() {
     return store;
+  }
+
+  /**
+   * The parts another instance's cache and taps share with this one (tests build a second {@link
+   * Campaigns} over the same store to play an instance holding an older copy).
+   */
+  public RedisPrizePools pools() {
+    return pools;
+  }
+
+  public PrizeRecovery recovery() {
+    return recovery;
+  }
+
+  public PrizeIssuer issuer() {
+    return issuer;
+  }
+
+  public Campaigns.Arming arming() {
+    return arming;
   }
 
   @Override

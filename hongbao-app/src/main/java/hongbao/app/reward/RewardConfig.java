@@ -12,6 +12,8 @@ import java.util.Map;
  *
  * @param kafkaBootstrap null for the embedded broker
  * @param keysetJson the Tink JSON keyset of the token keys; null to generate one
+ * @param campaignEditLead how long before its first round a rain campaign can no longer be edited
+ *     (the rain runs on the reward pipeline, so its settings travel with the pipeline's)
  */
 public record RewardConfig(
     String kafkaBootstrap,
@@ -24,7 +26,8 @@ public record RewardConfig(
     int consumeRatePerSecond,
     Duration kafkaSessionTimeout,
     Duration issuerTimeout,
-    Duration stuckAfter) {
+    Duration stuckAfter,
+    Duration campaignEditLead) {
 
   public static RewardConfig from(Map<String, String> env) {
     return new RewardConfig(
@@ -38,6 +41,7 @@ public record RewardConfig(
         Settings.REWARD_CONSUME_RATE.read(env),
         Settings.KAFKA_SESSION_TIMEOUT_MILLIS.millis(env),
         Settings.ISSUER_TIMEOUT_MILLIS.millis(env),
-        Settings.REWARD_STUCK_AFTER_SECONDS.seconds(env));
+        Settings.REWARD_STUCK_AFTER_SECONDS.seconds(env),
+        Settings.CAMPAIGN_EDIT_LEAD_SECONDS.seconds(env));
   }
 }

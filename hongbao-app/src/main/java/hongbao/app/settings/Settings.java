@@ -422,6 +422,19 @@ public final class Settings {
               30 * DAY_SECONDS,
               "when an accepted, uncredited reward is a discrepancy"));
 
+  /**
+   * Longer than the 1 s after which an instance reads a scheduled campaign again, so that no
+   * instance serves a round by a copy an edit replaced.
+   */
+  public static final IntSetting CAMPAIGN_EDIT_LEAD_SECONDS =
+      add(
+          new IntSetting(
+              "HONGBAO_CAMPAIGN_EDIT_LEAD_SECONDS",
+              60,
+              2,
+              DAY_SECONDS,
+              "how long before its first round a rain campaign can no longer be edited"));
+
   // --- logs (read by logback.xml and Main) -------------------------------------------------
 
   public static final TextSetting LOG_FORMAT =

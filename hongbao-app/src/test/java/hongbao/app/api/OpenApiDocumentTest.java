@@ -144,6 +144,7 @@ class OpenApiDocumentTest {
     concretePaths.put("/api/v1/campaigns/{id}/taps", "/api/v1/campaigns/" + campaignId + "/taps");
     concretePaths.put(
         "/api/v1/admin/campaigns/{id}/live", "/api/v1/admin/campaigns/" + campaignId + "/live");
+    concretePaths.put("/api/v1/admin/campaigns/{id}", "/api/v1/admin/campaigns/" + campaignId);
     concretePaths.put("/api/v1/admin/switches/{name}", "/api/v1/admin/switches/payouts");
     concretePaths.put("/api/v1/admin/reward-types/{type}", "/api/v1/admin/reward-types/TEA_COUPON");
     concretePaths.put("/api/v1/packets/{id}", "/api/v1/packets/" + packet);
@@ -247,6 +248,7 @@ class OpenApiDocumentTest {
         .contains(
             "POST /api/v1/packets",
             "POST /api/v1/admin/campaigns",
+            "PUT /api/v1/admin/campaigns/{id}",
             "POST /api/v1/campaigns/{id}/taps",
             "POST /api/v1/rewards",
             "POST /api/v1/withdrawals",

@@ -83,7 +83,8 @@ class PrizePoolsOnClusterTest {
             Duration.ofSeconds(60),
             List.of(new PrizeLine("CASH", 1, 10)),
             1);
-    return new Campaign(id, "rain", Amount.fen(200_000_000), List.of(big, small), maxWins, 5, T0);
+    return new Campaign(
+        id, "rain", Amount.fen(200_000_000), List.of(big, small), maxWins, 5, T0, 1);
   }
 
   /** Arms every slot and opens it (nothing to restore: no reward was issued). */
@@ -151,8 +152,8 @@ class PrizePoolsOnClusterTest {
   void racingTaps_takeEachPrizeOnce_andKeepTheLimit() throws Exception {
     Campaign c = campaign("c_cluster3", 2);
     var store = new OneCampaign(c);
-    var campaigns = new Campaigns(store, this::armOpen);
     var clock = new TestClock(c.round(2).endsAt().minusMillis(500));
+    var campaigns = new Campaigns(store, this::armOpen, clock, Duration.ofSeconds(60));
     var issued = new ConcurrentHashMap<String, String>();
     var random = new SplittableRandom(11);
     var taps =
@@ -223,6 +224,11 @@ class PrizePoolsOnClusterTest {
     @Override
     public Optional<Campaign> find(String id) {
       return id.equals(campaign.id()) ? Optional.of(campaign) : Optional.empty();
+    }
+
+    @Override
+    public Edit edit(String id, Campaign terms, java.time.Clock clock, Duration lead) {
+      throw new UnsupportedOperationException();
     }
 
     @Override

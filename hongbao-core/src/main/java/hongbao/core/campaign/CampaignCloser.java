@@ -4,6 +4,7 @@ import hongbao.core.money.Amount;
 import hongbao.core.reward.RewardBudget;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 
 /**
@@ -57,8 +58,11 @@ public final class CampaignCloser {
   public int closeOnce() {
     int returned = 0;
     for (String id : store.unreturned(CAMPAIGNS_PER_PASS)) {
+      // The clock first: a copy got after it is right at that instant (see Campaigns), so a copy an
+      // edit replaced never looks ended.
+      Instant now = clock.instant();
       Campaign campaign = campaigns.get(id);
-      if (clock.instant().isBefore(campaign.endsAt().plus(grace))) {
+      if (now.isBefore(campaign.endsAt().plus(grace))) {
         continue;
       }
       reissueLostWins(campaign);

@@ -73,8 +73,8 @@ public final class CampaignLive {
    * @throws hongbao.core.RejectedException NOT_FOUND for an unknown campaign
    */
   public Live live(String id) {
-    Campaign campaign = campaigns.get(id);
     Instant now = clock.instant();
+    Campaign campaign = campaigns.get(id);
     long second = now.getEpochSecond();
     var rounds = new ArrayList<RoundLive>();
     Set<String> prizeTypes = new LinkedHashSet<>();

@@ -80,7 +80,8 @@ public final class CampaignRules {
         rounds,
         (int) draft.maxWinsPerUser(),
         (int) draft.tapsPerUserPerSecond(),
-        createdAt);
+        createdAt,
+        1);
   }
 
   /** Sums the CASH prizes; a sum beyond a long is certainly beyond any budget. */

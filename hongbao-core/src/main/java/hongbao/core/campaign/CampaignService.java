@@ -1,5 +1,7 @@
 package hongbao.core.campaign;
 
+import hongbao.core.RejectedException;
+import hongbao.core.Rejection;
 import hongbao.core.ledger.Idempotency;
 import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.IdempotencyRaceException;
@@ -11,6 +13,7 @@ import hongbao.core.reward.RewardType;
 import hongbao.core.reward.RewardTypes;
 import hongbao.core.reward.VirtualQueue;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,13 +22,24 @@ import java.util.random.RandomGenerator;
 
 /**
  * Creates campaigns (once per Idempotency-Key: the key, the campaign and the move of its budget
- * into escrow are one transaction) and tells where one stands. After the commit the campaign is
- * armed — budget keys, sub-pools, prize types — which is idempotent and is done again by whichever
- * instance loads the campaign first, so a failure between commit and arming heals itself.
+ * into escrow are one transaction), edits scheduled ones, and tells where one stands. After the
+ * commit the campaign is armed — budget keys, sub-pools, prize types — which is idempotent and is
+ * done again by whichever instance loads the campaign (or a new version of it) first, so a failure
+ * between commit and arming heals itself.
+ *
+ * <p><b>Editing.</b> An edit is a new version of the campaign, committed only while the first round
+ * is more than the edit lead away ({@link CampaignStore#edit}, which also moves the budget's
+ * difference in or out of the escrow). The new version has pools of its own in Redis (so the two
+ * never mix) and resizes the reward budget, both at its arming: nothing was won or reserved before
+ * the first round, so both are safe then. The old version's pools are deleted afterwards, best
+ * effort. Other instances pick the new version up within {@link Campaigns}'s refresh, long before a
+ * round of either version runs.
  */
 public final class CampaignService {
 
   public static final String ENDPOINT = "campaign";
+
+  private static final System.Logger LOG = System.getLogger(CampaignService.class.getName());
 
   /**
    * A prize type nobody defined is created as a coupon of the built-in coupon book, at this rate: a
@@ -84,7 +98,7 @@ public final class CampaignService {
           }
         }
       }
-      budget.open(campaign.id(), campaign.budget());
+      budget.open(campaign.id(), campaign.budget(), campaign.version());
       recovery.restore(campaign);
     };
   }
@@ -113,8 +127,53 @@ public final class CampaignService {
         continue;
       }
       campaigns.arming().arm(campaign);
-      campaigns.remember(campaign);
+      campaigns.remember(campaign, campaign.createdAt());
       return answer;
+    }
+  }
+
+  /**
+   * Replaces a scheduled campaign's terms with those of {@code draft} (PUT: the same draft again
+   * changes nothing, and arms again, which heals an edit whose arming failed after its commit).
+   *
+   * @return the campaign as it now stands
+   * @throws hongbao.core.RejectedException the draft's rule (400) before anything else, NOT_FOUND
+   *     for an unknown campaign, CONFLICT when the campaign runs, ended, starts within the edit
+   *     lead, or the draft would
+   */
+  public CampaignView edit(String id, CampaignDraft draft) {
+    Instant now = clock.instant();
+    Campaign terms = CampaignRules.accept(id, draft, this::isCash, now);
+    switch (store.edit(id, terms, clock, campaigns.lead())) {
+      case CampaignStore.Edit.NotFound notFound ->
+          throw new RejectedException(Rejection.NOT_FOUND, "no campaign " + id);
+      case CampaignStore.Edit.TooLate late ->
+          throw new RejectedException(Rejection.CONFLICT, late.why());
+      case CampaignStore.Edit.Unchanged unchanged -> {
+        campaigns.arming().arm(unchanged.current());
+        campaigns.remember(unchanged.current(), now);
+      }
+      case CampaignStore.Edit.Edited edited -> {
+        campaigns.arming().arm(edited.after());
+        campaigns.remember(edited.after(), now);
+        discard(edited.before());
+      }
+    }
+    return view(id);
+  }
+
+  /**
+   * Deletes a replaced version's pools. Best effort: a failure leaves keys nobody reads (an
+   * instance holding the old copy taps them only outside any round, which counts the rate and
+   * nothing else).
+   */
+  private void discard(Campaign replaced) {
+    try {
+      pools.discard(replaced);
+    } catch (RuntimeException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "the pools of " + replaced.id() + " version " + replaced.version() + " stay: " + e);
     }
   }
 
@@ -139,8 +198,8 @@ public final class CampaignService {
 
   /** Where a campaign stands now. */
   public CampaignView view(String id) {
-    Campaign campaign = campaigns.get(id);
     var now = clock.instant();
+    Campaign campaign = campaigns.get(id);
     var rounds = new ArrayList<CampaignView.RoundView>();
     for (Round round : campaign.rounds()) {
       CampaignStatus status =

@@ -36,7 +36,37 @@ public interface CampaignStore {
   /** The campaign created under an idempotency key. */
   Optional<String> createdUnder(IdempotencyKey key);
 
+  /**
+   * The campaign's current version, read while its row is locked for share: an edit in flight is
+   * waited for, and none can commit while the read runs (see {@link Campaigns}).
+   */
   Optional<Campaign> find(String id);
+
+  /**
+   * Replaces campaign {@code id}'s terms with {@code terms}' in one transaction: locks the row for
+   * update, then — on {@code clock}, read once the lock is held, so that a read holding the row for
+   * share is ordered before the check — refuses unless now is before the current first round's
+   * start less {@code lead} and {@code terms} start no sooner than now plus {@code lead}; replaces
+   * the rounds and prizes, raises the version, moves the difference of the budgets between the
+   * system account and the escrow (transfer {@code campaign-edit:<id>:<version>}, kind CAMPAIGN,
+   * either way) and sets the reward campaign's budget. Terms equal to the current ones change
+   * nothing.
+   */
+  Edit edit(String id, Campaign terms, java.time.Clock clock, java.time.Duration lead);
+
+  /** What an edit found. */
+  sealed interface Edit {
+    /** Version {@code after} replaced version {@code before}. */
+    record Edited(Campaign before, Campaign after) implements Edit {}
+
+    /** The terms were the current ones already (a repeated PUT): nothing changed. */
+    record Unchanged(Campaign current) implements Edit {}
+
+    /** Running, ended, starting within the lead, or the new terms would: nothing changed. */
+    record TooLate(String why) implements Edit {}
+
+    record NotFound() implements Edit {}
+  }
 
   /** Campaigns whose unspent budget has not gone back yet, oldest first, at most {@code max}. */
   List<String> unreturned(int max);

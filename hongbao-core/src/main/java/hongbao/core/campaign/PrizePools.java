@@ -35,6 +35,13 @@ public interface PrizePools {
    */
   boolean seal(Campaign campaign, List<String> markers);
 
+  /**
+   * Deletes the pools of a version an edit replaced (its slots, sub-pools, counters and recorded
+   * wins; the per-second counters expire by themselves). Only for a version whose first round never
+   * started, so nothing in it was won.
+   */
+  void discard(Campaign version);
+
   /** Whether every slot of the campaign is armed and open to taps (one read per slot). */
   boolean open(Campaign campaign);
 

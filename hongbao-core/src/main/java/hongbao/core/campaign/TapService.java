@@ -80,8 +80,9 @@ public final class TapService {
    * @throws hongbao.core.RejectedException NOT_FOUND for an unknown campaign
    */
   public TapOutcome tap(String campaignId, String userId) {
-    Campaign campaign = campaigns.get(campaignId);
+    // The clock first: a copy got after it is right at that instant (see Campaigns).
     Instant now = clock.instant();
+    Campaign campaign = campaigns.get(campaignId);
     Campaign.Phase phase = campaign.phaseAt(now);
     Round round = phase instanceof Campaign.Phase.Running running ? running.round() : null;
     boolean draw = round != null && uniform.getAsDouble() < chance(campaign, round, now);
@@ -117,8 +118,7 @@ public final class TapService {
   private TapOutcome tail(
       Campaign campaign, Round round, String userId, String tradeNo, long nowSecond) {
     Set<Integer> dryPools =
-        dry.computeIfAbsent(
-            campaign.id() + "/" + round.number(), k -> ConcurrentHashMap.newKeySet());
+        dry.computeIfAbsent(roundKey(campaign, round), k -> ConcurrentHashMap.newKeySet());
     int home = SubPools.home(userId, campaign.homePools());
     if (home < round.subPools()) {
       dryPools.add(home);
@@ -157,6 +157,11 @@ public final class TapService {
     return new TapOutcome.Won(tradeNo, prize.type(), prize.amount(), token);
   }
 
+  /** Per version: an edit's rounds are other rounds, in other pools. */
+  private static String roundKey(Campaign campaign, Round round) {
+    return campaign.id() + "/" + campaign.version() + "/" + round.number();
+  }
+
   /** The chance of this tap drawing, from this instance's recent sample of the round. */
   private double chance(Campaign campaign, Round round, Instant now) {
     Sample sample = sample(campaign, round, now.toEpochMilli());
@@ -169,7 +174,7 @@ public final class TapService {
   }
 
   private Sample sample(Campaign campaign, Round round, long nowMillis) {
-    String key = campaign.id() + "/" + round.number();
+    String key = roundKey(campaign, round);
     Sample sample = pulses.get(key);
     if (sample == null
         || nowMillis - sample.atMillis() >= PULSE_MILLIS

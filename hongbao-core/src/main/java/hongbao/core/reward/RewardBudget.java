@@ -12,7 +12,18 @@ import java.util.Map;
 public interface RewardBudget {
 
   /** Sets up a campaign's budget; opening it again with the same budget changes nothing. */
-  void open(String campaignId, Amount budget);
+  default void open(String campaignId, Amount budget) {
+    open(campaignId, budget, 1);
+  }
+
+  /**
+   * Sets up version {@code version} of a campaign's budget: the first time, or again with the same
+   * budget (nothing changes), or — for a newer version, which an edit of a scheduled rain makes —
+   * resizes it, which is only allowed while nothing was reserved from it (an invariant: a rain
+   * reserves only in its rounds, and an edit commits only before the first). An older version than
+   * the one set up changes nothing (an instance arming a copy an edit replaced).
+   */
+  void open(String campaignId, Amount budget, int version);
 
   /** Reserves {@code cost} (zero for rewards not paid in cash) and records the trade. */
   Reservation reserve(Reward reward, Amount cost, String token);

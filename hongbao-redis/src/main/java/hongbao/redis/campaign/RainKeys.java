@@ -1,12 +1,17 @@
 package hongbao.redis.campaign;
 
+import hongbao.core.campaign.Campaign;
 import java.util.Locale;
 
 /**
  * The Redis keys of the red-packet rain. Everything of one home slot {@code j} of a campaign
  * carries the tag {@code {cp:<campaign>:<j>}}: its sub-pool of every round, the win counters and
  * win numbers of the users whose home it is, the recorded wins, the per-second tap counters — so
- * one script on one slot sees all it needs, on one server or a cluster. Immutable.
+ * one script on one slot sees all it needs, on one server or a cluster. An edited campaign's
+ * version {@code v} ≥ 2 has keys of its own under {@code {cp:<campaign>:<j>:v<v>}}, so the pools of
+ * two versions never mix (an arming of an old version writes nothing the new one reads); version 1
+ * keeps the original tag, so the keys of campaigns created before versions existed are still found.
+ * Immutable.
  */
 final class RainKeys {
 
@@ -16,36 +21,39 @@ final class RainKeys {
     this.prefix = prefix;
   }
 
-  private String tag(String campaignId, int pool) {
-    return String.format(Locale.ROOT, "%s:cp:{cp:%s:%d}", prefix, campaignId, pool);
+  private String tag(Campaign campaign, int pool) {
+    return campaign.version() == 1
+        ? String.format(Locale.ROOT, "%s:cp:{cp:%s:%d}", prefix, campaign.id(), pool)
+        : String.format(
+            Locale.ROOT, "%s:cp:{cp:%s:%d:v%d}", prefix, campaign.id(), pool, campaign.version());
   }
 
-  String armed(String campaignId, int pool) {
-    return tag(campaignId, pool) + ":armed";
+  String armed(Campaign campaign, int pool) {
+    return tag(campaign, pool) + ":armed";
   }
 
-  String pool(String campaignId, int pool, int round) {
-    return tag(campaignId, pool) + ":r" + round;
+  String pool(Campaign campaign, int pool, int round) {
+    return tag(campaign, pool) + ":r" + round;
   }
 
-  String wins(String campaignId, int pool) {
-    return tag(campaignId, pool) + ":wins";
+  String wins(Campaign campaign, int pool) {
+    return tag(campaign, pool) + ":wins";
   }
 
-  String seq(String campaignId, int pool) {
-    return tag(campaignId, pool) + ":seq";
+  String seq(Campaign campaign, int pool) {
+    return tag(campaign, pool) + ":seq";
   }
 
-  String won(String campaignId, int pool) {
-    return tag(campaignId, pool) + ":won";
+  String won(Campaign campaign, int pool) {
+    return tag(campaign, pool) + ":won";
   }
 
   /** The round's taps and wins counted in this slot in one second (for the live view). */
-  String liveIn(String campaignId, int pool, int round, long second) {
-    return tag(campaignId, pool) + ":live:" + round + ":" + second;
+  String liveIn(Campaign campaign, int pool, int round, long second) {
+    return tag(campaign, pool) + ":live:" + round + ":" + second;
   }
 
-  String tapsIn(String campaignId, int pool, long second) {
-    return tag(campaignId, pool) + ":tps:" + second;
+  String tapsIn(Campaign campaign, int pool, long second) {
+    return tag(campaign, pool) + ":tps:" + second;
   }
 }

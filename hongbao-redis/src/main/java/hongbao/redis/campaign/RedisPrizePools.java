@@ -47,15 +47,14 @@ public final class RedisPrizePools implements PrizePools {
 
   @Override
   public List<String> arm(Campaign campaign, String nonce) {
-    String id = campaign.id();
     var markers = new ArrayList<String>(campaign.homePools());
     for (int j = 0; j < campaign.homePools(); j++) {
       var keyList = new ArrayList<String>();
       var args = new ArrayList<String>();
-      keyList.add(keys.armed(id, j));
+      keyList.add(keys.armed(campaign, j));
       args.add(Integer.toString(campaign.rounds().size()));
       for (Round round : campaign.rounds()) {
-        keyList.add(keys.pool(id, j, round.number()));
+        keyList.add(keys.pool(campaign, j, round.number()));
         args.add(Integer.toString(round.prizes().size()));
         for (int line = 0; line < round.prizes().size(); line++) {
           long share =
@@ -80,7 +79,7 @@ public final class RedisPrizePools implements PrizePools {
   @Override
   public void close(Campaign campaign, String nonce) {
     for (int j = 0; j < campaign.homePools(); j++) {
-      CLOSE.run(redis, ScriptOutputType.VALUE, new String[] {keys.armed(campaign.id(), j)}, nonce);
+      CLOSE.run(redis, ScriptOutputType.VALUE, new String[] {keys.armed(campaign, j)}, nonce);
     }
   }
 
@@ -93,7 +92,7 @@ public final class RedisPrizePools implements PrizePools {
             SEAL.run(
                 redis,
                 ScriptOutputType.INTEGER,
-                new String[] {keys.armed(campaign.id(), j)},
+                new String[] {keys.armed(campaign, j)},
                 markers.get(j));
         open &= sealed == 1;
       }
@@ -102,10 +101,26 @@ public final class RedisPrizePools implements PrizePools {
   }
 
   @Override
+  public void discard(Campaign version) {
+    for (int j = 0; j < version.homePools(); j++) {
+      // One slot's keys share its tag, so one DEL per slot works on a cluster too.
+      var slotKeys = new ArrayList<String>();
+      slotKeys.add(keys.armed(version, j));
+      for (Round round : version.rounds()) {
+        slotKeys.add(keys.pool(version, j, round.number()));
+      }
+      slotKeys.add(keys.wins(version, j));
+      slotKeys.add(keys.seq(version, j));
+      slotKeys.add(keys.won(version, j));
+      redis.sync().del(slotKeys.toArray(String[]::new));
+    }
+  }
+
+  @Override
   public boolean open(Campaign campaign) {
     var replies = new ArrayList<RedisFuture<String>>();
     for (int j = 0; j < campaign.homePools(); j++) {
-      replies.add(redis.async().get(keys.armed(campaign.id(), j)));
+      replies.add(redis.async().get(keys.armed(campaign, j)));
     }
     boolean open = true;
     for (RedisFuture<String> reply : replies) {
@@ -131,9 +146,7 @@ public final class RedisPrizePools implements PrizePools {
         RESTORE.run(
             redis,
             ScriptOutputType.INTEGER,
-            new String[] {
-              keys.pool(campaign.id(), pool, round.number()), keys.won(campaign.id(), pool)
-            },
+            new String[] {keys.pool(campaign, pool, round.number()), keys.won(campaign, pool)},
             args.toArray(String[]::new));
     return line >= 0 ? Restored.TAKEN : line == -2 ? Restored.ALREADY : Restored.DRY;
   }
@@ -144,7 +157,7 @@ public final class RedisPrizePools implements PrizePools {
     COUNT.run(
         redis,
         ScriptOutputType.INTEGER,
-        new String[] {keys.wins(campaign.id(), home), keys.seq(campaign.id(), home)},
+        new String[] {keys.wins(campaign, home), keys.seq(campaign, home)},
         userId,
         Long.toString(wins),
         Long.toString(lastSeq));
@@ -159,7 +172,6 @@ public final class RedisPrizePools implements PrizePools {
       long nowSecond,
       boolean draw,
       double u) {
-    String id = campaign.id();
     int home = SubPools.home(userId, campaign.homePools());
     int roundNumber = round == null ? 0 : round.number();
     List<Object> reply =
@@ -167,13 +179,13 @@ public final class RedisPrizePools implements PrizePools {
             redis,
             ScriptOutputType.MULTI,
             new String[] {
-              keys.tapsIn(id, home, nowSecond),
-              keys.wins(id, home),
-              keys.seq(id, home),
-              keys.pool(id, home, roundNumber),
-              keys.won(id, home),
-              keys.liveIn(id, home, roundNumber, nowSecond),
-              keys.armed(id, home)
+              keys.tapsIn(campaign, home, nowSecond),
+              keys.wins(campaign, home),
+              keys.seq(campaign, home),
+              keys.pool(campaign, home, roundNumber),
+              keys.won(campaign, home),
+              keys.liveIn(campaign, home, roundNumber, nowSecond),
+              keys.armed(campaign, home)
             },
             userId,
             Integer.toString(campaign.tapsPerUserPerSecond()),
@@ -211,10 +223,10 @@ public final class RedisPrizePools implements PrizePools {
             redis,
             ScriptOutputType.INTEGER,
             new String[] {
-              keys.pool(campaign.id(), pool, round.number()),
-              keys.won(campaign.id(), pool),
-              keys.liveIn(campaign.id(), pool, round.number(), nowSecond),
-              keys.armed(campaign.id(), pool)
+              keys.pool(campaign, pool, round.number()),
+              keys.won(campaign, pool),
+              keys.liveIn(campaign, pool, round.number(), nowSecond),
+              keys.armed(campaign, pool)
             },
             Double.toString(u),
             Integer.toString(round.prizes().size()),
@@ -227,8 +239,7 @@ public final class RedisPrizePools implements PrizePools {
   @Override
   public void release(Campaign campaign, String userId) {
     int home = SubPools.home(userId, campaign.homePools());
-    RELEASE.run(
-        redis, ScriptOutputType.INTEGER, new String[] {keys.wins(campaign.id(), home)}, userId);
+    RELEASE.run(redis, ScriptOutputType.INTEGER, new String[] {keys.wins(campaign, home)}, userId);
   }
 
   @Override
@@ -241,7 +252,7 @@ public final class RedisPrizePools implements PrizePools {
     }
     var replies = new ArrayList<RedisFuture<List<KeyValue<String, String>>>>();
     for (int j = 0; j < campaign.homePools(); j++) {
-      replies.add(redis.async().hmget(keys.pool(campaign.id(), j, round.number()), fields));
+      replies.add(redis.async().hmget(keys.pool(campaign, j, round.number()), fields));
     }
     long taps = 0;
     long[] left = new long[lines];
@@ -267,7 +278,7 @@ public final class RedisPrizePools implements PrizePools {
         replies.add(
             redis
                 .async()
-                .hmget(keys.liveIn(campaign.id(), j, round.number(), fromSecond + s), "t", "w"));
+                .hmget(keys.liveIn(campaign, j, round.number(), fromSecond + s), "t", "w"));
       }
     }
     var beats = new ArrayList<Beat>(seconds);
@@ -289,7 +300,7 @@ public final class RedisPrizePools implements PrizePools {
   public Map<String, Win> wins(Campaign campaign) {
     var wins = new HashMap<String, Win>();
     for (int j = 0; j < campaign.homePools(); j++) {
-      String key = keys.won(campaign.id(), j);
+      String key = keys.won(campaign, j);
       MapScanCursor<String, String> cursor = redis.sync().hscan(key, ScanArgs.Builder.limit(1_000));
       while (true) {
         cursor

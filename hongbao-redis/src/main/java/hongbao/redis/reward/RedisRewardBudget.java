@@ -19,7 +19,9 @@ import java.util.Map;
  * hashes to (so a replay always meets its first reservation there); a dry key borrows allowance
  * from the others, one key at a time, each step an atomic script on one key. The sum of the
  * allowances never exceeds the budget — lending takes before granting gives — and no key reserves
- * beyond its allowance, so no race can spend more than the budget. Thread-safe.
+ * beyond its allowance, so no race can spend more than the budget. An edit of a scheduled rain
+ * resizes the budget under a new version ({@code budget_layout.lua}, then {@code budget_open.lua}
+ * on every key), over the same keys and only while nothing was reserved. Thread-safe.
  */
 public final class RedisRewardBudget implements RewardBudget {
 
@@ -29,6 +31,7 @@ public final class RedisRewardBudget implements RewardBudget {
   static final int BORROW_ROUNDS = 3;
 
   private static final LuaScript OPEN = LuaScript.fromResource("budget_open.lua");
+  private static final LuaScript LAYOUT = LuaScript.fromResource("budget_layout.lua");
   private static final LuaScript RESERVE = LuaScript.fromResource("budget_reserve.lua");
   private static final LuaScript LEND = LuaScript.fromResource("budget_lend.lua");
   private static final LuaScript GRANT = LuaScript.fromResource("budget_grant.lua");
@@ -50,14 +53,34 @@ public final class RedisRewardBudget implements RewardBudget {
     this.clock = clock;
   }
 
-  private record Layout(Amount budget, int keys) {}
+  /** {@code budget|keys}, or {@code budget|keys|version} once an edit resized the budget. */
+  private record Layout(Amount budget, int keys, int version) {
+    static Layout parse(String stored) {
+      String[] parts = stored.split("\\|");
+      return new Layout(
+          Amount.fen(Long.parseLong(parts[0])),
+          Integer.parseInt(parts[1]),
+          parts.length > 2 ? Integer.parseInt(parts[2]) : 1);
+    }
+  }
 
   @Override
-  public void open(String campaignId, Amount budget) {
+  public void open(String campaignId, Amount budget, int version) {
     int n = (int) Math.min(keysPerCampaign, budget.fen());
-    redis.sync().hsetnx(keys.campaigns(), campaignId, budget.fen() + "|" + n);
-    Layout layout = layout(campaignId);
-    Invariants.check(layout != null, "campaign %s vanished while opening", campaignId);
+    String held =
+        LAYOUT.run(
+            redis,
+            ScriptOutputType.VALUE,
+            new String[] {keys.campaigns()},
+            campaignId,
+            Long.toString(budget.fen()),
+            Integer.toString(n),
+            Integer.toString(version));
+    Layout layout = Layout.parse(held);
+    layouts.put(campaignId, layout);
+    if (layout.version() > version) {
+      return; // an old copy of an edited campaign: the newer version is set up by its own arming
+    }
     if (!layout.budget().equals(budget)) {
       throw new hongbao.core.RejectedException(
           hongbao.core.Rejection.IDEMPOTENCY_CONFLICT,
@@ -72,22 +95,34 @@ public final class RedisRewardBudget implements RewardBudget {
               ScriptOutputType.INTEGER,
               new String[] {keys.budget(campaignId, k)},
               Long.toString(budget.fen()),
-              Long.toString(init));
-      Invariants.check(ok == 1, "budget key %d of %s holds another budget", k, campaignId);
+              Long.toString(init),
+              Integer.toString(version));
+      Invariants.check(
+          ok != -1,
+          "budget key %d of %s was spent from before version %d could resize it",
+          k,
+          campaignId,
+          version);
+      Invariants.check(ok != 0, "budget key %d of %s holds another budget", k, campaignId);
     }
   }
 
+  /**
+   * How a campaign's budget is laid out. Cached per instance: the number of keys never changes (a
+   * resize keeps it), and the budget is only the borrowing's step size here; {@link #state} and
+   * {@link #open} read it afresh, so a resized budget shows at once.
+   */
   private Layout layout(String campaignId) {
     Layout known = layouts.get(campaignId);
-    if (known != null) {
-      return known;
-    }
+    return known != null ? known : freshLayout(campaignId);
+  }
+
+  private Layout freshLayout(String campaignId) {
     String stored = redis.sync().hget(keys.campaigns(), campaignId);
     if (stored == null) {
       return null;
     }
-    String[] parts = stored.split("\\|");
-    Layout layout = new Layout(Amount.fen(Long.parseLong(parts[0])), Integer.parseInt(parts[1]));
+    Layout layout = Layout.parse(stored);
     layouts.put(campaignId, layout);
     return layout;
   }
@@ -187,7 +222,7 @@ public final class RedisRewardBudget implements RewardBudget {
 
   @Override
   public BudgetState state(String campaignId) {
-    Layout layout = layout(campaignId);
+    Layout layout = freshLayout(campaignId);
     if (layout == null) {
       return null;
     }

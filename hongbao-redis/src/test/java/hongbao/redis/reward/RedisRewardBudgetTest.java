@@ -64,6 +64,47 @@ class RedisRewardBudgetTest {
     assertThat(budget.trades(campaign)).hasSize((int) (reserved / 7));
   }
 
+  /**
+   * An edit of a scheduled rain opens its budget again under a newer version: the keys take the new
+   * budget (larger or smaller) over the same number of keys, another instance sees it at once, an
+   * arming of an older version changes nothing, and a key already spent from is never resized.
+   */
+  @Test
+  void open_aNewerVersion_resizesTheBudget_once_andNeverOverAReservation() {
+    String campaign = "c" + IDS.incrementAndGet();
+    var other = new RedisRewardBudget(redis(), keys, 8, Clock.systemUTC());
+    budget.open(campaign, Amount.fen(10_000));
+    assertThat(other.state(campaign).budget()).isEqualTo(Amount.fen(10_000));
+
+    budget.open(campaign, Amount.fen(25_000), 2);
+    budget.open(campaign, Amount.fen(25_000), 2);
+    var grown = other.state(campaign);
+    assertThat(grown.budget()).isEqualTo(Amount.fen(25_000));
+    assertThat(grown.allowance()).isEqualTo(Amount.fen(25_000));
+    budget.open(campaign, Amount.fen(10_000), 1);
+    assertThat(other.state(campaign).allowance())
+        .as("an old version")
+        .isEqualTo(Amount.fen(25_000));
+
+    other.open(campaign, Amount.fen(4_000), 3);
+    var cut = budget.state(campaign);
+    assertThat(cut.budget()).isEqualTo(Amount.fen(4_000));
+    assertThat(cut.allowance()).isEqualTo(Amount.fen(4_000));
+    Reward reward = reward(campaign, campaign + "-0", 3_000);
+    assertThat(budget.reserve(reward, reward.amount(), "tok"))
+        .isInstanceOf(Reservation.Reserved.class);
+    Reward over = reward(campaign, campaign + "-1", 1_001);
+    assertThat(budget.reserve(over, over.amount(), "tok"))
+        .as("the cut budget is the limit")
+        .isInstanceOf(Reservation.Insufficient.class);
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> budget.open(campaign, Amount.fen(9_000), 4))
+        .isInstanceOf(hongbao.core.Invariants.InvariantViolation.class)
+        .hasMessageContaining("spent from");
+    assertThat(budget.state(campaign).reserved()).isEqualTo(Amount.fen(3_000));
+  }
+
   @Test
   void reserve_ofOneTradeNo_answersTheFirstTokenToTheSameRequest_andRefusesAnother() {
     String campaign = "c" + IDS.incrementAndGet();
