@@ -155,13 +155,19 @@ final class PostgresRewardBook implements RewardBook {
     }
   }
 
-  private static final String CAMPAIGN_BOOKS =
+  /**
+   * A campaign's budget, escrow, rewards credited and budget returned. A campaign escrow is never
+   * debited by a GRAB; the returned sum says so to use {@code transfer_by_debit_account}, which
+   * leaves grabs out.
+   */
+  static final String CAMPAIGN_BOOKS =
       """
       SELECT c.id, c.budget, coalesce(a.balance, 0) AS escrow,
              coalesce((SELECT sum(amount) FROM transfer t
                        WHERE t.campaign_id = c.id AND t.kind = 'REWARD'), 0) AS credited,
              coalesce((SELECT sum(amount) FROM transfer t
-                       WHERE t.debit_account = 'campaign:' || c.id AND t.kind <> 'REWARD'), 0)
+                       WHERE t.debit_account = 'campaign:' || c.id AND t.kind <> 'REWARD'
+                         AND t.kind <> 'GRAB'), 0)
                  AS returned
       FROM reward_campaign c LEFT JOIN account a ON a.id = 'campaign:' || c.id
       """;
