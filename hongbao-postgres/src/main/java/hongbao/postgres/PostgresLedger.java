@@ -475,12 +475,16 @@ public final class PostgresLedger implements Ledger {
 
   // -------------------------------------------------------------------------------------- wallet
 
-  /** The newest entries on each side of the wallet, merged: two index scans, no full sort. */
-  private static final String WALLET_ENTRIES =
+  /**
+   * The newest entries on each side of the wallet, merged: two index scans, no full sort. A GRAB
+   * never debits a wallet (it debits an escrow), and saying so lets the debit side use {@code
+   * transfer_by_debit_account}, which leaves grabs out to spare every payout one index write.
+   */
+  static final String WALLET_ENTRIES =
       """
       SELECT kind, amount, packet_id, created_at FROM (
           (SELECT id, kind, -amount AS amount, packet_id, created_at FROM transfer
-           WHERE debit_account = ? ORDER BY id DESC LIMIT ?)
+           WHERE debit_account = ? AND kind <> 'GRAB' ORDER BY id DESC LIMIT ?)
           UNION ALL
           (SELECT id, kind, amount, packet_id, created_at FROM transfer
            WHERE credit_account = ? ORDER BY id DESC LIMIT ?)

@@ -156,17 +156,19 @@ final class PostgresRewardBook implements RewardBook {
   }
 
   /**
-   * What went back is every debit of the escrow but the credits (REWARD) and an edit's budget cut
-   * (CAMPAIGN out of the escrow), which lowers the budget by as much.
+   * A campaign's budget, escrow, rewards credited and budget returned. What went back is every
+   * debit of the escrow but the credits (REWARD) and an edit's budget cut (CAMPAIGN out of the
+   * escrow), which lowers the budget by as much. A campaign escrow is never debited by a GRAB; the
+   * returned sum says so to use {@code transfer_by_debit_account}, which leaves grabs out.
    */
-  private static final String CAMPAIGN_BOOKS =
+  static final String CAMPAIGN_BOOKS =
       """
       SELECT c.id, c.budget, coalesce(a.balance, 0) AS escrow,
              coalesce((SELECT sum(amount) FROM transfer t
                        WHERE t.campaign_id = c.id AND t.kind = 'REWARD'), 0) AS credited,
              coalesce((SELECT sum(amount) FROM transfer t
                        WHERE t.debit_account = 'campaign:' || c.id
-                         AND t.kind NOT IN ('REWARD', 'CAMPAIGN')), 0)
+                         AND t.kind NOT IN ('REWARD', 'CAMPAIGN') AND t.kind <> 'GRAB'), 0)
                  AS returned
       FROM reward_campaign c LEFT JOIN account a ON a.id = 'campaign:' || c.id
       """;
