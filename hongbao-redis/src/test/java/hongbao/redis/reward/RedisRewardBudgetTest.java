@@ -65,6 +65,39 @@ class RedisRewardBudgetTest {
   }
 
   /**
+   * Near the end of a budget, racing reservations borrow each other's allowance back and forth;
+   * none may be refused while the keys together still have room for it. Costs of a tenth of a key's
+   * share, so the last rewards of every campaign all borrow at once.
+   */
+  @Test
+  void reserve_atTheEndOfTheBudget_isRefusedOnlyWhenNothingFits() throws Exception {
+    var pool = Executors.newFixedThreadPool(32);
+    try {
+      for (int c = 0; c < 20; c++) {
+        String campaign = "c" + IDS.incrementAndGet();
+        budget.open(campaign, Amount.fen(10_000));
+        var attempts = new ArrayList<Future<Reservation>>();
+        for (int i = 0; i < 200; i++) {
+          Reward reward = reward(campaign, campaign + "-" + i, 888);
+          attempts.add(
+              pool.submit(
+                  (Callable<Reservation>) () -> budget.reserve(reward, reward.amount(), "tok")));
+        }
+        long reserved = 0;
+        for (Future<Reservation> attempt : attempts) {
+          if (attempt.get() instanceof Reservation.Reserved) {
+            reserved += 888;
+          }
+        }
+        assertThat(reserved).as("campaign %s", campaign).isEqualTo(10_000 / 888 * 888);
+        assertThat(budget.state(campaign).reserved().fen()).isEqualTo(reserved);
+      }
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  /**
    * An edit of a scheduled rain opens its budget again under a newer version: the keys take the new
    * budget (larger or smaller) over the same number of keys, another instance sees it at once, an
    * arming of an older version changes nothing, and a key already spent from is never resized.
