@@ -53,7 +53,8 @@ party_row() { # label, jq path to a {service, redis, postgres, generator} object
   echo "and PostgreSQL, then the service as a **separate JVM** (as \`hongbao serve\` runs); the load"
   echo "generator is the \`hongbao bench\` process itself. CPU time is read from \`/proc/<pid>/stat\` of"
   echo "each process around each measured window, so it does not depend on what else the machine runs;"
-  echo "rates do. Pinning: ${pin:-none} (service, Redis and PostgreSQL : generator and redis-benchmark)."
+  echo "rates do. Pinning: ${pin:-none} (service, Redis and PostgreSQL : generator and redis-benchmark;"
+  echo "the drain of the payout backlog runs the servers on both sides, the generator only watching it)."
   echo
   echo "## Machine"
   echo

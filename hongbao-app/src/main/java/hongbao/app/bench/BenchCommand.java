@@ -184,7 +184,11 @@ public final class BenchCommand implements Callable<Integer> {
       description = "keep payouts running during the open-loop window (default: paused)")
   boolean openLoopPayouts;
 
-  @Option(names = "--pin", description = "SERVICE_CPUS:GENERATOR_CPUS for taskset, e.g. 0:1")
+  @Option(
+      names = "--pin",
+      description =
+          "SERVICE_CPUS:GENERATOR_CPUS for taskset, e.g. 0:1 (a backlog drain runs the servers on"
+              + " both sides)")
   String pin;
 
   @Option(
@@ -403,7 +407,12 @@ public final class BenchCommand implements Callable<Integer> {
           ceiling = ceiling();
           if (drainBacklog > 0) {
             fillBacklog(drainBacklog - (ceiling == null ? 0 : ceilingRequests * ceilingRuns));
-            backlogDrain = timeDrain();
+            service.spread(pinning);
+            try {
+              backlogDrain = timeDrain();
+            } finally {
+              service.pin(pinning);
+            }
           } else {
             setPayouts(true);
             PayoutDrain.awaitEmpty(backlog, System.nanoTime());

@@ -8,7 +8,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Core pinning with {@code taskset}: {@code --pin 0:1} puts the service, Redis and PostgreSQL on
  * CPU 0 and the load generator (and redis-benchmark) on CPU 1, so that the generator never takes
- * CPU from what it measures. Either side is a {@code taskset} CPU list ({@code 0-2,5}).
+ * CPU from what it measures. Either side is a {@code taskset} CPU list ({@code 0-2,5}). A drain of
+ * a payout backlog, which the generator only watches, spreads the servers over both sides.
  */
 record Pinning(String serviceCpus, String generatorCpus) {
 
