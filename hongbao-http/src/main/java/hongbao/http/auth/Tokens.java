@@ -208,11 +208,13 @@ public final class Tokens {
         return Optional.empty();
       }
     }
-    Instant now = clock.instant();
-    if (expiry == null || !Instant.ofEpochSecond(expiry).isAfter(now)) {
+    // Whole seconds compared as numbers: an exp or nbf beyond what an Instant holds is a claim
+    // like any other, not an exception. exp > now's second is exactly "exp is after now".
+    long nowSecond = clock.instant().getEpochSecond();
+    if (expiry == null || expiry <= nowSecond) {
       return Optional.empty();
     }
-    if (notBefore != null && Instant.ofEpochSecond(notBefore).isAfter(now)) {
+    if (notBefore != null && notBefore > nowSecond) {
       return Optional.empty();
     }
     if (subject == null || !SendRules.USER_ID.matcher(subject).matches()) {

@@ -9,7 +9,13 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** The remembering verifier answers exactly what {@link Tokens} answers, at every instant. */
@@ -166,5 +172,77 @@ class VerifiedTokensTest {
     String token = verified.mint("erin", false, Duration.ofMinutes(1));
     assertThat(tokens.verify(token)).contains(new Caller("erin", false));
     assertThat(List.of(token)).hasSize(1);
+  }
+
+  @Test
+  void verify_ofTwoTokensRacingForOneSlot_neverAnswersTheOthersCaller() throws Exception {
+    // One slot: every verification of a token not in it writes it, while others read it.
+    var shared = new VerifiedTokens(tokens, clock, 1);
+    String alice = tokens.mint("aaaaa", false, Duration.ofHours(1));
+    String bob = tokens.mint("bbbbb", false, Duration.ofHours(1));
+    assertThat(alice).hasSameSizeAs(bob);
+    int threads = 4;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      var start = new CountDownLatch(1);
+      var wrong = new AtomicLong();
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int seed = t;
+        done.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  var random = new SplittableRandom(seed);
+                  for (int i = 0; i < 200_000; i++) {
+                    boolean isAlice = random.nextBoolean();
+                    Optional<Caller> caller = shared.verify(isAlice ? alice : bob);
+                    Caller expected =
+                        isAlice ? new Caller("aaaaa", false) : new Caller("bbbbb", false);
+                    if (!caller.equals(Optional.of(expected))) {
+                      wrong.incrementAndGet();
+                    }
+                  }
+                  return null;
+                }));
+      }
+      start.countDown();
+      for (Future<?> each : done) {
+        each.get();
+      }
+      assertThat(wrong.get()).as("answers naming the wrong caller").isZero();
+      assertThat(shared.hits()).as("answers from memory").isPositive();
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void verify_ofATokenLongerThanASlot_verifiesItEveryTime() throws Exception {
+    long exp = clock.instant().getEpochSecond() + 60;
+    String padded =
+        signed(
+            "{\"sub\":\"pad\",\"exp\":"
+                + exp
+                + ",\"x\":\""
+                + "p".repeat(VerifiedTokens.MAX_REMEMBERED_LENGTH)
+                + "\"}");
+    assertThat(tokens.verify(padded)).contains(new Caller("pad", false));
+    for (int i = 0; i < 3; i++) {
+      assertThat(verified.verify(padded)).contains(new Caller("pad", false));
+    }
+    assertThat(verified.hits()).isZero();
+  }
+
+  @Test
+  void verify_ofAnExpBeyondWhatAnInstantHolds_isAValidTokenRememberedForMaxAge() throws Exception {
+    String token = signed("{\"sub\":\"far\",\"exp\":9223372036854775807}");
+    assertThat(tokens.verify(token)).contains(new Caller("far", false));
+    assertThat(verified.verify(token)).contains(new Caller("far", false));
+    assertThat(verified.verify(token)).contains(new Caller("far", false));
+    assertThat(verified.hits()).isEqualTo(1);
+    clock.advance(VerifiedTokens.MAX_AGE);
+    assertThat(verified.verify(token)).isPresent();
+    assertThat(verified.hits()).as("asked Tokens again after MAX_AGE").isEqualTo(1);
   }
 }
