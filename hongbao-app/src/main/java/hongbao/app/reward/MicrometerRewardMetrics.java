@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The reward pipeline's counters: produced and consumed per topic, issued, throttled and fused per
- * type, forced credits, verified tokens by validity. Gauges (lag, budget left, held, parked) are
- * registered by {@link RewardWiring}.
+ * The reward pipeline's counters: produced and consumed per topic, issued, throttled, admitted and
+ * fused per type, forced credits, verified tokens by validity. Gauges (lag, budget left, held,
+ * parked) are registered by {@link RewardWiring}.
  */
 final class MicrometerRewardMetrics implements RewardMetrics {
 
@@ -45,6 +45,11 @@ final class MicrometerRewardMetrics implements RewardMetrics {
   @Override
   public void throttled(String type) {
     counter("hongbao.rewards.throttled", "type", type).increment();
+  }
+
+  @Override
+  public void admitted(String type) {
+    counter("hongbao.rewards.admitted", "type", type).increment();
   }
 
   @Override

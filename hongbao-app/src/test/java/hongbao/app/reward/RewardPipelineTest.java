@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import hongbao.app.support.Api;
 import hongbao.app.support.Backends;
 import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
@@ -30,17 +31,22 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -190,6 +196,78 @@ class RewardPipelineTest {
     return accepted;
   }
 
+  /**
+   * The service's count of rewards each type's bucket admitted ({@code
+   * hongbao_rewards_admitted_total}), read from {@code /metrics} every 50 ms while it runs. A pair
+   * of readings brackets what was admitted between the start of the first and the end of the
+   * second, so pairs at most a second apart that way say how many a second of the bucket let
+   * through, however late a reading ran.
+   */
+  private static final class Admissions {
+    private static final Pattern ADMITTED =
+        Pattern.compile("(?m)^hongbao_rewards_admitted_total\\{type=\"([^\"]+)\"} (\\S+)$");
+
+    private record Reading(long startedNanos, long endedNanos, Map<String, Long> admitted) {}
+
+    private final Api api;
+    private final List<Reading> readings = new CopyOnWriteArrayList<>();
+    private final ScheduledExecutorService reader = Executors.newSingleThreadScheduledExecutor();
+
+    Admissions(Api api) {
+      this.api = api;
+      reader.scheduleWithFixedDelay(this::read, 0, 50, TimeUnit.MILLISECONDS);
+    }
+
+    private void read() {
+      long started = System.nanoTime();
+      Matcher m = ADMITTED.matcher(api.get("/metrics", null).raw());
+      var admitted = new HashMap<String, Long>();
+      while (m.find()) {
+        admitted.put(m.group(1), (long) Double.parseDouble(m.group(2)));
+      }
+      readings.add(new Reading(started, System.nanoTime(), admitted));
+    }
+
+    long total(String type) {
+      return readings.getLast().admitted().getOrDefault(type, 0L);
+    }
+
+    long mostInOneSecond(String type) {
+      long most = 0;
+      for (int i = 0; i < readings.size(); i++) {
+        for (int j = i + 1; j < readings.size(); j++) {
+          Reading from = readings.get(i);
+          Reading to = readings.get(j);
+          if (to.endedNanos() - from.startedNanos() > 1_000_000_000L) {
+            break;
+          }
+          most =
+              Math.max(
+                  most,
+                  to.admitted().getOrDefault(type, 0L) - from.admitted().getOrDefault(type, 0L));
+        }
+      }
+      return most;
+    }
+
+    /** Stops reading, after one last reading. */
+    void stop() throws InterruptedException {
+      reader.shutdown();
+      assertThat(reader.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+      read();
+    }
+  }
+
+  /** The longest time between two successive batches of credits (their transactions' stamps). */
+  private static long longestBatchGapMillis(List<Long> stamps) {
+    List<Long> batches = stamps.stream().distinct().sorted().toList();
+    long longest = 0;
+    for (int i = 1; i < batches.size(); i++) {
+      longest = Math.max(longest, batches.get(i) - batches.get(i - 1));
+    }
+    return longest;
+  }
+
   private List<Long> cashCreditTimes(String campaign) {
     var times = new ArrayList<Long>();
     try (var connection =
@@ -256,13 +334,28 @@ class RewardPipelineTest {
     }
     Collections.shuffle(rewards, new Random(42));
 
-    Map<String, String> accepted = sendAll(rewards, 16);
+    Map<String, String> accepted;
+    var admissions = new Admissions(fixture.api);
+    try {
+      accepted = sendAll(rewards, 16);
+      fixture.awaitCredited(campaign, accepted.size(), Duration.ofSeconds(90));
+    } finally {
+      admissions.stop();
+    }
+    long cashMostAdmitted = admissions.mostInOneSecond("CASH");
+    long couponMostAdmitted = admissions.mostInOneSecond(coupon);
+    long itemMostAdmitted = admissions.mostInOneSecond(item);
+    // Nothing reaches the ledger or the issuer without passing its type's bucket.
+    assertThat(admissions.total(coupon)).isGreaterThanOrEqualTo(600);
+    assertThat(admissions.total(item)).isGreaterThanOrEqualTo(300);
+    assertThat(admissions.total("CASH"))
+        .isGreaterThanOrEqualTo(
+            accepted.keySet().stream().filter(t -> t.contains("_cash_")).count());
 
     long cash = accepted.keySet().stream().filter(t -> t.contains("_cash_")).count();
     assertThat(cash * 100).as("CASH accepted within the budget").isLessThanOrEqualTo(budget);
     assertThat(cash).as("the budget is spent, not stranded on dry keys").isGreaterThan(1_150);
     assertThat(accepted).hasSize((int) cash + 900);
-    fixture.awaitCredited(campaign, accepted.size(), Duration.ofSeconds(90));
 
     assertThat(fixture.credited(campaign)).isEqualTo(accepted.size());
     RewardBudget.BudgetState state = sdk().parts().budget().state(campaign);
@@ -274,26 +367,45 @@ class RewardPipelineTest {
         .isEqualTo(cash);
     var stats = issuer.snapshot();
     assertThat(stats.issuedByType()).containsEntry(coupon, 600).containsEntry(item, 300);
-    int cashMax = IssuerSimulator.maxInWindow(cashCreditTimes(campaign), 1_000);
+    List<Long> cashTimes = cashCreditTimes(campaign);
+    long firstBatch = Collections.min(cashTimes);
+    int cashMax =
+        IssuerSimulator.maxInWindow(
+            cashTimes.stream().filter(t -> t != firstBatch).toList(), 1_000);
+    long cashGapMillis = longestBatchGapMillis(cashTimes);
     System.out.printf(
-        "rates: most in one second CASH %d (limit %d+%d), %s %d (150+15), %s %d (80+8)%n",
-        cashMax,
+        "rates: most admitted in one second CASH %d (limit %d+%d), %s %d (150+15), %s %d (80+8);"
+            + " at the ledger CASH %d (batches up to %d ms apart), at the issuer %s %d, %s %d%n",
+        cashMostAdmitted,
         CASH_RATE,
         CASH_BURST,
+        coupon,
+        couponMostAdmitted,
+        item,
+        itemMostAdmitted,
+        cashMax,
+        cashGapMillis,
         coupon,
         stats.maxPerSecondByType().get(coupon),
         item,
         stats.maxPerSecondByType().get(item));
-    // Measured where the calls arrive: calls the bucket admitted at one instant reach the issuer
-    // up to a few tens of milliseconds apart on a loaded box, so a one-second window there may
-    // hold what the bucket admitted over slightly more than a second (up to 5% of the rate more;
-    // 166 against 150+15 was seen once).
-    assertThat(stats.maxPerSecondByType().get(coupon)).isLessThanOrEqualTo(150 + 15 + 150 / 20);
-    assertThat(stats.maxPerSecondByType().get(item)).isLessThanOrEqualTo(80 + 8 + 80 / 20);
-    // CASH is measured at the ledger, by the start of the transaction that wrote it. Credits are
-    // group-committed: a batch carries what the bucket admitted while the previous batch was being
-    // written (up to about a tenth of a second), so its window may hold that much more.
-    assertThat(cashMax).isLessThanOrEqualTo((int) (CASH_RATE * 1.25 + CASH_BURST));
+    // Where the bucket admits: at most a second's rate and the burst in any second, and 5% of the
+    // rate for a worker that took its token just before a reading and counted it just after.
+    // (Where the calls arrive, the issuer's windows also hold the calls' own delays, which on a
+    // loaded box reached 173 in one second against 150+15: not a measure of the bucket.)
+    assertThat(cashMostAdmitted).isLessThanOrEqualTo(CASH_RATE + CASH_BURST + CASH_RATE / 20);
+    assertThat(couponMostAdmitted).isLessThanOrEqualTo(150 + 15 + 150 / 20);
+    assertThat(itemMostAdmitted).isLessThanOrEqualTo(80 + 8 + 80 / 20);
+    // CASH is measured at the ledger, by the start of the transaction that wrote it (now()).
+    // Credits are group-committed: a batch carries what the bucket admitted since the previous
+    // batch took its credits, so a one-second window of stamps holds what was admitted over one
+    // second plus the gap before its first batch. That gap is a tenth of a second on a quiet box
+    // and half a second when the box is loaded (597 in one second was seen then, against 540):
+    // the bound takes the longest gap of the run, and 50 ms for a credit taken a little before
+    // its batch's transaction began. The first batch is left out: what it carries was admitted
+    // since the consumers started, which no stamp tells.
+    assertThat(cashMax)
+        .isLessThanOrEqualTo((int) (CASH_RATE * (1_050 + cashGapMillis) / 1_000 + CASH_BURST));
   }
 
   @Test

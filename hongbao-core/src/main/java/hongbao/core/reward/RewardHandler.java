@@ -138,6 +138,7 @@ public final class RewardHandler {
         throw FusedWhileHeld.INSTANCE;
       }
     }
+    metrics.admitted(type.type());
   }
 
   /** The type was fused while an event waited for its token: park the event instead. */

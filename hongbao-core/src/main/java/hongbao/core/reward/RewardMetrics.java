@@ -13,6 +13,9 @@ public interface RewardMetrics {
 
   default void throttled(String type) {}
 
+  /** A reward passed its type's rate limit (it is credited or issued next). */
+  default void admitted(String type) {}
+
   default void fused(String type) {}
 
   default void forcedCredit() {}
