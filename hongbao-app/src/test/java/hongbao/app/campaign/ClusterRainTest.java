@@ -47,17 +47,39 @@ class ClusterRainTest extends RainTest {
     return 25_000;
   }
 
-  /** A round of 100,000 prizes: 16 home slots, each on one master, every master holding some. */
+  /**
+   * A round of 100,000 prizes: 16 home slots, each armed on one master. Which master holds a slot
+   * follows from the campaign's id, so 16 slots miss one of three masters about once in 220
+   * campaigns: up to five campaigns are made until one has slots on every master.
+   */
   @Test
   void homeSlots_spreadOverEveryMaster() {
     var fixture = fixture();
     Instant starts = fixture.clock.instant().plusSeconds(30);
     long budget = 100_000;
-    String id =
-        fixture.created(campaign(budget, 1, 3, round(starts, 60, prize("CASH", 1, 100_000))));
-    int homes = fixture.rain().campaigns().get(id).homePools();
-    assertThat(homes).isEqualTo(16);
+    String id = null;
+    var masters = new HashSet<String>();
+    for (int attempt = 0; attempt < 5 && masters.size() < Backends.CLUSTER_MASTERS; attempt++) {
+      id = fixture.created(campaign(budget, 1, 3, round(starts, 60, prize("CASH", 1, 100_000))));
+      int homes = fixture.rain().campaigns().get(id).homePools();
+      assertThat(homes).isEqualTo(16);
+      Map<Integer, List<String>> holders = holders(id, homes);
+      assertThat(holders).as("every home slot armed").hasSize(homes);
+      assertThat(holders.values()).allSatisfy(h -> assertThat(h).hasSize(1));
+      masters.clear();
+      holders.values().forEach(masters::addAll);
+    }
+    assertThat(masters).hasSize(Backends.CLUSTER_MASTERS);
 
+    fixture.clock.advance(
+        Duration.between(
+            fixture.clock.instant(),
+            starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1)));
+    assertThat(fixture.awaitReturned(id)).isEqualTo(budget);
+  }
+
+  /** The masters holding each of a campaign's home slots. */
+  private Map<Integer, List<String>> holders(String id, int homes) {
     Map<Integer, List<String>> holders = new HashMap<>();
     for (RedisURI master : backends().clusterMasters()) {
       RedisClient client = RedisClient.create(master);
@@ -72,16 +94,6 @@ class ClusterRainTest extends RainTest {
         client.shutdown();
       }
     }
-    assertThat(holders).as("every home slot armed").hasSize(homes);
-    assertThat(holders.values()).allSatisfy(h -> assertThat(h).hasSize(1));
-    var masters = new HashSet<String>();
-    holders.values().forEach(masters::addAll);
-    assertThat(masters).hasSize(Backends.CLUSTER_MASTERS);
-
-    fixture.clock.advance(
-        Duration.between(
-            fixture.clock.instant(),
-            starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1)));
-    assertThat(fixture.awaitReturned(id)).isEqualTo(budget);
+    return holders;
   }
 }
