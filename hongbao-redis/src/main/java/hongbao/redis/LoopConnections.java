@@ -61,6 +61,7 @@ final class LoopConnections implements AutoCloseable {
                 .timer(shared.timer())
                 .eventBus(shared.eventBus())
                 .commandLatencyRecorder(shared.commandLatencyRecorder())
+                .reconnectDelay(shared.reconnectDelay())
                 .nettyCustomizer(shared.nettyCustomizer())
                 .build();
         resources.add(own);

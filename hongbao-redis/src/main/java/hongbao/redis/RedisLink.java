@@ -16,6 +16,7 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
 import io.lettuce.core.resource.NettyCustomizer;
 import io.netty.channel.Channel;
 import io.netty.handler.flush.FlushConsolidationHandler;
@@ -73,6 +74,16 @@ public abstract sealed class RedisLink implements AutoCloseable {
 
   private static final Duration RESOURCES_SHUTDOWN = Duration.ofSeconds(2);
 
+  /**
+   * How long a lost connection waits before its next attempt: from 10 ms, doubling, at most a
+   * second, each wait drawn at random below that bound. Lettuce's default doubles up to 30 s, so a
+   * Redis that was away for ten seconds could be back for another twenty before the service
+   * noticed, every grab refused meanwhile; the jitter keeps many instances from reconnecting in
+   * step after a restart.
+   */
+  static final Delay RECONNECT_DELAY =
+      Delay.fullJitter(Duration.ofMillis(10), Duration.ofSeconds(1), 10, TimeUnit.MILLISECONDS);
+
   private RedisLink() {}
 
   /** Connects to the Redis named by {@code url} with Lettuce's default options and timeout. */
@@ -117,6 +128,7 @@ public abstract sealed class RedisLink implements AutoCloseable {
     ClientResources.Builder builder =
         ClientResources.builder()
             .commandLatencyRecorder(latencies)
+            .reconnectDelay(RECONNECT_DELAY)
             .nettyCustomizer(new ConsolidatedFlushes());
     if (onLoops) {
       builder.eventLoopGroupProvider(loops.all());
