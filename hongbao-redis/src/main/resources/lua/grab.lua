@@ -23,18 +23,21 @@ AtGrabSplit.nextShare (cap = M when there is none):
   share = lo + r mod (hi-lo+1).
 Every value stays below 2^53, so Lua's doubles compute the same integers as Java's longs.
 
-Replies (array; the first element names the outcome):
-  {'GRABBED', amount, seq}     took a share now, as the packet's seq-th grab; a payout task
+Replies (one string: the outcome, then its numbers, separated by spaces):
+  'GRABBED amount seq'         took a share now, as the packet's seq-th grab; a payout task
                                {p, u, a, t} was appended (and the pending entry set, with ARGV[6])
-  {'ALREADY_GRABBED', amount}  took this amount earlier (answered forever, even after expiry)
-  {'EXPIRED'}                  closed or past expireAt with shares left, or a close tombstone
-  {'NOT_ELIGIBLE'}             EXCLUSIVE packet and the user is no recipient
-  {'WRONG_PASSWORD'}           the packet has a password key and ARGV[3] differs
-  {'LIMIT_REACHED'}            a packet of an activity, and the user has grabbed lim shares of
+  'ALREADY_GRABBED amount'     took this amount earlier (answered forever, even after expiry)
+  'EXPIRED'                    closed or past expireAt with shares left, or a close tombstone
+  'NOT_ELIGIBLE'               EXCLUSIVE packet and the user is no recipient
+  'WRONG_PASSWORD'             the packet has a password key and ARGV[3] differs
+  'LIMIT_REACHED'              a packet of an activity, and the user has grabbed lim shares of
                                the activity's packets already
-  {'SOLD_OUT'}                 no share left (stays so after expiry once the packet emptied)
-  {'NOT_FOUND'}                no meta: never armed, or its keys expired (or were lost)
-  {'HELD'}                     status H: the state here belongs to another packet (see arm.lua)
+  'SOLD_OUT'                   no share left (stays so after expiry once the packet emptied)
+  'NOT_FOUND'                  no meta: never armed, or its keys expired (or were lost)
+  'HELD'                       status H: the state here belongs to another packet (see arm.lua)
+A string, not an array: Redis 6.2 (the embedded server) builds a script's array reply in a buffer
+node of its own and writes each node with a write() of its own, so on a connection that pipelines
+grabs every reply cost one system call; strings share one buffer, written once per pass.
 
 Checks run in exactly this order. Atomic because a script runs alone on the shard: the check
 for an earlier grab, the check of the user's activity count, the pop of a share, the record of
@@ -47,7 +50,7 @@ local meta = redis.call('HMGET', KEYS[1], 'count', 'taken', 'status', 'expireAt'
   'ttlAt', 'mode', 'total', 'takenAmount', 'cap', 'lim')
 local count = meta[1]
 if not count then
-  return {'NOT_FOUND'}
+  return 'NOT_FOUND'
 end
 count = tonumber(count)
 local taken = tonumber(meta[2])
@@ -57,31 +60,31 @@ local now = ARGV[2]
 local earlier = redis.call('HGET', KEYS[3], user)
 if earlier then
   local amount = string.match(earlier, '^(%d+)|')
-  return {'ALREADY_GRABBED', tonumber(amount)}
+  return 'ALREADY_GRABBED ' .. amount
 end
 
 if meta[3] == 'H' then
-  return {'HELD'}
+  return 'HELD'
 end
 -- A close tombstone (count 0) stands for a packet that was refunded without ever being armed.
 if count == 0 then
-  return {'EXPIRED'}
+  return 'EXPIRED'
 end
 if (meta[3] == 'C' or tonumber(now) >= tonumber(meta[4])) and taken < count then
-  return {'EXPIRED'}
+  return 'EXPIRED'
 end
 if meta[6] == 'E' and redis.call('SISMEMBER', KEYS[4], user) == 0 then
-  return {'NOT_ELIGIBLE'}
+  return 'NOT_ELIGIBLE'
 end
 if meta[5] ~= '' and meta[5] ~= ARGV[3] then
-  return {'WRONG_PASSWORD'}
+  return 'WRONG_PASSWORD'
 end
 local lim = tonumber(meta[12])
 local mine
 if lim then
   mine = redis.call('HGET', KEYS[6], user)
   if mine and select(2, string.gsub(mine, ',', ',')) + 1 >= lim then
-    return {'LIMIT_REACHED'}
+    return 'LIMIT_REACHED'
   end
 end
 
@@ -89,7 +92,7 @@ local share
 if meta[8] == 'G' then
   local left = count - taken
   if left <= 0 then
-    return {'SOLD_OUT'}
+    return 'SOLD_OUT'
   end
   local m = tonumber(meta[9]) - tonumber(meta[10])
   if left == 1 then
@@ -116,7 +119,7 @@ if meta[8] == 'G' then
 else
   share = redis.call('LPOP', KEYS[2])
   if not share then
-    return {'SOLD_OUT'}
+    return 'SOLD_OUT'
   end
 end
 -- One HSET for the counters (and emptiedAt): nothing ran since the HMGET above, so taken + 1 is
@@ -141,4 +144,4 @@ if ARGV[6] and ARGV[6] ~= '' then
   redis.call('HSET', pending, ARGV[4], share)
   redis.call('PEXPIRE', pending, ARGV[6])
 end
-return {'GRABBED', tonumber(share), seq}
+return 'GRABBED ' .. share .. ' ' .. string.format('%d', seq)

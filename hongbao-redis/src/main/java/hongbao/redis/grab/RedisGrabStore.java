@@ -119,9 +119,9 @@ public final class RedisGrabStore implements GrabStore {
       scriptKeys[scriptKeys.length - 1] = keys.pending(attempt.userId());
     }
     String password = attempt.passwordKey() == null ? "" : attempt.passwordKey();
-    return GRAB.<List<Object>>runAsync(
+    return GRAB.<String>runAsync(
             redis,
-            ScriptOutputType.MULTI,
+            ScriptOutputType.VALUE,
             scriptKeys,
             attempt.userId(),
             Long.toString(attempt.at().toEpochMilli()),
@@ -132,17 +132,26 @@ public final class RedisGrabStore implements GrabStore {
         .thenApply(reply -> toOutcome(reply, attempt));
   }
 
-  private GrabOutcome toOutcome(List<Object> reply, GrabAttempt attempt) {
-    String code = (String) reply.get(0);
+  /** grab.lua's reply: the outcome's name, then its numbers, each after one space. */
+  private GrabOutcome toOutcome(String reply, GrabAttempt attempt) {
+    int end = reply.indexOf(' ');
+    String code = end < 0 ? reply : reply.substring(0, end);
     return switch (code) {
       case "GRABBED" -> {
-        Amount amount = Amount.fen((Long) reply.get(1));
+        int second = reply.indexOf(' ', end + 1);
+        if (second < 0) {
+          throw new Invariants.InvariantViolation("grab reply without its seq: " + reply);
+        }
+        Amount amount = Amount.fen(Long.parseLong(reply, end + 1, second, 10));
         if (!pendingInScript) {
           recordPending(attempt, amount);
         }
-        yield new GrabOutcome.Grabbed(amount, Math.toIntExact((Long) reply.get(2)), "");
+        yield new GrabOutcome.Grabbed(
+            amount, Integer.parseInt(reply, second + 1, reply.length(), 10), "");
       }
-      case "ALREADY_GRABBED" -> new GrabOutcome.AlreadyGrabbed(Amount.fen((Long) reply.get(1)));
+      case "ALREADY_GRABBED" ->
+          new GrabOutcome.AlreadyGrabbed(
+              Amount.fen(Long.parseLong(reply, end + 1, reply.length(), 10)));
       case "EXPIRED" -> GrabOutcome.EXPIRED;
       case "NOT_ELIGIBLE" -> GrabOutcome.NOT_ELIGIBLE;
       case "WRONG_PASSWORD" -> GrabOutcome.WRONG_PASSWORD;
