@@ -13,15 +13,17 @@ ARGV[1] user  ARGV[2] taps allowed per second  ARGV[3] round running (1/0)  ARGV
 ARGV[5] draw (1/0)  ARGV[6] u in [0, 1)  ARGV[7] prize lines of the round  ARGV[8] tradeNo prefix
 ARGV[9] round number
 
-Replies (array):
-  {'RATE'}               over the per-second tap limit (the tap is not counted in the round)
-  {'IDLE'}               no round runs
-  {'LOST'}               the slot is not open (Redis lost it, or it is being restored): nothing
+Replies (one string: the verdict, then its numbers, separated by spaces):
+  'RATE'                 over the per-second tap limit (the tap is not counted in the round)
+  'IDLE'                 no round runs
+  'LOST'                 the slot is not open (Redis lost it, or it is being restored): nothing
                          was counted in the round; the caller restores the pools and taps again
-  {'LIMIT'}              the user has maxWinsPerUser wins
-  {'MISS'}               no draw this tap
-  {'WON', line, n}       a prize of `line` from this sub-pool; the user's n-th win, recorded
-  {'RESERVED', n}        this sub-pool is dry: a win is reserved under n for the tail to find
+  'LIMIT'                the user has maxWinsPerUser wins
+  'MISS'                 no draw this tap
+  'WON line n'           a prize of `line` from this sub-pool; the user's n-th win, recorded
+  'RESERVED n'           this sub-pool is dry: a win is reserved under n for the tail to find
+A string, not an array: Redis 6.2 writes a script's array reply with a system call of its own
+(see grab.lua), and taps share a connection.
 
 Atomic because the limit check, the draw and the win count change together in one slot: however
 a user's taps race, wins (plus reservations) never pass maxWinsPerUser, and a prize is taken once.
@@ -29,15 +31,15 @@ a user's taps race, wins (plus reservations) never pass maxWinsPerUser, and a pr
 local user = ARGV[1]
 local taps = redis.call('HINCRBY', KEYS[1], user, 1)
 if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], 2000) end
-if taps > tonumber(ARGV[2]) then return {'RATE'} end
-if ARGV[3] ~= '1' then return {'IDLE'} end
-if redis.call('GET', KEYS[7]) ~= '1' then return {'LOST'} end
+if taps > tonumber(ARGV[2]) then return 'RATE' end
+if ARGV[3] ~= '1' then return 'IDLE' end
+if redis.call('GET', KEYS[7]) ~= '1' then return 'LOST' end
 redis.call('HINCRBY', KEYS[4], 't', 1)
 redis.call('HINCRBY', KEYS[6], 't', 1)
 if redis.call('PTTL', KEYS[6]) < 0 then redis.call('PEXPIRE', KEYS[6], 15000) end
 local wins = tonumber(redis.call('HGET', KEYS[2], user) or '0')
-if wins >= tonumber(ARGV[4]) then return {'LIMIT'} end
-if ARGV[5] ~= '1' then return {'MISS'} end
+if wins >= tonumber(ARGV[4]) then return 'LIMIT' end
+if ARGV[5] ~= '1' then return 'MISS' end
 local lines = tonumber(ARGV[7])
 local left = {}
 local total = 0
@@ -48,7 +50,7 @@ for line = 0, lines - 1 do
 end
 redis.call('HINCRBY', KEYS[2], user, 1)
 local seq = redis.call('HINCRBY', KEYS[3], user, 1)
-if total == 0 then return {'RESERVED', seq} end
+if total == 0 then return 'RESERVED ' .. string.format('%d', seq) end
 local target = math.floor(tonumber(ARGV[6]) * total)
 local line = 0
 while target >= left[line] do
@@ -58,4 +60,4 @@ end
 redis.call('HINCRBY', KEYS[4], tostring(line), -1)
 redis.call('HSET', KEYS[5], ARGV[8] .. seq, ARGV[9] .. '|' .. line .. '|' .. user)
 redis.call('HINCRBY', KEYS[6], 'w', 1)
-return {'WON', line, seq}
+return 'WON ' .. string.format('%d', line) .. ' ' .. string.format('%d', seq)

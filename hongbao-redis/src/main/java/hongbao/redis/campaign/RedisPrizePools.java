@@ -174,10 +174,10 @@ public final class RedisPrizePools implements PrizePools {
       double u) {
     int home = SubPools.home(userId, campaign.homePools());
     int roundNumber = round == null ? 0 : round.number();
-    List<Object> reply =
+    String reply =
         TAP.run(
             redis,
-            ScriptOutputType.MULTI,
+            ScriptOutputType.VALUE,
             new String[] {
               keys.tapsIn(campaign, home, nowSecond),
               keys.wins(campaign, home),
@@ -196,15 +196,16 @@ public final class RedisPrizePools implements PrizePools {
             Integer.toString(round == null ? 0 : round.prizes().size()),
             tradeNoPrefix,
             Integer.toString(roundNumber));
-    String verdict = (String) reply.get(0);
-    return switch (verdict) {
+    // The verdict, then its numbers, each after one space (see rain_tap.lua).
+    String[] parts = reply.split(" ", -1);
+    return switch (parts[0]) {
       case "RATE" -> new HomeReply.RateLimited();
       case "IDLE" -> new HomeReply.Idle();
       case "LOST" -> new HomeReply.Lost();
       case "LIMIT" -> new HomeReply.LimitReached();
       case "MISS" -> new HomeReply.Missed();
-      case "WON" -> new HomeReply.Won(((Long) reply.get(1)).intValue(), (Long) reply.get(2));
-      case "RESERVED" -> new HomeReply.Reserved((Long) reply.get(1));
+      case "WON" -> new HomeReply.Won(Integer.parseInt(parts[1]), Long.parseLong(parts[2]));
+      case "RESERVED" -> new HomeReply.Reserved(Long.parseLong(parts[1]));
       default -> throw new Invariants.InvariantViolation("rain_tap.lua replied " + reply);
     };
   }
