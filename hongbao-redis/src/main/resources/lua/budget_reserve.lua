@@ -7,12 +7,15 @@ KEYS[2] trades      hb:rwb:{<campaign>:<k>}:t   hash: tradeNo -> digest|cost|acc
 ARGV[1] tradeNo  ARGV[2] request digest  ARGV[3] cost (fen, 0 for non-cash)  ARGV[4] now (ms)
 ARGV[5] token
 
-Replies (array):
-  {'OK'}                reserved and recorded
-  {'REPLAY', token}     reserved before with the same digest: its first token
-  {'CONFLICT'}          reserved before with another digest
-  {'DRY', left}         this key's allowance has only `left` fen: borrow from the other keys
-  {'UNKNOWN'}           the budget key was never opened
+Replies (one string: the verdict, then what it carries after one space):
+  'OK'                  reserved and recorded
+  'REPLAY token'        reserved before with the same digest: its first token (the rest of the
+                        string, whatever it holds)
+  'CONFLICT'            reserved before with another digest
+  'DRY left'            this key's allowance has only `left` fen: borrow from the other keys
+  'UNKNOWN'             the budget key was never opened
+A string, not an array: Redis 6.2 writes a script's array reply with a system call of its own
+(see grab.lua), and reservations share a connection.
 
 Atomic because the replay check, the allowance check and the record happen together: two racing
 requests with one tradeNo reserve once, and used never exceeds cap on this key.
@@ -20,15 +23,15 @@ requests with one tradeNo reserve once, and used never exceeds cap on this key.
 local prior = redis.call('HGET', KEYS[2], ARGV[1])
 if prior then
   local digest, token = string.match(prior, '^([^|]*)|[^|]*|[^|]*|(.*)$')
-  if digest == ARGV[2] then return {'REPLAY', token} end
-  return {'CONFLICT'}
+  if digest == ARGV[2] then return 'REPLAY ' .. token end
+  return 'CONFLICT'
 end
 local state = redis.call('HMGET', KEYS[1], 'cap', 'used')
-if not state[1] then return {'UNKNOWN'} end
+if not state[1] then return 'UNKNOWN' end
 local cap = tonumber(state[1])
 local used = tonumber(state[2])
 local cost = tonumber(ARGV[3])
-if used + cost > cap then return {'DRY', tostring(cap - used)} end
+if used + cost > cap then return 'DRY ' .. string.format('%d', cap - used) end
 redis.call('HINCRBY', KEYS[1], 'used', cost)
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2] .. '|' .. ARGV[3] .. '|' .. ARGV[4] .. '|' .. ARGV[5])
-return {'OK'}
+return 'OK'

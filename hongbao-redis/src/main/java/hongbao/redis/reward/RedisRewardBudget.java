@@ -11,7 +11,6 @@ import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Clock;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -147,12 +146,12 @@ public final class RedisRewardBudget implements RewardBudget {
     }
     int k = keyOf(reward.tradeNo(), layout.keys());
     for (int round = 0; round < BORROW_ROUNDS; round++) {
-      List<Object> reply = reserveOn(k, reward, cost, token);
+      String reply = reserveOn(k, reward, cost, token);
       Reservation settled = settled(reply);
       if (settled != null) {
         return settled;
       }
-      long need = cost.fen() - Long.parseLong((String) reply.get(1));
+      long need = cost.fen() - Long.parseLong(reply, reply.indexOf(' ') + 1, reply.length(), 10);
       if (borrow(reward.campaignId(), layout, k, need, false) == 0) {
         break;
       }
@@ -177,7 +176,7 @@ public final class RedisRewardBudget implements RewardBudget {
     try {
       Amount left = Amount.ZERO;
       for (int round = 0; round < GATHER_ROUNDS_MAX; round++) {
-        List<Object> reply = reserveOn(k, reward, cost, token);
+        String reply = reserveOn(k, reward, cost, token);
         Reservation settled = settled(reply);
         if (settled != null) {
           return settled;
@@ -195,10 +194,10 @@ public final class RedisRewardBudget implements RewardBudget {
     }
   }
 
-  private List<Object> reserveOn(int k, Reward reward, Amount cost, String token) {
+  private String reserveOn(int k, Reward reward, Amount cost, String token) {
     return RESERVE.run(
         redis,
-        ScriptOutputType.MULTI,
+        ScriptOutputType.VALUE,
         new String[] {keys.budget(reward.campaignId(), k), keys.trades(reward.campaignId(), k)},
         reward.tradeNo(),
         reward.digest(),
@@ -208,10 +207,11 @@ public final class RedisRewardBudget implements RewardBudget {
   }
 
   /** What a reply of budget_reserve.lua settles; null for DRY (the key lacks allowance). */
-  private static Reservation settled(List<Object> reply) {
-    return switch ((String) reply.get(0)) {
+  private static Reservation settled(String reply) {
+    int space = reply.indexOf(' ');
+    return switch (space < 0 ? reply : reply.substring(0, space)) {
       case "OK" -> new Reservation.Reserved();
-      case "REPLAY" -> new Reservation.Replay((String) reply.get(1));
+      case "REPLAY" -> new Reservation.Replay(reply.substring(space + 1));
       case "CONFLICT" -> new Reservation.Conflict();
       case "UNKNOWN" -> new Reservation.UnknownCampaign();
       case "DRY" -> null;
