@@ -368,8 +368,11 @@ public final class BenchCommand implements Callable<Integer> {
       backlog = streams != null ? streams : () -> PayoutDrain.backlog(client);
       try {
         List<Double> warmup = warmUp();
-        long memoryBefore = redis == null ? 0 : redis.usedBytes();
         setPayouts(false);
+        // Read once the pause has reached the workers: before it, they were still paying (and
+        // freeing) the warm-up's last grabs, which made the windows' bytes per grab come out low,
+        // even negative.
+        long memoryBefore = redis == null ? 0 : redis.usedBytes();
         var windows = new ArrayList<Window>();
         var histogram = new Histogram(3);
         long[] lastPerSecond = new long[0];
