@@ -7,6 +7,7 @@ import hongbao.core.campaign.Round;
 import hongbao.core.campaign.SubPools;
 import hongbao.redis.LuaScript;
 import hongbao.redis.RedisLink;
+import hongbao.redis.ScriptReply;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.MapScanCursor;
 import io.lettuce.core.RedisFuture;
@@ -196,16 +197,16 @@ public final class RedisPrizePools implements PrizePools {
             Integer.toString(round == null ? 0 : round.prizes().size()),
             tradeNoPrefix,
             Integer.toString(roundNumber));
-    // The verdict, then its numbers, each after one space (see rain_tap.lua).
-    String[] parts = reply.split(" ", -1);
-    return switch (parts[0]) {
+    return switch (ScriptReply.verdict(reply)) {
       case "RATE" -> new HomeReply.RateLimited();
       case "IDLE" -> new HomeReply.Idle();
       case "LOST" -> new HomeReply.Lost();
       case "LIMIT" -> new HomeReply.LimitReached();
       case "MISS" -> new HomeReply.Missed();
-      case "WON" -> new HomeReply.Won(Integer.parseInt(parts[1]), Long.parseLong(parts[2]));
-      case "RESERVED" -> new HomeReply.Reserved(Long.parseLong(parts[1]));
+      case "WON" ->
+          new HomeReply.Won(
+              Math.toIntExact(ScriptReply.number(reply, 0)), ScriptReply.number(reply, 1));
+      case "RESERVED" -> new HomeReply.Reserved(ScriptReply.number(reply, 0));
       default -> throw new Invariants.InvariantViolation("rain_tap.lua replied " + reply);
     };
   }

@@ -18,6 +18,7 @@ import hongbao.redis.LuaScript;
 import hongbao.redis.RedisFaults;
 import hongbao.redis.RedisKeys;
 import hongbao.redis.RedisLink;
+import hongbao.redis.ScriptReply;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.lang.System.Logger.Level;
@@ -132,26 +133,17 @@ public final class RedisGrabStore implements GrabStore {
         .thenApply(reply -> toOutcome(reply, attempt));
   }
 
-  /** grab.lua's reply: the outcome's name, then its numbers, each after one space. */
   private GrabOutcome toOutcome(String reply, GrabAttempt attempt) {
-    int end = reply.indexOf(' ');
-    String code = end < 0 ? reply : reply.substring(0, end);
-    return switch (code) {
+    return switch (ScriptReply.verdict(reply)) {
       case "GRABBED" -> {
-        int second = reply.indexOf(' ', end + 1);
-        if (second < 0) {
-          throw new Invariants.InvariantViolation("grab reply without its seq: " + reply);
-        }
-        Amount amount = Amount.fen(Long.parseLong(reply, end + 1, second, 10));
+        Amount amount = Amount.fen(ScriptReply.number(reply, 0));
         if (!pendingInScript) {
           recordPending(attempt, amount);
         }
-        yield new GrabOutcome.Grabbed(
-            amount, Integer.parseInt(reply, second + 1, reply.length(), 10), "");
+        yield new GrabOutcome.Grabbed(amount, Math.toIntExact(ScriptReply.number(reply, 1)), "");
       }
       case "ALREADY_GRABBED" ->
-          new GrabOutcome.AlreadyGrabbed(
-              Amount.fen(Long.parseLong(reply, end + 1, reply.length(), 10)));
+          new GrabOutcome.AlreadyGrabbed(Amount.fen(ScriptReply.number(reply, 0)));
       case "EXPIRED" -> GrabOutcome.EXPIRED;
       case "NOT_ELIGIBLE" -> GrabOutcome.NOT_ELIGIBLE;
       case "WRONG_PASSWORD" -> GrabOutcome.WRONG_PASSWORD;

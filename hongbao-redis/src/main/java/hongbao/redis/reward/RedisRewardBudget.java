@@ -6,6 +6,7 @@ import hongbao.core.reward.Reward;
 import hongbao.core.reward.RewardBudget;
 import hongbao.redis.LuaScript;
 import hongbao.redis.RedisLink;
+import hongbao.redis.ScriptReply;
 import io.lettuce.core.MapScanCursor;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScriptOutputType;
@@ -151,7 +152,7 @@ public final class RedisRewardBudget implements RewardBudget {
       if (settled != null) {
         return settled;
       }
-      long need = cost.fen() - Long.parseLong(reply, reply.indexOf(' ') + 1, reply.length(), 10);
+      long need = cost.fen() - ScriptReply.number(reply, 0);
       if (borrow(reward.campaignId(), layout, k, need, false) == 0) {
         break;
       }
@@ -208,10 +209,9 @@ public final class RedisRewardBudget implements RewardBudget {
 
   /** What a reply of budget_reserve.lua settles; null for DRY (the key lacks allowance). */
   private static Reservation settled(String reply) {
-    int space = reply.indexOf(' ');
-    return switch (space < 0 ? reply : reply.substring(0, space)) {
+    return switch (ScriptReply.verdict(reply)) {
       case "OK" -> new Reservation.Reserved();
-      case "REPLAY" -> new Reservation.Replay(reply.substring(space + 1));
+      case "REPLAY" -> new Reservation.Replay(ScriptReply.rest(reply));
       case "CONFLICT" -> new Reservation.Conflict();
       case "UNKNOWN" -> new Reservation.UnknownCampaign();
       case "DRY" -> null;
