@@ -549,7 +549,8 @@ public final class BenchCommand implements Callable<Integer> {
               load.ratePerSecond() > 0 ? load.ratePerSecond() : null,
               recorder.latency(),
               usage.microsPer(grabbed),
-              usage.cores());
+              usage.cores(),
+              usage.switchesPer(grabbed));
       System.out.println(SummaryWriter.windowLine(label, window));
       return window;
     }

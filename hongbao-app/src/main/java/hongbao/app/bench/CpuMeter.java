@@ -67,13 +67,17 @@ final class CpuMeter {
 
   Sample sample() {
     var ticks = new EnumMap<Party, Long>(Party.class);
+    var switches = new EnumMap<Party, Long>(Party.class);
     processes.forEach(
         (party, source) -> {
           long sum = 0;
+          long switched = 0;
           for (long pid : source.pids().get()) {
             sum += ProcessCpu.ticks(pid, source.children());
+            switched += ProcessCpu.contextSwitches(pid);
           }
           ticks.put(party, sum);
+          switches.put(party, switched);
         });
     Source service = processes.get(Party.SERVICE);
     if (service != null) {
@@ -92,14 +96,18 @@ final class CpuMeter {
     if (machine > 0) {
       ticks.put(Party.OTHERS, machine - ours);
     }
-    return new Sample(System.nanoTime(), ticks);
+    return new Sample(System.nanoTime(), ticks, switches);
   }
 
-  /** CPU ticks of every party at one moment. */
-  record Sample(long nanos, Map<Party, Long> ticks) {
+  /** CPU ticks and context switches of every party at one moment. */
+  record Sample(long nanos, Map<Party, Long> ticks, Map<Party, Long> switches) {
 
     /** What each party used from {@code earlier} to this sample. */
     Usage since(Sample earlier) {
+      var switched = new EnumMap<Party, Long>(Party.class);
+      switches.forEach(
+          (party, now) ->
+              switched.put(party, Math.max(0, now - earlier.switches.getOrDefault(party, now))));
       var seconds = new EnumMap<Party, Double>(Party.class);
       ticks.forEach(
           (party, now) ->
@@ -107,12 +115,23 @@ final class CpuMeter {
                   party,
                   Math.max(0, now - earlier.ticks.getOrDefault(party, now))
                       / (double) ProcessCpu.TICKS_PER_SECOND));
-      return new Usage((nanos - earlier.nanos) / 1e9, seconds);
+      return new Usage((nanos - earlier.nanos) / 1e9, seconds, switched);
     }
   }
 
-  /** CPU seconds per party over a wall-clock interval. */
-  record Usage(double wallSeconds, Map<Party, Double> cpuSeconds) {
+  /**
+   * CPU seconds and context switches per party over a wall-clock interval. The switches tell a
+   * process woken for every request from one that finds a batch waiting each time it runs: the same
+   * work costs the first more CPU.
+   */
+  record Usage(double wallSeconds, Map<Party, Double> cpuSeconds, Map<Party, Long> switches) {
+
+    /** Context switches per operation, per party. */
+    Map<Party, Double> switchesPer(long operations) {
+      var per = new EnumMap<Party, Double>(Party.class);
+      switches.forEach((party, n) -> per.put(party, operations == 0 ? 0 : n / (double) operations));
+      return per;
+    }
 
     /** Microseconds of CPU per operation, per party. */
     Map<Party, Double> microsPer(long operations) {

@@ -46,7 +46,8 @@ final class Medians {
             of(windows, w -> w.latency().p999()),
             of(windows, w -> w.latency().max())),
         perParty(windows.stream().map(Window::cpuMicrosPerGrab).toList()),
-        perParty(windows.stream().map(Window::cores).toList()));
+        perParty(windows.stream().map(Window::cores).toList()),
+        perParty(windows.stream().map(Window::switchesPerGrab).toList()));
   }
 
   private static double of(List<Window> windows, ToDoubleFunction<Window> field) {

@@ -79,6 +79,36 @@ final class ProcessCpu {
   }
 
   /**
+   * Context switches, voluntary and forced, of the process's live threads (summed over each
+   * thread's {@code status} under {@code /proc/<pid>/task}: the process's own status counts only
+   * its main thread). A thread that exited takes its count with it, so differences are clamped by
+   * the caller; 0 for a process that is gone.
+   */
+  static long contextSwitches(long pid) {
+    long sum = 0;
+    try (DirectoryStream<Path> threads =
+        Files.newDirectoryStream(PROC.resolve(Long.toString(pid)).resolve("task"))) {
+      for (Path thread : threads) {
+        List<String> status;
+        try {
+          status = Files.readAllLines(thread.resolve("status"));
+        } catch (IOException e) {
+          continue; // the thread exited meanwhile
+        }
+        for (String line : status) {
+          if (line.startsWith("voluntary_ctxt_switches:")
+              || line.startsWith("nonvoluntary_ctxt_switches:")) {
+            sum += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+          }
+        }
+      }
+    } catch (IOException e) {
+      return 0;
+    }
+    return sum;
+  }
+
+  /**
    * Busy time of the whole machine in ticks, every CPU summed (user, nice, system, irq, softirq,
    * steal from {@code /proc/stat}); 0 where unreadable.
    */

@@ -46,6 +46,7 @@ record Summary(
    * @param ratePerSec the open-loop rate, or null for a closed loop
    * @param cpuMicrosPerGrab CPU microseconds per GRABBED answer, per party
    * @param cores the share of one core each party kept busy
+   * @param switchesPerGrab context switches per GRABBED answer, per party (its live threads)
    */
   record Window(
       long requests,
@@ -58,7 +59,8 @@ record Summary(
       Double ratePerSec,
       Latency latency,
       Map<Party, Double> cpuMicrosPerGrab,
-      Map<Party, Double> cores) {}
+      Map<Party, Double> cores,
+      Map<Party, Double> switchesPerGrab) {}
 
   /**
    * The bare grab script under redis-benchmark, several runs.

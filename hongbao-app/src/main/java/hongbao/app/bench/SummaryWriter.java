@@ -54,6 +54,7 @@ final class SummaryWriter {
             .put("latencyMillis", latency(m.latency()))
             .put("cpuMicrosPerGrab", perParty(m.cpuMicrosPerGrab()))
             .put("cores", perParty(m.cores()))
+            .put("switchesPerGrab", perParty(m.switchesPerGrab()))
             .put("windows", windows)
             .put("reconciled", s.reconciled())
             .put("discrepancies", new JsonArray(s.discrepancies()))
@@ -98,7 +99,8 @@ final class SummaryWriter {
         .put("grabsPerSec", round(w.grabsPerSec()))
         .put("latencyMillis", latency(w.latency()))
         .put("cpuMicrosPerGrab", perParty(w.cpuMicrosPerGrab()))
-        .put("cores", perParty(w.cores()));
+        .put("cores", perParty(w.cores()))
+        .put("switchesPerGrab", perParty(w.switchesPerGrab()));
   }
 
   private static JsonObject drain(Drain d) {
@@ -153,6 +155,7 @@ final class SummaryWriter {
     row(md, "latency ms p50 / p90 / p99 / p99.9 / max (median)", latencyText(m.latency()));
     row(md, "CPU µs per grab (median)", partiesText(m.cpuMicrosPerGrab()));
     row(md, "cores busy (median)", partiesText(m.cores()));
+    row(md, "context switches per grab (median)", switchesText(m.switchesPerGrab()));
     row(md, "reconciled", s.reconciled() + (s.reconciled() ? "" : " " + s.discrepancies()));
     if (s.ceiling() != null) {
       row(
@@ -185,6 +188,7 @@ final class SummaryWriter {
           f(o.ratePerSec()) + " (achieved " + f(o.requestsPerSec()) + ")");
       row(md, "open loop: latency ms p50 / p90 / p99 / p99.9 / max", latencyText(o.latency()));
       row(md, "open loop: CPU µs per grab", partiesText(o.cpuMicrosPerGrab()));
+      row(md, "open loop: context switches per grab", switchesText(o.switchesPerGrab()));
     }
     row(md, "Redis bytes per grab", f(s.redisBytesPerGrab()));
     md.append("\n![latency](").append(PLOT).append(")\n");
@@ -198,12 +202,13 @@ final class SummaryWriter {
   static String windowLine(String label, Window w) {
     return String.format(
         Locale.ROOT,
-        "%s: %d requests, %.0f grabs/s, p99 %.2f ms, CPU µs/grab %s",
+        "%s: %d requests, %.0f grabs/s, p99 %.2f ms, CPU µs/grab %s; switches/grab %s",
         label,
         w.requests(),
         w.grabsPerSec(),
         w.latency().p99(),
-        partiesText(w.cpuMicrosPerGrab()));
+        partiesText(w.cpuMicrosPerGrab()),
+        switchesText(w.switchesPerGrab()));
   }
 
   static String drainLine(Drain d) {
@@ -235,6 +240,13 @@ final class SummaryWriter {
   private static String partiesText(Map<Party, Double> values) {
     return values.entrySet().stream()
         .map(e -> e.getKey().key() + " " + f1(e.getValue()))
+        .collect(Collectors.joining(", "));
+  }
+
+  /** Fractions of a switch per grab: two decimals (a batched window is well under one). */
+  private static String switchesText(Map<Party, Double> values) {
+    return values.entrySet().stream()
+        .map(e -> e.getKey().key() + String.format(Locale.ROOT, " %.2f", e.getValue()))
         .collect(Collectors.joining(", "));
   }
 

@@ -51,6 +51,12 @@ class BenchCommandTest {
     // The service ran in a process of its own, so its CPU time is measured apart from ours.
     assertThat(summary.getJsonObject("cpuMicrosPerGrab").fieldNames())
         .contains("service", "redis", "postgres", "generator");
+    // Counted over every live thread: a service that answered 2,000 grabs has waited for some.
+    JsonObject switches = summary.getJsonObject("switchesPerGrab");
+    assertThat(switches.fieldNames()).contains("service", "redis", "generator");
+    assertThat(switches.getDouble("service")).isPositive();
+    assertThat(summary.getJsonObject("openLoop").getJsonObject("switchesPerGrab").fieldNames())
+        .contains("service", "redis");
     assertThat(summary.getJsonObject("drain").getLong("grabs")).isEqualTo(2000L);
     assertThat(summary.getDouble("payoutDrainPerSec")).isPositive();
     assertThat(summary.getJsonObject("openLoop").getLong("requests")).isEqualTo(1100L);
