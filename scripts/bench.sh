@@ -47,9 +47,9 @@ fi
 java_bin="$(ls -d /usr/lib/jvm/temurin-25* 2>/dev/null | head -1)/bin/java"
 [ -x "$java_bin" ] || java_bin="$(command -v java)"
 
-party_row() { # label, jq path to a {service, redis, postgres, generator} object, summary file
+party_row() { # label, jq path to a {service, redis, postgres, generator} object, summary file[, scale]
   jq -r --arg what "$1" "
-    def n: if . == null then \"-\" else (. * 10 | round / 10 | tostring) end;
+    def n: if . == null then \"-\" else (. * ${4:-10} | round / ${4:-10} | tostring) end;
     ($2) as \$c | \"| \(\$what) | \(\$c.service | n) | \(\$c.redis | n) | \(\$c.postgres | n) | \(\$c.generator | n) |\"" "$3"
 }
 
@@ -122,6 +122,18 @@ party_row() { # label, jq path to a {service, redis, postgres, generator} object
     fi
     if jq -e '.openLoop' "$s" > /dev/null; then
       party_row "GRABBED answers, open loop" ".openLoop.cpuMicrosPerGrab" "$s"
+    fi
+    if jq -e '.switchesPerGrab' "$s" > /dev/null; then
+      echo
+      echo "Context switches per grab, by process (every live thread; a process woken for each"
+      echo "request switches about once per grab, one that finds a batch waiting far less):"
+      echo
+      echo "| measured over | service | Redis | PostgreSQL | generator |"
+      echo "| --- | --- | --- | --- | --- |"
+      party_row "GRABBED answers, payouts paused (median of windows)" ".switchesPerGrab" "$s" 100
+      if jq -e '.openLoop' "$s" > /dev/null; then
+        party_row "GRABBED answers, open loop" ".openLoop.switchesPerGrab" "$s" 100
+      fi
     fi
     echo
     echo "![$name latency]($(basename "$out_rel")/$name/latency.svg)"
