@@ -117,12 +117,16 @@ class DataDirTest {
    * A reward accepted (202) is owed: its event waits on Kafka while issuing is paused, and the
    * embedded broker's log directory in the data directory carries it across the restart to the
    * consumer of the next run, which credits it once. Ten users, because a fifth of them (by hash)
-   * go to the Redis backup first.
+   * go to the Redis backup first: those were delivered to the first run's consumer, which held them
+   * while paused, and the next run (a consumer of another name) takes them over only once they have
+   * been idle for the reclaim time; 5 s here instead of the default 30 s, which this test would
+   * otherwise wait out.
    */
   @Test
   void restart_keepsRewardsQueuedOnKafka_andTheNextRunCreditsThem(@TempDir Path root) {
     var dataDir = new DataDir(root);
-    Config embeddedKafka = Config.from(Map.of("HONGBAO_PORT", "0"));
+    Config embeddedKafka =
+        Config.from(Map.of("HONGBAO_PORT", "0", "HONGBAO_RECLAIM_IDLE_MILLIS", "5000"));
     List<String> users = IntStream.range(0, 10).mapToObj(i -> "kept-" + i).toList();
     try (Hongbao before = Hongbao.start(embeddedKafka, dataDir)) {
       Api api = new Api(before.port());
