@@ -139,23 +139,8 @@ public final class TestRedis {
   private static RedisURI startEmbedded() {
     try {
       Path dir = Files.createTempDirectory("hongbao-redis-test");
-      String binary = ExecutableProvider.newJarResourceProvider(dir.toFile()).get().getPath();
       int port = freePort();
-      // The process runs in the binary's directory, so anything it might write stays in dir.
-      var server =
-          new RedisServer(
-              port,
-              List.of(
-                  binary,
-                  "--port",
-                  Integer.toString(port),
-                  "--bind",
-                  "127.0.0.1",
-                  "--save",
-                  "",
-                  "--appendonly",
-                  "no"),
-              true);
+      RedisServer server = embeddedServer(dir, port);
       server.start();
       Runtime.getRuntime()
           .addShutdownHook(new Thread(() -> stopAndClean(server, dir), "test-redis-server"));
@@ -255,7 +240,29 @@ public final class TestRedis {
     }
   }
 
-  private static int freePort() throws IOException {
+  /**
+   * An embedded server for {@code port} (not started yet), its binary in {@code dir}: no RDB, no
+   * AOF, and it runs in the binary's directory, so anything it might write stays in {@code dir}. It
+   * can be stopped and started again on the same port.
+   */
+  static RedisServer embeddedServer(Path dir, int port) throws IOException {
+    String binary = ExecutableProvider.newJarResourceProvider(dir.toFile()).get().getPath();
+    return new RedisServer(
+        port,
+        List.of(
+            binary,
+            "--port",
+            Integer.toString(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no"),
+        true);
+  }
+
+  static int freePort() throws IOException {
     try (var socket = new ServerSocket(0)) {
       socket.setReuseAddress(true);
       return socket.getLocalPort();
