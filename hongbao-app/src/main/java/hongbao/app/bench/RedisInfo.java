@@ -7,7 +7,7 @@ import java.util.OptionalLong;
 /**
  * What the bench reads from Redis: from {@code INFO}, {@code used_memory} (what the grabs cost
  * Redis) and {@code process_id} (whose CPU time to measure when Redis runs on this machine); and
- * whether a key exists.
+ * whether a key exists; from {@code INFO persistence}, whether a background rewrite runs.
  */
 final class RedisInfo implements AutoCloseable {
 
@@ -31,6 +31,16 @@ final class RedisInfo implements AutoCloseable {
       return OptionalLong.empty();
     }
     return pid;
+  }
+
+  /**
+   * Whether the server has a child at work: an AOF rewrite (the embedded server keeps an AOF,
+   * rewritten once it has doubled) or an RDB save. The child shares the server's CPUs, and its CPU
+   * time is added to the server's when it is reaped.
+   */
+  boolean rewriting() {
+    return field("persistence", "aof_rewrite_in_progress").orElse(0) == 1
+        || field("persistence", "rdb_bgsave_in_progress").orElse(0) == 1;
   }
 
   boolean exists(String key) {
