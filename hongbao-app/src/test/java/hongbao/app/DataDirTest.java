@@ -258,6 +258,23 @@ class DataDirTest {
    * still holds the orphan's directory lock (a killed JVM's locks are gone with it).
    */
   @Test
+  void keptPostgres_flushesItsCommitsToDisk(@TempDir Path root) throws Exception {
+    try (EmbeddedPostgresServer kept = EmbeddedPostgresServer.startIn(root)) {
+      assertThat(setting(kept, "fsync")).isEqualTo("on");
+      assertThat(setting(kept, "synchronous_commit")).isEqualTo("on");
+    }
+  }
+
+  private static String setting(EmbeddedPostgresServer server, String name) throws Exception {
+    try (var connection = DriverManager.getConnection(server.jdbcUrl());
+        var statement = connection.createStatement();
+        var result = statement.executeQuery("SHOW " + name)) {
+      assertThat(result.next()).isTrue();
+      return result.getString(1);
+    }
+  }
+
+  @Test
   void aPostgresLeftRunning_isStoppedBeforeTheNextStart(@TempDir Path root) throws Exception {
     EmbeddedPostgresServer orphan = EmbeddedPostgresServer.startIn(root); // never closed
     try (var connection = DriverManager.getConnection(orphan.jdbcUrl())) {
