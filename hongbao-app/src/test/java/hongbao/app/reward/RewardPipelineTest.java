@@ -47,6 +47,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -736,6 +738,10 @@ class RewardPipelineTest {
                       dying.pollOnce();
                     }
                   });
+      // Sent before the group has given the dying member partitions, every record could go to the
+      // service's own member (the send is quick, a rebalance on a busy machine is not).
+      awaitPartitions(
+          fixture.kafka.bootstrap(), KafkaRewardConsumer.groupOf("rewards-massive"), "dying");
       var stealing =
           Executors.newSingleThreadExecutor()
               .submit(
@@ -851,5 +857,28 @@ class RewardPipelineTest {
     assertThat(verify(token, userToken).getBoolean("credited")).isTrue();
     assertThat(fixture.api.get("/api/v1/wallet", userToken).json().getLong("balance"))
         .isEqualTo(120);
+  }
+
+  /** Waits until the group's member of this client id holds partitions. */
+  private static void awaitPartitions(String bootstrap, String group, String clientId) {
+    try (Admin admin =
+        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(100))
+          .until(
+              () ->
+                  admin
+                      .describeConsumerGroups(List.of(group))
+                      .all()
+                      .get(10, TimeUnit.SECONDS)
+                      .get(group)
+                      .members()
+                      .stream()
+                      .anyMatch(
+                          member ->
+                              member.clientId().equals(clientId)
+                                  && !member.assignment().topicPartitions().isEmpty()));
+    }
   }
 }
