@@ -163,25 +163,15 @@ public final class TestRedis {
         int port = freePortWithBus();
         Path data = Files.createDirectories(dir.resolve("node-" + port));
         var server =
-            new RedisServer(
+            server(
+                binary,
                 port,
-                List.of(
-                    binary,
-                    "--port",
-                    Integer.toString(port),
-                    "--bind",
-                    "127.0.0.1",
-                    "--dir",
-                    data.toString(),
-                    "--cluster-enabled",
-                    "yes",
-                    "--cluster-config-file",
-                    "nodes.conf",
-                    "--save",
-                    "",
-                    "--appendonly",
-                    "no"),
-                true);
+                "--dir",
+                data.toString(),
+                "--cluster-enabled",
+                "yes",
+                "--cluster-config-file",
+                "nodes.conf");
         servers.add(server);
         server.start();
         nodes.add(RedisURI.create("127.0.0.1", port));
@@ -246,20 +236,25 @@ public final class TestRedis {
    * can be stopped and started again on the same port.
    */
   static RedisServer embeddedServer(Path dir, int port) throws IOException {
-    String binary = ExecutableProvider.newJarResourceProvider(dir.toFile()).get().getPath();
-    return new RedisServer(
-        port,
-        List.of(
-            binary,
-            "--port",
-            Integer.toString(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no"),
-        true);
+    return server(ExecutableProvider.newJarResourceProvider(dir.toFile()).get().getPath(), port);
+  }
+
+  /** {@code binary} on 127.0.0.1:{@code port}, no RDB, no AOF, with {@code settings} besides. */
+  private static RedisServer server(String binary, int port, String... settings) {
+    var args =
+        new ArrayList<>(
+            List.of(
+                binary,
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no"));
+    args.addAll(List.of(settings));
+    return new RedisServer(port, args, true);
   }
 
   static int freePort() throws IOException {

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
+import java.util.function.ToLongFunction;
 
 /**
  * CPU time of processes from {@code /proc/<pid>/stat} (Linux only), and the pid of whoever listens
@@ -54,28 +55,19 @@ final class ProcessCpu {
    * caller; 0 for a process that is gone.
    */
   static long compilerTicks(long pid) {
-    long sum = 0;
-    try (DirectoryStream<Path> threads =
-        Files.newDirectoryStream(PROC.resolve(Long.toString(pid)).resolve("task"))) {
-      for (Path thread : threads) {
-        String stat;
-        try {
-          stat = Files.readString(thread.resolve("stat"));
-        } catch (IOException e) {
-          continue; // the thread exited meanwhile
-        }
-        int open = stat.indexOf('(');
-        int close = stat.lastIndexOf(')');
-        String name = stat.substring(open + 1, close);
-        if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+    return sumOverThreads(
+        pid,
+        "stat",
+        stat -> {
+          int open = stat.indexOf('(');
+          int close = stat.lastIndexOf(')');
+          String name = stat.substring(open + 1, close);
+          if (!name.startsWith("C1 CompilerThre") && !name.startsWith("C2 CompilerThre")) {
+            return 0;
+          }
           String[] fields = stat.substring(close + 2).trim().split(" ");
-          sum += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-        }
-      }
-    } catch (IOException e) {
-      return 0;
-    }
-    return sum;
+          return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        });
   }
 
   /**
@@ -85,22 +77,37 @@ final class ProcessCpu {
    * the caller; 0 for a process that is gone.
    */
   static long contextSwitches(long pid) {
+    return sumOverThreads(
+        pid,
+        "status",
+        status ->
+            status
+                .lines()
+                .filter(
+                    line ->
+                        line.startsWith("voluntary_ctxt_switches:")
+                            || line.startsWith("nonvoluntary_ctxt_switches:"))
+                .mapToLong(line -> Long.parseLong(line.substring(line.indexOf(':') + 1).trim()))
+                .sum());
+  }
+
+  /**
+   * The sum of {@code value} over the file {@code name} of each live thread of the process ({@code
+   * /proc/<pid>/task/<tid>/<name>}); a thread that exits meanwhile is skipped, a process that is
+   * gone gives 0.
+   */
+  private static long sumOverThreads(long pid, String name, ToLongFunction<String> value) {
     long sum = 0;
     try (DirectoryStream<Path> threads =
         Files.newDirectoryStream(PROC.resolve(Long.toString(pid)).resolve("task"))) {
       for (Path thread : threads) {
-        List<String> status;
+        String content;
         try {
-          status = Files.readAllLines(thread.resolve("status"));
+          content = Files.readString(thread.resolve(name));
         } catch (IOException e) {
           continue; // the thread exited meanwhile
         }
-        for (String line : status) {
-          if (line.startsWith("voluntary_ctxt_switches:")
-              || line.startsWith("nonvoluntary_ctxt_switches:")) {
-            sum += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
-          }
-        }
+        sum += value.applyAsLong(content);
       }
     } catch (IOException e) {
       return 0;

@@ -39,8 +39,9 @@ final class RedisInfo implements AutoCloseable {
    * time is added to the server's when it is reaped.
    */
   boolean rewriting() {
-    return field("persistence", "aof_rewrite_in_progress").orElse(0) == 1
-        || field("persistence", "rdb_bgsave_in_progress").orElse(0) == 1;
+    String persistence = connection.sync().info("persistence");
+    return value(persistence, "aof_rewrite_in_progress").orElse(0) == 1
+        || value(persistence, "rdb_bgsave_in_progress").orElse(0) == 1;
   }
 
   boolean exists(String key) {
@@ -48,7 +49,10 @@ final class RedisInfo implements AutoCloseable {
   }
 
   private OptionalLong field(String section, String name) {
-    String info = connection.sync().info(section);
+    return value(connection.sync().info(section), name);
+  }
+
+  private static OptionalLong value(String info, String name) {
     String prefix = name + ":";
     for (String line : info.split("\r?\n")) {
       if (line.startsWith(prefix)) {

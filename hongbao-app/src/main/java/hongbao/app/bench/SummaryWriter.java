@@ -238,16 +238,19 @@ final class SummaryWriter {
   }
 
   private static String partiesText(Map<Party, Double> values) {
+    return partiesText(values, SummaryWriter::f1);
+  }
+
+  private static String partiesText(
+      Map<Party, Double> values, java.util.function.Function<Double, String> format) {
     return values.entrySet().stream()
-        .map(e -> e.getKey().key() + " " + f1(e.getValue()))
+        .map(e -> e.getKey().key() + " " + format.apply(e.getValue()))
         .collect(Collectors.joining(", "));
   }
 
   /** Fractions of a switch per grab: two decimals (a batched window is well under one). */
   private static String switchesText(Map<Party, Double> values) {
-    return values.entrySet().stream()
-        .map(e -> e.getKey().key() + String.format(Locale.ROOT, " %.2f", e.getValue()))
-        .collect(Collectors.joining(", "));
+    return partiesText(values, v -> String.format(Locale.ROOT, "%.2f", v));
   }
 
   private static void row(StringBuilder md, String name, String value) {
