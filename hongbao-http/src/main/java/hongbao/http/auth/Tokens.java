@@ -12,9 +12,9 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import hongbao.core.packet.SendRules;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,12 +40,16 @@ public final class Tokens {
 
   private static final String HMAC_SHA256 = "HmacSHA256";
   private static final Base64.Decoder BASE64URL = Base64.getUrlDecoder();
+  private static final Base64.Encoder SIGNATURE = Base64.getUrlEncoder().withoutPadding();
 
   /** Rejects a repeated member, as the JOSE library's parser did: one claim, one value. */
   private static final JsonFactory JSON =
       JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
   private final MACSigner signer;
+
+  /** The header part of every token {@link #mint} makes ({@code {"alg":"HS256"}}). */
+  private final String mintedHeader = new JWSHeader(JWSAlgorithm.HS256).toBase64URL().toString();
 
   /** One keyed Mac per thread: looking one up and keying it costs as much as the HMAC itself. */
   private final ThreadLocal<Mac> macs;
@@ -97,35 +101,68 @@ public final class Tokens {
     return jwt.serialize();
   }
 
-  /**
-   * The caller of a valid token, or empty for anything else. Every grab brings a token, most of
-   * them new to {@link VerifiedTokens} on a hot packet, so this is read by hand rather than through
-   * the JOSE library's object model (which parsed the JSON twice and looked up a Mac each time):
-   * the HMAC is checked first, over the token's own characters, and only a token this service
-   * signed is parsed at all. The rules are the class's: HS256 only, no critical header parameters,
-   * a JSON string {@code sub}, a numeric {@code exp} that has not passed, no {@code nbf} still
-   * ahead.
-   */
+  /** A token that verified: its caller, and its {@code exp} in whole epoch seconds. */
+  record Verified(Caller caller, long expirySecond) {}
+
+  /** The caller of a valid token, or empty for anything else: see {@link #verified}. */
   public Optional<Caller> verify(String token) {
+    Verified verified = verified(token);
+    return verified == null ? Optional.empty() : Optional.of(verified.caller());
+  }
+
+  /**
+   * The caller and expiry of a valid token, or null for anything else. Every grab brings a token,
+   * most of them new to {@link VerifiedTokens} on a hot packet, so this is read by hand rather than
+   * through the JOSE library's object model (which parsed the JSON twice and looked up a Mac each
+   * time): the HMAC is checked first, over the token's own characters, and only a token this
+   * service signed is parsed at all. The rules are the class's: HS256 only, no critical header
+   * parameters, a JSON string {@code sub}, a numeric {@code exp} that has not passed, no {@code
+   * nbf} still ahead.
+   */
+  Verified verified(String token) {
     if (token == null || token.length() > MAX_TOKEN_CHARS || !isCompactJws(token)) {
-      return Optional.empty();
+      return null;
     }
     int first = token.indexOf('.');
     int second = token.indexOf('.', first + 1);
+    // Characters outside ASCII become '?', which no base64url part holds: such a token fails
+    // below, at the signature or in the decoders.
+    byte[] ascii = token.getBytes(StandardCharsets.US_ASCII);
     try {
-      byte[] signature = BASE64URL.decode(token.substring(second + 1));
-      byte[] expected =
-          macs.get().doFinal(token.substring(0, second).getBytes(StandardCharsets.US_ASCII));
-      if (!MessageDigest.isEqual(expected, signature)) {
-        return Optional.empty();
+      Mac mac = macs.get();
+      mac.update(ascii, 0, second);
+      if (!isSignature(ascii, second + 1, mac.doFinal())) {
+        return null;
       }
-      if (!isHs256Header(BASE64URL.decode(token.substring(0, first)))) {
-        return Optional.empty();
+      // The header this service mints is one string: only another one is decoded and read.
+      boolean minted = first == mintedHeader.length() && token.startsWith(mintedHeader);
+      if (!minted && !isHs256Header(BASE64URL.decode(token.substring(0, first)))) {
+        return null;
       }
-      return claims(BASE64URL.decode(token.substring(first + 1, second)));
+      ByteBuffer payload = BASE64URL.decode(ByteBuffer.wrap(ascii, first + 1, second - first - 1));
+      return claims(
+          payload.array(), payload.arrayOffset() + payload.position(), payload.remaining());
     } catch (IOException | IllegalArgumentException e) {
-      return Optional.empty();
+      return null;
     }
+  }
+
+  /**
+   * Whether {@code ascii} from {@code from} to its end is exactly {@code mac} in unpadded
+   * base64url: one encoding of a signature is accepted, not every string that decodes to it. Every
+   * character is compared, whatever the first difference, so the time taken tells nothing of how
+   * much of a forged signature was right.
+   */
+  private static boolean isSignature(byte[] ascii, int from, byte[] mac) {
+    byte[] expected = SIGNATURE.encode(mac);
+    if (ascii.length - from != expected.length) {
+      return false;
+    }
+    int difference = 0;
+    for (int i = 0; i < expected.length; i++) {
+      difference |= ascii[from + i] ^ expected[i];
+    }
+    return difference == 0;
   }
 
   /**
@@ -166,14 +203,14 @@ public final class Tokens {
     }
   }
 
-  private Optional<Caller> claims(byte[] payload) throws IOException {
+  private Verified claims(byte[] payload, int offset, int length) throws IOException {
     String subject = null;
     Long expiry = null;
     Long notBefore = null;
     boolean admin = false;
-    try (JsonParser parser = JSON.createParser(payload)) {
+    try (JsonParser parser = JSON.createParser(payload, offset, length)) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
-        return Optional.empty();
+        return null;
       }
       while (parser.nextToken() == JsonToken.FIELD_NAME) {
         String field = parser.currentName();
@@ -182,13 +219,13 @@ public final class Tokens {
           case "sub" -> {
             // A numeric sub is no user id: the claim must be a JSON string.
             if (value != JsonToken.VALUE_STRING) {
-              return Optional.empty();
+              return null;
             }
             subject = parser.getText();
           }
           case "exp", "nbf", "iat" -> {
             if (!value.isNumeric()) {
-              return Optional.empty();
+              return null;
             }
             long seconds = parser.getLongValue();
             if (field.equals("exp")) {
@@ -205,21 +242,21 @@ public final class Tokens {
         }
       }
       if (parser.nextToken() != null) {
-        return Optional.empty();
+        return null;
       }
     }
     // Whole seconds compared as numbers: an exp or nbf beyond what an Instant holds is a claim
     // like any other, not an exception. exp > now's second is exactly "exp is after now".
     long nowSecond = clock.instant().getEpochSecond();
     if (expiry == null || expiry <= nowSecond) {
-      return Optional.empty();
+      return null;
     }
     if (notBefore != null && notBefore > nowSecond) {
-      return Optional.empty();
+      return null;
     }
     if (subject == null || !SendRules.USER_ID.matcher(subject).matches()) {
-      return Optional.empty();
+      return null;
     }
-    return Optional.of(new Caller(subject, admin));
+    return new Verified(new Caller(subject, admin), expiry);
   }
 }

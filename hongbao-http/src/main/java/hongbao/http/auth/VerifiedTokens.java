@@ -1,18 +1,12 @@
 package hongbao.http.auth;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -25,8 +19,7 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>This relies on one property of those rules: a token valid at some instant stays valid until
  * its {@code exp} (nothing revokes a token, and a signature or a claim does not change). The {@code
- * exp} is read from the token's payload after {@code Tokens} accepted it; a token whose {@code exp}
- * cannot be read is simply not remembered. Thread-safe.
+ * exp} is the one {@code Tokens} read while verifying, so both always agree on it. Thread-safe.
  *
  * <p>The memory is a direct-mapped table: a token has one slot (by its hash) and a newer token in
  * the same slot replaces it. A cache with an eviction policy cost a third as much again as the
@@ -63,8 +56,6 @@ public final class VerifiedTokens {
   private static final int SLOT_BYTES = MAX_REMEMBERED_LENGTH + MAX_REMEMBERED_USER_ID;
   private static final int ADMIN = 1 << 31;
   private static final VarHandle VERSION = MethodHandles.arrayElementVarHandle(long[].class);
-
-  private static final JsonFactory JSON = new JsonFactory();
 
   private final Tokens tokens;
   private final Clock clock;
@@ -113,14 +104,22 @@ public final class VerifiedTokens {
       answeredFromMemory.increment();
       return Optional.of(known);
     }
-    Optional<Caller> caller = tokens.verify(token);
-    if (caller.isPresent()) {
-      Instant until = rememberUntil(token, now);
-      if (until != null) {
-        remember(slot, token, caller.get(), until.toEpochMilli());
-      }
+    Tokens.Verified verified = tokens.verified(token);
+    if (verified == null) {
+      return Optional.empty();
     }
-    return caller;
+    remember(slot, token, verified.caller(), rememberUntil(verified.expirySecond(), now));
+    return Optional.of(verified.caller());
+  }
+
+  /**
+   * Until when a token that has just verified may be answered from memory, in epoch millis: its
+   * {@code exp} (whole seconds, so never later than the claim), at most {@link #MAX_AGE} from now.
+   */
+  private static long rememberUntil(long expirySecond, Instant now) {
+    Instant latest = now.plus(MAX_AGE);
+    // Compared as seconds: an exp beyond what Instant holds is just later than the latest.
+    return expirySecond < latest.getEpochSecond() ? expirySecond * 1_000 : latest.toEpochMilli();
   }
 
   private int slot(String token) {
@@ -195,128 +194,5 @@ public final class VerifiedTokens {
   /** How many verifications were answered from memory: for tests. */
   long hits() {
     return answeredFromMemory.sum();
-  }
-
-  /**
-   * Until when a token {@code Tokens} has just accepted may be answered from memory: its {@code
-   * exp} in whole seconds rounded down (never later than the claim), at most {@link #MAX_AGE} from
-   * now; null when the payload or its {@code exp} cannot be read.
-   */
-  private static Instant rememberUntil(String token, Instant now) {
-    int first = token.indexOf('.');
-    int second = token.indexOf('.', first + 1);
-    if (first < 0 || second < 0) {
-      return null;
-    }
-    byte[] payload;
-    try {
-      payload = Base64.getUrlDecoder().decode(token.substring(first + 1, second));
-    } catch (IllegalArgumentException e) {
-      return null;
-    }
-    Instant latest = now.plus(MAX_AGE);
-    OptionalLong expiry = scanExpiry(payload);
-    if (expiry == null) {
-      expiry = parseExpiry(payload);
-    }
-    if (expiry == null) {
-      return null;
-    }
-    if (expiry.isEmpty()) {
-      return latest;
-    }
-    if (expiry.getAsLong() <= now.getEpochSecond()) {
-      return null; // read differently from Tokens (which found it unexpired): not remembered
-    }
-    // Compared as seconds: an exp beyond what Instant holds is just later than the latest.
-    return expiry.getAsLong() < latest.getEpochSecond()
-        ? Instant.ofEpochSecond(expiry.getAsLong())
-        : latest;
-  }
-
-  private static final byte[] EXP = "\"exp\"".getBytes(StandardCharsets.US_ASCII);
-
-  /**
-   * The quick reading, for the payload this service mints: the one occurrence of {@code "exp"}
-   * followed by a colon and whole seconds. Null (ask the parser) for anything else. Reading a lone
-   * {@code "exp"} that is not the top-level claim is harmless: then the token has no expiry for
-   * {@code Tokens} either, and {@link #MAX_AGE} still bounds the memory.
-   */
-  private static OptionalLong scanExpiry(byte[] payload) {
-    int at = indexOf(payload, EXP, 0);
-    if (at < 0) {
-      return null;
-    }
-    if (indexOf(payload, EXP, at + EXP.length) >= 0) {
-      return null;
-    }
-    int i = skipSpaces(payload, at + EXP.length);
-    if (i >= payload.length || payload[i] != ':') {
-      return null;
-    }
-    i = skipSpaces(payload, i + 1);
-    long seconds = 0;
-    int digits = 0;
-    for (; i < payload.length && payload[i] >= '0' && payload[i] <= '9'; i++, digits++) {
-      if (digits == 12) {
-        return null;
-      }
-      seconds = seconds * 10 + (payload[i] - '0');
-    }
-    i = skipSpaces(payload, i);
-    if (digits == 0 || i >= payload.length || (payload[i] != ',' && payload[i] != '}')) {
-      return null;
-    }
-    return OptionalLong.of(seconds);
-  }
-
-  /**
-   * The full reading: the top-level {@code exp} (empty when there is none), rounded down to whole
-   * seconds; null when the payload is not an object or {@code exp} is not a single number.
-   */
-  private static OptionalLong parseExpiry(byte[] payload) {
-    try (JsonParser parser = JSON.createParser(payload)) {
-      if (parser.nextToken() != JsonToken.START_OBJECT) {
-        return null;
-      }
-      OptionalLong expiry = OptionalLong.empty();
-      while (parser.nextToken() == JsonToken.FIELD_NAME) {
-        String field = parser.currentName();
-        JsonToken value = parser.nextToken();
-        if ("exp".equals(field)) {
-          if (expiry.isPresent() || !value.isNumeric()) {
-            return null;
-          }
-          expiry = OptionalLong.of((long) Math.floor(parser.getDoubleValue()));
-        } else {
-          parser.skipChildren();
-        }
-      }
-      return expiry;
-    } catch (IOException | RuntimeException e) {
-      return null;
-    }
-  }
-
-  private static int indexOf(byte[] haystack, byte[] needle, int from) {
-    outer:
-    for (int i = from; i <= haystack.length - needle.length; i++) {
-      for (int j = 0; j < needle.length; j++) {
-        if (haystack[i + j] != needle[j]) {
-          continue outer;
-        }
-      }
-      return i;
-    }
-    return -1;
-  }
-
-  private static int skipSpaces(byte[] bytes, int from) {
-    int i = from;
-    while (i < bytes.length
-        && (bytes[i] == ' ' || bytes[i] == '\t' || bytes[i] == '\n' || bytes[i] == '\r')) {
-      i++;
-    }
-    return i;
   }
 }

@@ -169,4 +169,47 @@ class TokensTest {
     assertThat(tokens.verify(signedRaw(HS256, payload) + ".x")).isEmpty();
     assertThat(tokens.verify(signedRaw(HS256, payload) + "=")).isEmpty();
   }
+
+  @Test
+  void anotherSpellingOfAnHs256Header_isReadAndAccepted() {
+    String payload = "{\"sub\":\"bob\",\"exp\":" + EXP + "}";
+    assertThat(tokens.verify(signedRaw("{\"typ\":\"JWT\",\"alg\":\"HS256\"}", payload)))
+        .contains(new Caller("bob", false));
+    assertThat(tokens.verify(signedRaw("{ \"alg\" : \"HS256\" }", payload)))
+        .contains(new Caller("bob", false));
+    assertThat(tokens.verify(signedRaw(HS256, payload)))
+        .as("the header every minted token carries")
+        .contains(new Caller("bob", false));
+    assertThat(tokens.mint("bob", false, Duration.ofDays(1)))
+        .startsWith(
+            java.util.Base64.getUrlEncoder()
+                    .withoutPadding()
+                    .encodeToString(HS256.getBytes(StandardCharsets.UTF_8))
+                + ".");
+  }
+
+  /**
+   * The last of a signature's 43 characters carries two bits past the 256 of the HMAC. A decoder
+   * ignores them, so four strings decode to the same signature; only the one this service writes
+   * (those bits zero) is accepted.
+   */
+  @Test
+  void signature_isAcceptedInItsOneEncodingOnly() {
+    String token = signedRaw(HS256, "{\"sub\":\"bob\",\"exp\":" + EXP + "}");
+    String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    int last = alphabet.indexOf(token.charAt(token.length() - 1));
+    assertThat(last & 0b11).as("the canonical encoding leaves the spare bits zero").isZero();
+    String body = token.substring(0, token.length() - 1);
+    for (int spare = 1; spare <= 0b11; spare++) {
+      String variant = body + alphabet.charAt(last | spare);
+      assertThat(
+              java.util.Base64.getUrlDecoder()
+                  .decode(variant.substring(variant.lastIndexOf('.') + 1)))
+          .as("decodes to the same signature")
+          .isEqualTo(
+              java.util.Base64.getUrlDecoder().decode(token.substring(token.lastIndexOf('.') + 1)));
+      assertThat(tokens.verify(variant)).as(variant).isEmpty();
+    }
+    assertThat(tokens.verify(token)).contains(new Caller("bob", false));
+  }
 }
