@@ -96,6 +96,7 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
   private static final LuaScript DEAD_LETTER = LuaScript.fromResource("deadletter.lua");
   private static final LuaScript ACK = LuaScript.fromResource("ack.lua");
   private static final LuaScript BACKLOG = LuaScript.fromResource("backlog.lua");
+  private static final LuaScript UNPEND = LuaScript.fromResource("unpend.lua");
 
   private final RedisLink redis;
   private final RedisKeys keys;
@@ -122,6 +123,7 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
       DEAD_LETTER.load(commands);
       ACK.load(commands);
       BACKLOG.load(commands);
+      UNPEND.load(commands);
       createGroups(streams);
     } catch (RuntimeException e) {
       commands.close();
@@ -324,12 +326,29 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
             removals.add(acknowledge(stream, ids));
           }
         });
-    for (PayoutTask task : tasks) {
-      futures.add(async.hdel(keys.pending(task.userId()), Long.toString(task.packetId())));
+    if (redis.isCluster()) {
+      for (PayoutTask task : tasks) {
+        futures.add(async.hdel(keys.pending(task.userId()), Long.toString(task.packetId())));
+      }
+    } else {
+      removals.add(unpend(tasks));
     }
     awaitDone(removals);
     await(futures);
     removals.forEach(this::join);
+  }
+
+  /** unpend.lua: every task's pending entry in one call (one server only, see the script). */
+  private CompletableFuture<Long> unpend(List<PayoutTask> tasks) {
+    String[] hashes = new String[tasks.size()];
+    String[] packetIds = new String[tasks.size()];
+    for (int i = 0; i < hashes.length; i++) {
+      hashes[i] = keys.pending(tasks.get(i).userId());
+      packetIds[i] = Long.toString(tasks.get(i).packetId());
+    }
+    return UNPEND
+        .<Long>runAsync(commands, ScriptOutputType.INTEGER, hashes, packetIds)
+        .toCompletableFuture();
   }
 
   /** ack.lua on one stream: XACK, then trim the acknowledged head (see the script's header). */

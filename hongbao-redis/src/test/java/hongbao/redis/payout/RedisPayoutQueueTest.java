@@ -116,6 +116,42 @@ class RedisPayoutQueueTest {
   }
 
   @Test
+  void ack_clearsEachPaidGrabsOwnPendingEntry_andAgainClearsNothingMore() {
+    String carol = TestRedis.newUserId("carol");
+    String dave = TestRedis.newUserId("dave");
+    long first = grabbed(10, carol, dave);
+    long second = grabbed(20, carol);
+    await()
+        .until(
+            () ->
+                store.pendingOf(carol).keySet().containsAll(List.of(first, second))
+                    && store.pendingOf(dave).containsKey(first));
+    var tasks = new ArrayList<PayoutTask>();
+    for (int polls = 0; polls < 10 && tasks.size() < 3; polls++) {
+      tasks.addAll(queue.poll("worker-1", 10, Duration.ofMillis(200)));
+    }
+    assertThat(tasks).hasSize(3);
+    // One batch of two users and two packets: carol's grab of the second, dave's of the first.
+    List<PayoutTask> paid =
+        tasks.stream().filter(t -> t.userId().equals(carol) == (t.packetId() == second)).toList();
+    assertThat(paid).hasSize(2);
+
+    queue.ack(paid);
+
+    assertThat(store.pendingOf(carol))
+        .as("carol's grab of the first packet is not paid yet")
+        .isEqualTo(Map.of(first, Amount.fen(10)));
+    assertThat(store.pendingOf(dave)).isEmpty();
+
+    queue.ack(paid); // a reclaimed batch acknowledged a second time
+    assertThat(store.pendingOf(carol)).isEqualTo(Map.of(first, Amount.fen(10)));
+
+    queue.ack(tasks.stream().filter(t -> !paid.contains(t)).toList());
+    assertThat(store.pendingOf(carol)).isEmpty();
+    assertThat(queue.backlog()).isZero();
+  }
+
+  @Test
   void poll_whenShardsHoldMoreThanMax_returnsAtMostMaxAndTheRestLater() {
     var expected = new ArrayList<String>();
     for (int p = 0; p < 5; p++) {
