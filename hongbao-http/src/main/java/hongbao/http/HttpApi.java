@@ -20,7 +20,6 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
-import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -146,7 +145,7 @@ public final class HttpApi implements AutoCloseable {
   public Router router() {
     Router router = Router.router(vertx);
     router.route().handler(new RequestTelemetry(services.metrics(), router, requestIdPrefix()));
-    router.route().handler(this::bodyDeadline);
+    router.route().handler(new BodyDeadlines(vertx, settings.bodyTimeout())::start);
     router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
     router.route().failureHandler(Failures::reply);
     for (int status : new int[] {400, 404, 405, 413, 500}) {
@@ -177,26 +176,6 @@ public final class HttpApi implements AutoCloseable {
         .handler(
             StaticHandler.create(WEB_ROOT).setCachingEnabled(false).setIndexPage("index.html"));
     return router;
-  }
-
-  /**
-   * Bounds the time from a request's headers to the end of its body. The idle timeout alone lets a
-   * client hold a connection forever by sending a byte now and then.
-   */
-  private void bodyDeadline(RoutingContext ctx) {
-    HttpServerRequest request = ctx.request();
-    if (!request.isEnded()) {
-      long timer =
-          vertx.setTimer(
-              settings.bodyTimeout().toMillis(),
-              fired -> {
-                if (!request.isEnded() && !ctx.response().ended() && !ctx.response().closed()) {
-                  Failures.bodyTooSlow(ctx, settings.bodyTimeout());
-                }
-              });
-      ctx.addEndHandler(ended -> vertx.cancelTimer(timer));
-    }
-    ctx.next();
   }
 
   // --- operations -------------------------------------------------------------------------
