@@ -5,6 +5,8 @@ import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Duration;
 import java.util.Arrays;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Bounds the time from a request's headers to the end of its body: a request whose body is still
@@ -25,6 +27,8 @@ import java.util.Arrays;
  * the request, so a loop's array is touched by that thread only.
  */
 final class BodyDeadlines {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BodyDeadlines.class);
 
   /** How often a loop with requests in its array looks at them. */
   static final long SWEEP_MILLIS = 10;
@@ -75,7 +79,7 @@ final class BodyDeadlines {
         continue;
       }
       if (now - deadline >= 0) {
-        Failures.bodyTooSlow(ctx, limit);
+        answerTooSlow(ctx);
         continue;
       }
       requests.contexts[kept] = ctx;
@@ -86,6 +90,19 @@ final class BodyDeadlines {
     requests.sweepSet = kept > 0;
     if (requests.sweepSet) {
       vertx.setTimer(SWEEP_MILLIS, fired -> sweep(requests));
+    }
+  }
+
+  /**
+   * The 408, kept from the rest of the sweep: a failure answering one request is that request's,
+   * logged with its stack, and must not leave the loop's other requests without a deadline.
+   */
+  private void answerTooSlow(RoutingContext ctx) {
+    try {
+      Failures.bodyTooSlow(ctx, limit);
+    } catch (RuntimeException e) {
+      LOG.error("could not answer a request whose body is overdue; closing its connection", e);
+      ctx.request().connection().close();
     }
   }
 

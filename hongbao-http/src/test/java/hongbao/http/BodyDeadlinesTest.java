@@ -39,6 +39,11 @@ class BodyDeadlinesTest {
     deadlines = new BodyDeadlines(vertx, LIMIT);
     Router router = Router.router(vertx);
     router.route().handler(deadlines::start);
+    // Answers before the body is in: too late for a 408 when the deadline comes.
+    router
+        .post("/early")
+        .handler(
+            ctx -> ctx.response().setChunked(true).write("started").onSuccess(ok -> ctx.next()));
     router.route().handler(BodyHandler.create(false));
     router.post("/echo").handler(ctx -> ctx.response().end(ctx.body().asString()));
     server =
@@ -118,6 +123,41 @@ class BodyDeadlinesTest {
       assertThat(tookMillis).isBetween(LIMIT.toMillis(), LIMIT.toMillis() + 2_000);
     }
     assertThat(waitingOnTheLoop()).isZero();
+  }
+
+  @Test
+  void aRequestThatCannotBeAnswered408_isClosed_andTheOthersStillGetTheirs() throws Exception {
+    try (Socket early = new Socket("127.0.0.1", server.actualPort());
+        Socket slow = new Socket("127.0.0.1", server.actualPort())) {
+      // The early one joins the loop's array first, so the sweep meets its failure first.
+      new OutputStreamWriter(early)
+          .send("POST /early HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{");
+      Thread.sleep(50);
+      new OutputStreamWriter(slow)
+          .send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{");
+      String earlyAnswer = readUntilClosed(early);
+      String slowAnswer = readUntilClosed(slow);
+      assertThat(earlyAnswer).startsWith("HTTP/1.1 200 ").contains("started");
+      assertThat(slowAnswer).startsWith("HTTP/1.1 408 ");
+    }
+    assertThat(waitingOnTheLoop()).isZero();
+  }
+
+  /** All a socket receives until the server closes it, or 5 s. */
+  private static String readUntilClosed(Socket socket) throws IOException {
+    socket.setSoTimeout(5_000);
+    var received = new ByteArrayOutputStream();
+    byte[] buffer = new byte[4096];
+    try {
+      for (int read; (read = socket.getInputStream().read(buffer)) >= 0; ) {
+        received.write(buffer, 0, read);
+      }
+    } catch (SocketTimeoutException e) {
+      received.writeBytes("[not closed within 5 s]".getBytes(StandardCharsets.US_ASCII));
+    } catch (IOException e) {
+      // reset: closed all the same
+    }
+    return received.toString(StandardCharsets.US_ASCII);
   }
 
   private static String readAtLeast(InputStream in, String last) throws IOException {
