@@ -1,6 +1,8 @@
 package hongbao.http;
 
+import hongbao.core.Invariants.InvariantViolation;
 import io.netty.util.concurrent.FastThreadLocal;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Duration;
@@ -52,6 +54,11 @@ final class BodyDeadlines {
 
   /** The route handler, ahead of the body handler. */
   void start(RoutingContext ctx) {
+    if (!Context.isOnEventLoopThread()) {
+      // The array below is this thread's alone only because requests arrive on event loops.
+      throw new InvariantViolation(
+          "a request started off an event loop: " + Thread.currentThread());
+    }
     if (!ctx.request().isEnded()) {
       Waiting requests = waiting.get();
       requests.add(ctx, System.nanoTime() + limitNanos);
