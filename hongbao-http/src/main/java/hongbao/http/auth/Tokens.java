@@ -120,11 +120,14 @@ public final class Tokens {
    * nbf} still ahead.
    */
   Verified verified(String token) {
-    if (token == null || token.length() > MAX_TOKEN_CHARS || !isCompactJws(token)) {
+    if (token == null || token.length() > MAX_TOKEN_CHARS) {
       return null;
     }
     int first = token.indexOf('.');
     int second = token.indexOf('.', first + 1);
+    if (!isCompactJws(token, first, second)) {
+      return null;
+    }
     // Characters outside ASCII become '?', which no base64url part holds: such a token fails
     // below, at the signature or in the decoders.
     byte[] ascii = token.getBytes(StandardCharsets.US_ASCII);
@@ -171,9 +174,7 @@ public final class Tokens {
    * which refuse them: the HMAC, taken over the characters as ASCII, matches only when the header
    * and payload decode as well.
    */
-  private static boolean isCompactJws(String token) {
-    int first = token.indexOf('.');
-    int second = token.indexOf('.', first + 1);
+  private static boolean isCompactJws(String token, int first, int second) {
     return first > 0
         && second > first + 1
         && second < token.length() - 1
