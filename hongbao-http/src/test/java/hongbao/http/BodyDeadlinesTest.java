@@ -99,7 +99,7 @@ class BodyDeadlinesTest {
     try (Socket socket = new Socket("127.0.0.1", server.actualPort())) {
       socket.setSoTimeout(100);
       long started = System.nanoTime();
-      OutputStreamWriter out = new OutputStreamWriter(socket);
+      Sender out = new Sender(socket);
       out.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{");
       var received = new ByteArrayOutputStream();
       byte[] buffer = new byte[4096];
@@ -130,11 +130,9 @@ class BodyDeadlinesTest {
     try (Socket early = new Socket("127.0.0.1", server.actualPort());
         Socket slow = new Socket("127.0.0.1", server.actualPort())) {
       // The early one joins the loop's array first, so the sweep meets its failure first.
-      new OutputStreamWriter(early)
-          .send("POST /early HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{");
+      new Sender(early).send("POST /early HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{");
       Thread.sleep(50);
-      new OutputStreamWriter(slow)
-          .send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{");
+      new Sender(slow).send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{");
       String earlyAnswer = readUntilClosed(early);
       String slowAnswer = readUntilClosed(slow);
       assertThat(earlyAnswer).startsWith("HTTP/1.1 200 ").contains("started");
@@ -174,7 +172,7 @@ class BodyDeadlinesTest {
   }
 
   /** Writes text; a write to a socket the server has closed ends the trickle quietly. */
-  private record OutputStreamWriter(Socket socket) {
+  private record Sender(Socket socket) {
     void send(String text) {
       try {
         socket.getOutputStream().write(text.getBytes(StandardCharsets.US_ASCII));
