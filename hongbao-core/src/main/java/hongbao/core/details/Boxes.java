@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -56,11 +57,13 @@ public final class Boxes {
   }
 
   private List<Packet> received(String userId, Long beforeId, int limit) {
+    // Pending before paid: a share leaves the pending index only after the ledger has it, so a
+    // payout landing between the two reads shows in the second. Read the other way round, the share
+    // would be in neither.
+    Set<Long> pending = store.pendingOf(userId).keySet();
     var ids = new TreeSet<Long>(Comparator.reverseOrder());
     ids.addAll(packets.paidTo(userId, beforeId, limit));
-    store.pendingOf(userId).keySet().stream()
-        .filter(id -> beforeId == null || id < beforeId)
-        .forEach(ids::add);
+    pending.stream().filter(id -> beforeId == null || id < beforeId).forEach(ids::add);
     return ids.stream().limit(limit).map(packets::find).flatMap(Optional::stream).toList();
   }
 

@@ -11,7 +11,9 @@ import java.util.Set;
 /**
  * A wallet with what is on its way: the ledger's posted balance plus the shares the user grabbed
  * that the payout workers have not paid yet. The store's pending index is cross-checked against the
- * ledger so a share is never counted both as paid and as pending.
+ * ledger so a share is never counted both as paid and as pending. One paid in the instant between
+ * the balance read and that cross-check is in neither for this one read: the two are separate
+ * queries, not one snapshot.
  */
 public final class WalletService {
 
@@ -26,8 +28,11 @@ public final class WalletService {
   }
 
   public WalletView wallet(String userId, int limit) {
-    Wallet wallet = ledger.wallet(userId, limit);
+    // Pending first: a share leaves the index only after the ledger has it, so one paid between
+    // the reads is in the balance, and the cross-check below (read after the balance) keeps it
+    // out of pendingAmount. Read the other way round, it could be in neither.
     Map<Long, Amount> pending = store.pendingOf(userId);
+    Wallet wallet = ledger.wallet(userId, limit);
     Set<Long> alreadyPaid =
         pending.isEmpty() ? Set.of() : packets.paidAmong(userId, pending.keySet());
     Amount pendingAmount =
