@@ -32,6 +32,8 @@ class BenchCommandTest {
                 "32",
                 "--open-loop-fraction",
                 "0.5",
+                "--open-loop-shares",
+                "600",
                 "--out",
                 out.toString());
 
@@ -59,7 +61,8 @@ class BenchCommandTest {
         .contains("service", "redis");
     assertThat(summary.getJsonObject("drain").getLong("grabs")).isEqualTo(2000L);
     assertThat(summary.getDouble("payoutDrainPerSec")).isPositive();
-    assertThat(summary.getJsonObject("openLoop").getLong("requests")).isEqualTo(1100L);
+    // A packet of its own size, with a tenth more requests (the losers) like every hot window.
+    assertThat(summary.getJsonObject("openLoop").getLong("requests")).isEqualTo(660L);
     assertThat(summary.getDouble("redisBytesPerGrab")).isNotNull();
     assertThat(summary.containsKey("ceilingPerSec")).isTrue();
     assertThat(summary.containsKey("ratioToCeiling")).isTrue();
