@@ -44,14 +44,17 @@ public final class RewardStatement {
     if (clientTokens.size() > MAX_CLIENT_TOKENS) {
       throw new IllegalArgumentException("at most " + MAX_CLIENT_TOKENS + " tokens");
     }
+    // The copies before the book, as TokenVerifier asks: crediting writes the book first and drops
+    // the copy after, so a reward credited between the two reads is in the book. Read the other
+    // way round, it was in neither and left the statement.
+    var pending = new ArrayList<>(tokenStore.pending(userId, MAX_CLIENT_TOKENS));
+    pending.addAll(clientTokens);
     Map<String, Item> items = new LinkedHashMap<>();
     for (RewardRecord record : book.byUser(userId, MAX_ITEMS)) {
       items.put(
           record.reward().tradeNo(),
           new Item(record.reward(), record.status() == RewardRecord.Status.CREDITED));
     }
-    var pending = new ArrayList<>(tokenStore.pending(userId, MAX_CLIENT_TOKENS));
-    pending.addAll(clientTokens);
     for (String token : pending) {
       tokens
           .open(token, userId)
