@@ -85,6 +85,6 @@ class RearmTest {
     var grab = api.grab(api.token("rearm-grabber-" + System.nanoTime()), ids.encode(fresh.id()));
     assertThat(grab.status()).isEqualTo(200);
     assertThat(grab.json().getString("outcome")).isEqualTo("GRABBED");
-    service.assertReconciled();
+    service.assertReconciledAfterSweeping();
   }
 }

@@ -105,7 +105,7 @@ class PayoutCrashTest {
           api.get("/api/v1/wallet", tokens.get(share.getKey())).json().getLong("balance");
       assertThat(balance).as("wallet of %s", share.getKey()).isEqualTo(share.getValue());
     }
-    service.assertReconciled();
+    service.assertReconciledAfterSweeping();
   }
 
   private static long decode(Api api, String packetId) {

@@ -111,7 +111,7 @@ class WithdrawalFaultsTest {
   @AfterEach
   void reconciles() {
     simulator.faults(Faults.NONE);
-    service.assertReconciled();
+    service.assertReconciledAfterSweeping();
   }
 
   @AfterAll
