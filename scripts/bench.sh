@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates docs/performance.md: runs `hongbao bench` on an embedded service (a separate process
 # from the load generator), the hot scenario in full (warm-up, five measured windows, the bare-script
-# ceiling, a 1,000,000-grab payout backlog, a ~4 s open-loop window at 80% of the maximum), then the
-# other scenarios more briefly, and writes their numbers, the exact commands and the machine into the
-# document, followed by docs/performance-notes.md.
+# ceiling, a 1,000,000-grab payout backlog, a 60,000-grab open-loop window at 80% of the maximum),
+# then the other scenarios more briefly, and writes their numbers, the exact commands and the machine
+# into the document, followed by docs/performance-notes.md.
 #
 #   BENCH_PIN=0:1        service, Redis and PostgreSQL on CPU 0, the generator on CPU 1 (default);
 #                        BENCH_PIN= (empty) leaves the scheduler free
