@@ -327,7 +327,7 @@ public final class Hongbao implements AutoCloseable {
             claims,
             details,
             new Boxes(database.packets(), store, details),
-            new WalletService(database.ledger(), store, database.packets()),
+            new WalletService(database.ledger(), store),
             new TopUpService(database.ledger()),
             switches,
             reconciler,

@@ -10,6 +10,7 @@ import hongbao.core.ledger.Ledger;
 import hongbao.core.ledger.StoredAnswer;
 import hongbao.core.ledger.Wallet;
 import hongbao.core.ledger.WalletEntry;
+import hongbao.core.ledger.WalletSnapshot;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
 import hongbao.core.payout.PayoutRefused;
@@ -20,9 +21,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -493,15 +497,40 @@ public final class PostgresLedger implements Ledger {
       """;
 
   @Override
-  public Wallet wallet(String userId, int limit) {
+  public WalletSnapshot wallet(String userId, int limit, Collection<Long> packetIds) {
     if (limit < 0 || limit > WALLET_ENTRIES_MAX) {
       throw new IllegalArgumentException("limit " + limit + " not in 0.." + WALLET_ENTRIES_MAX);
     }
     String account = Sql.walletAccount(userId);
+    // One read transaction is one snapshot, so the balance and the paid set agree.
     return transactions.read(
         "wallet of " + userId,
         connection ->
-            new Wallet(userId, balance(connection, account), entries(connection, account, limit)));
+            new WalletSnapshot(
+                new Wallet(
+                    userId, balance(connection, account), entries(connection, account, limit)),
+                paidAmong(connection, account, packetIds)));
+  }
+
+  private static Set<Long> paidAmong(Connection connection, String account, Collection<Long> ids)
+      throws SQLException {
+    if (ids.isEmpty()) {
+      return Set.of();
+    }
+    try (PreparedStatement find =
+        connection.prepareStatement(
+            "SELECT packet_id FROM transfer WHERE credit_account = ? AND kind = 'GRAB'"
+                + " AND packet_id = ANY (?)")) {
+      find.setString(1, account);
+      find.setArray(2, connection.createArrayOf("bigint", ids.toArray()));
+      Set<Long> paid = new HashSet<>();
+      try (ResultSet rows = find.executeQuery()) {
+        while (rows.next()) {
+          paid.add(rows.getLong(1));
+        }
+      }
+      return paid;
+    }
   }
 
   static Amount balance(Connection connection, String account) throws SQLException {

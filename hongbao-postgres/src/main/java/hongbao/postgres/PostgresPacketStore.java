@@ -363,31 +363,6 @@ public final class PostgresPacketStore implements PacketStore {
   }
 
   @Override
-  public Set<Long> paidAmong(String userId, Collection<Long> packetIds) {
-    if (packetIds.isEmpty()) {
-      return Set.of();
-    }
-    return transactions.read(
-        "packets among " + packetIds.size() + " paid to " + userId,
-        connection -> {
-          try (PreparedStatement find =
-              connection.prepareStatement(
-                  "SELECT packet_id FROM transfer WHERE credit_account = ? AND kind = 'GRAB'"
-                      + " AND packet_id = ANY (?)")) {
-            find.setString(1, Sql.walletAccount(userId));
-            find.setArray(2, connection.createArrayOf("bigint", packetIds.toArray()));
-            Set<Long> paid = new HashSet<>();
-            try (ResultSet rows = find.executeQuery()) {
-              while (rows.next()) {
-                paid.add(rows.getLong(1));
-              }
-            }
-            return paid;
-          }
-        });
-  }
-
-  @Override
   public Amount refunded(long packetId) {
     return transactions.read(
         "refund of packet " + packetId,

@@ -9,6 +9,7 @@ import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.IdempotencyRaceException;
 import hongbao.core.ledger.Ledger;
 import hongbao.core.ledger.StoredAnswer;
+import hongbao.core.ledger.WalletSnapshot;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketStore;
@@ -117,6 +118,24 @@ public abstract class LedgerContract {
 
   private static List<Long> ids(List<Packet> packets) {
     return packets.stream().map(Packet::id).toList();
+  }
+
+  @Test
+  void walletSnapshot_namesWhichOfTheAskedPacketsPaidTheUser() {
+    String alice = user("alice");
+    String bob = user("bob");
+    topUp(alice, 1_000);
+    Packet paid = send(alice, 300, 1);
+    Packet unpaid = send(alice, 400, 1);
+    Packet paidToAlice = send(alice, 200, 1);
+    ledger().pay(List.of(task(paid, bob, 300), task(paidToAlice, alice, 200)));
+
+    WalletSnapshot snapshot =
+        ledger().wallet(bob, 10, List.of(paid.id(), unpaid.id(), paidToAlice.id()));
+
+    assertThat(snapshot.wallet().balance()).isEqualTo(Amount.fen(300));
+    assertThat(snapshot.paidPackets()).containsExactly(paid.id());
+    assertThat(ledger().wallet(bob, 10, List.of()).paidPackets()).isEmpty();
   }
 
   @Test

@@ -10,6 +10,7 @@ import hongbao.core.ledger.Ledger;
 import hongbao.core.ledger.StoredAnswer;
 import hongbao.core.ledger.Wallet;
 import hongbao.core.ledger.WalletEntry;
+import hongbao.core.ledger.WalletSnapshot;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
 import hongbao.core.payout.PayoutRefused;
@@ -19,7 +20,9 @@ import hongbao.testkit.MemoryBooks.Transfer;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -239,7 +242,7 @@ public class MemoryLedger implements Ledger {
   }
 
   @Override
-  public Wallet wallet(String userId, int limit) {
+  public WalletSnapshot wallet(String userId, int limit, Collection<Long> packetIds) {
     if (limit < 0 || limit > WALLET_ENTRIES_MAX) {
       throw new IllegalArgumentException("limit " + limit + " not in 0.." + WALLET_ENTRIES_MAX);
     }
@@ -254,7 +257,14 @@ public class MemoryLedger implements Ledger {
           entries.add(new WalletEntry(t.kind(), Amount.fen(signed), t.packetId(), t.at()));
         }
       }
-      return new Wallet(userId, Amount.fen(books.balance(wallet)), entries);
+      var paid = new HashSet<Long>();
+      books.journal.stream()
+          .filter(t -> t.kind() == EntryKind.GRAB && t.credit().equals(wallet))
+          .map(Transfer::packetId)
+          .filter(packetIds::contains)
+          .forEach(paid::add);
+      return new WalletSnapshot(
+          new Wallet(userId, Amount.fen(books.balance(wallet)), entries), paid);
     }
   }
 }

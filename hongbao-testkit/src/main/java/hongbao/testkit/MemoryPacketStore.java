@@ -236,20 +236,6 @@ public final class MemoryPacketStore implements PacketStore {
   }
 
   @Override
-  public Set<Long> paidAmong(String userId, Collection<Long> packetIds) {
-    synchronized (books) {
-      checkUp();
-      var paid = new HashSet<Long>();
-      books.journal.stream()
-          .filter(t -> t.kind() == EntryKind.GRAB && t.userId().equals(userId))
-          .map(Transfer::packetId)
-          .filter(packetIds::contains)
-          .forEach(paid::add);
-      return paid;
-    }
-  }
-
-  @Override
   public void recordRefusedClaim(RefusedClaim claim) {
     synchronized (books) {
       checkUp();

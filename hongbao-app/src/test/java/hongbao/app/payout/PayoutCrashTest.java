@@ -13,13 +13,14 @@ import hongbao.app.workers.Workers;
 import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.Ledger;
 import hongbao.core.ledger.StoredAnswer;
-import hongbao.core.ledger.Wallet;
+import hongbao.core.ledger.WalletSnapshot;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
 import hongbao.core.payout.PayoutTask;
 import hongbao.core.payout.PayoutWorker;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -171,8 +172,8 @@ class PayoutCrashTest {
     }
 
     @Override
-    public Wallet wallet(String userId, int limit) {
-      return ledger.wallet(userId, limit);
+    public WalletSnapshot wallet(String userId, int limit, Collection<Long> packetIds) {
+      return ledger.wallet(userId, limit, packetIds);
     }
   }
 }

@@ -4,7 +4,9 @@ import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
 import hongbao.core.payout.Payouts;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -49,5 +51,14 @@ public interface Ledger extends Payouts {
   boolean refund(long packetId, Amount remainder, Instant at);
 
   /** A wallet with at most {@code limit} newest entries; a wallet never funded has balance 0. */
-  Wallet wallet(String userId, int limit);
+  default Wallet wallet(String userId, int limit) {
+    return wallet(userId, limit, Set.of()).wallet();
+  }
+
+  /**
+   * A wallet as {@link #wallet(String, int)} returns it and, from the same snapshot, which of
+   * {@code packetIds} have paid the user a share: what a reader needs to tell a grabbed share that
+   * is still on its way from one already in the balance.
+   */
+  WalletSnapshot wallet(String userId, int limit, Collection<Long> packetIds);
 }

@@ -63,9 +63,6 @@ public interface PacketStore {
   /** The paid grabs of a packet in grab order, for when the grab store no longer has them. */
   List<GrabView> paidGrabViews(long packetId);
 
-  /** Which of these packets have paid the user a share. */
-  Set<Long> paidAmong(String userId, Collection<Long> packetIds);
-
   /** Records a refused claim once per (packet, user); a repeat changes nothing. */
   void recordRefusedClaim(RefusedClaim claim);
 

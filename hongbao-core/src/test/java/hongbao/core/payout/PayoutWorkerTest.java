@@ -7,7 +7,7 @@ import hongbao.core.Unavailable;
 import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.Ledger;
 import hongbao.core.ledger.StoredAnswer;
-import hongbao.core.ledger.Wallet;
+import hongbao.core.ledger.WalletSnapshot;
 import hongbao.core.money.Amount;
 import hongbao.core.ops.Switch;
 import hongbao.core.ops.Switches;
@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -179,7 +180,7 @@ class PayoutWorkerTest {
     }
 
     @Override
-    public Wallet wallet(String userId, int limit) {
+    public WalletSnapshot wallet(String userId, int limit, Collection<Long> packetIds) {
       throw new UnsupportedOperationException();
     }
   }

@@ -519,11 +519,6 @@ class ReconcilerTest {
     }
 
     @Override
-    public Set<Long> paidAmong(String userId, Collection<Long> packetIds) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
     public CompletionStage<GrabOutcome> grab(GrabAttempt attempt) {
       throw new UnsupportedOperationException();
     }

@@ -70,7 +70,7 @@ class PayoutBetweenReadsTest {
   @Test
   void wallet_countsAShare_paidWhileTheWalletIsRead_once() {
     sendAndGrabByBob();
-    var wallets = new WalletService(world.ledger, payingWhileRead, world.packets);
+    var wallets = new WalletService(world.ledger, payingWhileRead);
 
     WalletService.WalletView view = wallets.wallet("bob", 10);
 
