@@ -479,7 +479,11 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private Scenario scenario(String round) {
-      return Scenario.named(scenario, new BenchOptions(shares, packets, duplicates), round);
+      return scenario(round, shares);
+    }
+
+    private Scenario scenario(String round, int roundShares) {
+      return Scenario.named(scenario, new BenchOptions(roundShares, packets, duplicates), round);
     }
 
     /** How long a window waits for a Redis rewrite to end before it is measured regardless. */
@@ -693,11 +697,9 @@ public final class BenchCommand implements Callable<Integer> {
       var recorder = new LatencyRecorder();
       // Its own size: a p99 needs a window long enough that one quiet or one busy second of a
       // shared host does not decide it, and at 80% of the maximum --shares lasts about a second.
-      var options =
-          new BenchOptions(openLoopShares > 0 ? openLoopShares : shares, packets, duplicates);
       Window window =
           measure(
-              Scenario.named(scenario, options, "open"),
+              scenario("open", openLoopShares > 0 ? openLoopShares : shares),
               new Load(concurrency, openRate),
               recorder,
               String.format(java.util.Locale.ROOT, "open loop at %.0f req/s", openRate));

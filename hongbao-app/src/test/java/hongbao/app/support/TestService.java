@@ -81,8 +81,10 @@ public final class TestService implements AutoCloseable {
    */
   public void assertReconciledAfterSweeping() {
     var sweeper = service.parts().sweeper();
-    for (int pass = 0; pass < 100 && sweeper.sweepOnce() > 0; pass++) {
-      // one batch per pass, until nothing expired is left open
+    // One batch per pass, until a pass finds nothing expired left open.
+    int passes = 0;
+    while (passes < 100 && sweeper.sweepOnce() > 0) {
+      passes++;
     }
     assertReconciled();
   }
