@@ -63,8 +63,7 @@ final class BodyDeadlines {
       Waiting requests = waiting.get();
       requests.add(ctx, System.nanoTime() + limitNanos);
       if (!requests.sweepSet) {
-        requests.sweepSet = true;
-        vertx.setTimer(SWEEP_MILLIS, fired -> sweep(requests));
+        sweepLater(requests);
       }
     }
     ctx.next();
@@ -94,10 +93,16 @@ final class BodyDeadlines {
       kept++;
     }
     requests.size = kept;
-    requests.sweepSet = kept > 0;
-    if (requests.sweepSet) {
-      vertx.setTimer(SWEEP_MILLIS, fired -> sweep(requests));
+    requests.sweepSet = false;
+    if (kept > 0) {
+      sweepLater(requests);
     }
+  }
+
+  /** One timer per loop at a time: {@code sweepSet} says whether it is already set. */
+  private void sweepLater(Waiting requests) {
+    requests.sweepSet = true;
+    vertx.setTimer(SWEEP_MILLIS, fired -> sweep(requests));
   }
 
   /**
