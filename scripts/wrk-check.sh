@@ -4,11 +4,12 @@
 # Starts `./hongbao serve` on CPU 0 (its embedded Redis and PostgreSQL with it), runs
 # `./hongbao bench --url` against it (hot scenario, generator on CPU 1), then a warm-up and WRK_RUNS
 # wrk runs on CPU 1 against the same service: each run a fresh packet of 100,000 shares, a new user
-# per request (scripts/wrk/grab.lua, tokens signed by scripts/wrk/MintTokens.java), concurrency 64
-# and payouts paused, as in the bench's windows; Redis rewrites its append-only file before each
-# run, so that a rewrite seldom overlaps one. For each run it prints GRABBED/s and the CPU µs per
-# GRABBED of the service, Redis and PostgreSQL, read from /proc as the bench reads them. At the end
-# the payouts drain and the service's reconciler must find nothing.
+# per request (scripts/wrk/grab.lua; scripts/wrk/MintTokens.java signs the tokens with the
+# service's own code), concurrency 64 and payouts paused, as in the bench's windows; Redis
+# rewrites its append-only file before each run, so that a rewrite seldom overlaps one. For each
+# run it prints GRABBED/s and the CPU µs per GRABBED of the service, Redis and PostgreSQL, read
+# from /proc as the bench reads them. At the end the payouts drain and the service's reconciler
+# must find nothing.
 #
 #   bash scripts/wrk-check.sh [OUT_DIR]        (WRK_RUNS=3, WRK_SECONDS=6 by default)
 #
@@ -35,8 +36,6 @@ if ! command -v wrk >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -q && apt-get install -y -q wrk
 fi
-# MintTokens is a single-file program: any JDK from 11 on runs it.
-java=${JAVA_HOME:+$JAVA_HOME/bin/}java
 
 echo "wrk-check: output in $out"
 HONGBAO_PORT=$port HONGBAO_BIND=127.0.0.1 HONGBAO_JWT_SECRET=$secret HONGBAO_ID_ALPHABET=$alphabet \
@@ -58,7 +57,11 @@ redis=$(pgrep -P "$service" -f redis-server)
 redis_port=$(tr '\0' ' ' </proc/"$redis"/cmdline | grep -o '127.0.0.1:[0-9]*' | cut -d: -f2)
 postmaster=$(pgrep -o -f "postgres -D $out/data/postgres")
 
-mint() { taskset -c 1 "$java" scripts/wrk/MintTokens.java "$secret" "$@"; }
+# MintTokens signs with the service's own Tokens class, run by the JDK the launcher chose for serve.
+java=$(readlink "/proc/$service/exe")
+mint() {
+  taskset -c 1 "$java" -cp hongbao-app/target/hongbao.jar scripts/wrk/MintTokens.java "$secret" "$@"
+}
 admin=$(mint ops 1 admin)
 sender=$(mint sender 1)
 call() { # METHOD PATH TOKEN [BODY [IDEMPOTENCY_KEY]]
