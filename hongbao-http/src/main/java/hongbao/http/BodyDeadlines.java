@@ -78,7 +78,7 @@ final class BodyDeadlines {
     long now = System.nanoTime();
     int kept = 0;
     for (int i = 0; i < requests.size; i++) {
-      RoutingContext ctx = requests.contexts[i];
+      RoutingContext ctx = (RoutingContext) requests.contexts[i];
       long deadline = requests.deadlines[i];
       requests.contexts[i] = null;
       if (ctx.request().isEnded() || ctx.response().ended() || ctx.response().closed()) {
@@ -120,7 +120,14 @@ final class BodyDeadlines {
 
   /** One loop's started requests, in the order they started, and each one's deadline. */
   private static final class Waiting {
-    RoutingContext[] contexts = new RoutingContext[64];
+    /**
+     * RoutingContexts, held as plain objects: a store into an array of an interface type carries a
+     * type check, on which the compiler speculates. In a JFR recording of the hot bench that
+     * speculation failed once the load was on (five deoptimization events at once, in the route
+     * handler that inlines this); with an {@code Object[]} there is nothing to speculate on.
+     */
+    Object[] contexts = new Object[64];
+
     long[] deadlines = new long[64];
     int size;
     boolean sweepSet;
