@@ -1,20 +1,28 @@
 package hongbao.app.campaign;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import hongbao.app.support.Api;
 import hongbao.app.support.Backends;
 import hongbao.app.support.TestClock;
 import hongbao.app.support.TestService;
+import hongbao.core.campaign.TapOutcome;
 import hongbao.kafka.embedded.EmbeddedKafka;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The service with its reward pipeline and rain on the embedded default (Redis, PostgreSQL, a Kafka
@@ -194,6 +202,46 @@ final class RainFixture implements AutoCloseable {
         .pollInterval(Duration.ofMillis(100))
         .until(() -> rain().store().returned(campaignId).isPresent());
     return rain().store().returned(campaignId).orElseThrow().amount().fen();
+  }
+
+  /** {@code count} user ids: {@code prefix} followed by 0, 1, ... */
+  static List<String> users(String prefix, int count) {
+    var users = new ArrayList<String>(count);
+    for (int u = 0; u < count; u++) {
+      users.add(prefix + u);
+    }
+    return users;
+  }
+
+  /** Taps {@code times} for each user from 8 threads, keeping every win. */
+  void tap(
+      String id,
+      List<String> users,
+      int times,
+      Map<String, TapOutcome.Won> wins,
+      Map<String, AtomicInteger> perUser)
+      throws Exception {
+    var pool = Executors.newFixedThreadPool(8);
+    try {
+      var futures = new ArrayList<Future<?>>();
+      for (String user : users) {
+        futures.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < times; i++) {
+                    if (rain().taps().tap(id, user) instanceof TapOutcome.Won won) {
+                      assertThat(wins.putIfAbsent(won.tradeNo(), won)).isNull();
+                      perUser.computeIfAbsent(user, k -> new AtomicInteger()).incrementAndGet();
+                    }
+                  }
+                }));
+      }
+      for (Future<?> future : futures) {
+        future.get(120, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @Override

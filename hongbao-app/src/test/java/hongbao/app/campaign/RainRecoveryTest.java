@@ -15,9 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -77,7 +74,7 @@ class RainRecoveryTest {
     var wins = new ConcurrentHashMap<String, TapOutcome.Won>();
     var perUser = new ConcurrentHashMap<String, AtomicInteger>();
 
-    tap(id, users("first-", FIRST_USERS), 1, wins, perUser);
+    fixture.tap(id, RainFixture.users("first-", FIRST_USERS), 1, wins, perUser);
     assertThat(wins).hasSize(FIRST_USERS);
     fixture.awaitCredited(id, FIRST_USERS, Duration.ofSeconds(60));
 
@@ -87,15 +84,15 @@ class RainRecoveryTest {
         .as("nothing left in Redis")
         .isZero();
 
-    tap(id, List.of("late-0"), 1, wins, perUser);
+    fixture.tap(id, List.of("late-0"), 1, wins, perUser);
     assertThat(fixture.rain().service().view(id).rounds().getFirst().prizesLeft())
         .as("rebuilt: the first wins taken out again, then the late tap's")
         .isEqualTo(PRIZES - FIRST_USERS - 1);
 
     // The first users again, up to the limit and beyond; new users until the round is empty.
-    var again = new ArrayList<>(users("first-", FIRST_USERS));
-    again.addAll(users("late-", NEW_USERS));
-    tap(id, again, MAX_WINS + 1, wins, perUser);
+    var again = new ArrayList<>(RainFixture.users("first-", FIRST_USERS));
+    again.addAll(RainFixture.users("late-", NEW_USERS));
+    fixture.tap(id, again, MAX_WINS + 1, wins, perUser);
 
     assertThat(wins).as("every prize once, none twice").hasSize((int) PRIZES);
     assertThat(perUser.values()).allSatisfy(n -> assertThat(n.get()).isLessThanOrEqualTo(MAX_WINS));
@@ -147,9 +144,9 @@ class RainRecoveryTest {
     var wins = new ConcurrentHashMap<String, TapOutcome.Won>();
     var perUser = new ConcurrentHashMap<String, AtomicInteger>();
 
-    tap(id, users("kept-", 2_000), 1, wins, perUser);
+    fixture.tap(id, RainFixture.users("kept-", 2_000), 1, wins, perUser);
     Map<String, Dumped> older = dump(id);
-    tap(id, users("lost-", 2_000), 1, wins, perUser);
+    fixture.tap(id, RainFixture.users("lost-", 2_000), 1, wins, perUser);
     assertThat(wins).hasSize(4_000);
     fixture.awaitCredited(id, 4_000, Duration.ofSeconds(60));
     restore(id, older);
@@ -161,10 +158,10 @@ class RainRecoveryTest {
     assertThat(fixture.rain().service().view(id).rounds().getFirst().prizesLeft())
         .isEqualTo(PRIZES - 4_000);
 
-    var again = new ArrayList<>(users("kept-", 2_000));
-    again.addAll(users("lost-", 2_000));
-    again.addAll(users("new-", 1_000));
-    tap(id, again, MAX_WINS + 1, wins, perUser);
+    var again = new ArrayList<>(RainFixture.users("kept-", 2_000));
+    again.addAll(RainFixture.users("lost-", 2_000));
+    again.addAll(RainFixture.users("new-", 1_000));
+    fixture.tap(id, again, MAX_WINS + 1, wins, perUser);
     assertThat(wins).as("every prize once, none twice").hasSize((int) PRIZES);
     assertThat(perUser.values()).allSatisfy(n -> assertThat(n.get()).isLessThanOrEqualTo(MAX_WINS));
 
@@ -201,45 +198,6 @@ class RainRecoveryTest {
     loseThePools(id);
     try (var redis = RedisLink.open(fixture.service.hongbao().redisUrl())) {
       older.forEach((key, d) -> redis.sync().restore(key, d.ttlMillis(), d.value()));
-    }
-  }
-
-  private static List<String> users(String prefix, int count) {
-    var users = new ArrayList<String>(count);
-    for (int u = 0; u < count; u++) {
-      users.add(prefix + u);
-    }
-    return users;
-  }
-
-  /** Taps {@code times} for each user from 8 threads, keeping every win. */
-  private void tap(
-      String id,
-      List<String> users,
-      int times,
-      Map<String, TapOutcome.Won> wins,
-      Map<String, AtomicInteger> perUser)
-      throws Exception {
-    var pool = Executors.newFixedThreadPool(8);
-    try {
-      var futures = new ArrayList<Future<?>>();
-      for (String user : users) {
-        futures.add(
-            pool.submit(
-                () -> {
-                  for (int i = 0; i < times; i++) {
-                    if (fixture.rain().taps().tap(id, user) instanceof TapOutcome.Won won) {
-                      assertThat(wins.putIfAbsent(won.tradeNo(), won)).isNull();
-                      perUser.computeIfAbsent(user, k -> new AtomicInteger()).incrementAndGet();
-                    }
-                  }
-                }));
-      }
-      for (Future<?> future : futures) {
-        future.get(120, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
     }
   }
 

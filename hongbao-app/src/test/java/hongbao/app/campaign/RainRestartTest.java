@@ -16,13 +16,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -108,14 +104,14 @@ class RainRestartTest {
     var wins = new ConcurrentHashMap<String, TapOutcome.Won>();
     var perUser = new ConcurrentHashMap<String, AtomicInteger>();
 
-    tap(id, users("kept-", KEPT), 1, wins, perUser);
+    fixture.tap(id, RainFixture.users("kept-", KEPT), 1, wins, perUser);
     fixture.awaitCredited(id, KEPT, Duration.ofSeconds(60));
     Set<String> keptTrades = Set.copyOf(trades(id));
     assertThat(keptTrades).isEqualTo(wins.keySet());
     Path older = redis.snapshot(snapshots.resolve("older.aof"));
     String generation = generation();
 
-    tap(id, users("lost-", LOST), 1, wins, perUser);
+    fixture.tap(id, RainFixture.users("lost-", LOST), 1, wins, perUser);
     assertThat(wins).hasSize(KEPT + LOST);
     fixture.awaitCredited(id, KEPT + LOST, Duration.ofSeconds(60));
     assertThat(trades(id)).hasSize(KEPT + LOST);
@@ -134,10 +130,10 @@ class RainRestartTest {
     assertThat(fixture.rain().repair().checkOnce()).as("this run id was repaired already").isZero();
 
     // Everybody again, up to the limit and beyond; new users until the round is empty.
-    var again = new ArrayList<>(users("kept-", KEPT));
-    again.addAll(users("lost-", LOST));
-    again.addAll(users("new-", 1_500));
-    tap(id, again, MAX_WINS + 1, wins, perUser);
+    var again = new ArrayList<>(RainFixture.users("kept-", KEPT));
+    again.addAll(RainFixture.users("lost-", LOST));
+    again.addAll(RainFixture.users("new-", 1_500));
+    fixture.tap(id, again, MAX_WINS + 1, wins, perUser);
 
     assertThat(wins).as("every prize once, none twice").hasSize((int) PRIZES);
     assertThat(perUser.values()).allSatisfy(n -> assertThat(n.get()).isLessThanOrEqualTo(MAX_WINS));
@@ -193,45 +189,6 @@ class RainRestartTest {
   private String generation() {
     try (var link = RedisLink.open(redis.url())) {
       return link.generation();
-    }
-  }
-
-  private static List<String> users(String prefix, int count) {
-    var users = new ArrayList<String>(count);
-    for (int u = 0; u < count; u++) {
-      users.add(prefix + u);
-    }
-    return users;
-  }
-
-  /** Taps {@code times} for each user from 8 threads, keeping every win. */
-  private void tap(
-      String id,
-      List<String> users,
-      int times,
-      Map<String, TapOutcome.Won> wins,
-      Map<String, AtomicInteger> perUser)
-      throws Exception {
-    var pool = Executors.newFixedThreadPool(8);
-    try {
-      var futures = new ArrayList<Future<?>>();
-      for (String user : users) {
-        futures.add(
-            pool.submit(
-                () -> {
-                  for (int i = 0; i < times; i++) {
-                    if (fixture.rain().taps().tap(id, user) instanceof TapOutcome.Won won) {
-                      assertThat(wins.putIfAbsent(won.tradeNo(), won)).isNull();
-                      perUser.computeIfAbsent(user, k -> new AtomicInteger()).incrementAndGet();
-                    }
-                  }
-                }));
-      }
-      for (Future<?> future : futures) {
-        future.get(120, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
     }
   }
 }
