@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 
 /**
  * The service with its reward pipeline and rain on the embedded default (Redis, PostgreSQL, a Kafka
@@ -221,7 +222,27 @@ final class RainFixture implements AutoCloseable {
       Map<String, TapOutcome.Won> wins,
       Map<String, AtomicInteger> perUser)
       throws Exception {
-    var pool = Executors.newFixedThreadPool(8);
+    tapEach(
+        id,
+        users,
+        times,
+        8,
+        (user, outcome) -> {
+          if (outcome instanceof TapOutcome.Won won) {
+            assertThat(wins.putIfAbsent(won.tradeNo(), won)).isNull();
+            perUser.computeIfAbsent(user, k -> new AtomicInteger()).incrementAndGet();
+          }
+        });
+  }
+
+  /**
+   * Taps {@code times} for each user from {@code threads} threads, handing every outcome to {@code
+   * seen} with its user (from those threads); returns when all are done.
+   */
+  void tapEach(
+      String id, List<String> users, int times, int threads, BiConsumer<String, TapOutcome> seen)
+      throws Exception {
+    var pool = Executors.newFixedThreadPool(threads);
     try {
       var futures = new ArrayList<Future<?>>();
       for (String user : users) {
@@ -229,10 +250,7 @@ final class RainFixture implements AutoCloseable {
             pool.submit(
                 () -> {
                   for (int i = 0; i < times; i++) {
-                    if (rain().taps().tap(id, user) instanceof TapOutcome.Won won) {
-                      assertThat(wins.putIfAbsent(won.tradeNo(), won)).isNull();
-                      perUser.computeIfAbsent(user, k -> new AtomicInteger()).incrementAndGet();
-                    }
+                    seen.accept(user, rain().taps().tap(id, user));
                   }
                 }));
       }

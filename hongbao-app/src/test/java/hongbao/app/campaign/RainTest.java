@@ -406,28 +406,18 @@ class RainTest {
   /** Taps {@code times} for every user from {@code threads} threads; counts the outcomes. */
   private Map<String, AtomicLong> tapAll(String id, List<String> users, int times, int threads) {
     var outcomes = new ConcurrentHashMap<String, AtomicLong>();
-    var pool = Executors.newFixedThreadPool(threads);
     try {
-      var futures = new ArrayList<Future<?>>();
-      for (String user : users) {
-        futures.add(
-            pool.submit(
-                () -> {
-                  for (int i = 0; i < times; i++) {
-                    var outcome = fixture.rain().taps().tap(id, user);
-                    outcomes
-                        .computeIfAbsent(outcomeName(outcome), k -> new AtomicLong())
-                        .incrementAndGet();
-                  }
-                }));
-      }
-      for (Future<?> future : futures) {
-        future.get(120, TimeUnit.SECONDS);
-      }
+      fixture.tapEach(
+          id,
+          users,
+          times,
+          threads,
+          (user, outcome) ->
+              outcomes
+                  .computeIfAbsent(outcomeName(outcome), k -> new AtomicLong())
+                  .incrementAndGet());
     } catch (Exception e) {
       throw new AssertionError(e);
-    } finally {
-      pool.shutdownNow();
     }
     return outcomes;
   }
