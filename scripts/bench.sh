@@ -44,8 +44,8 @@ if [ -z "${BENCH_REPORT_ONLY:-}" ]; then
   run mixed --embedded --scenario mixed --packets 500 --runs 3 "${pin_args[@]}"
 fi
 
-java_bin="$(ls -d /usr/lib/jvm/temurin-25* 2>/dev/null | head -1)/bin/java"
-[ -x "$java_bin" ] || java_bin="$(command -v java)"
+# The JDK ./hongbao runs the service on.
+java_bin="$("$root/scripts/find-jdk.sh")"
 
 party_row() { # label, jq path to a {service, redis, postgres, generator} object, summary file[, scale]
   jq -r --arg what "$1" "

@@ -22,7 +22,8 @@ if [ ! -f "$lib" ]; then
   mkdir -p "$lib_dir"
   unzip -o -q -j "$jar" "linux-$(uname -m | sed 's/x86_64/x64/; s/aarch64/arm64/')/libasyncProfiler.so" -d "$lib_dir"
 fi
-java_home="$(dirname "$(dirname "$(readlink -f "$(ls -d /usr/lib/jvm/temurin-25*/bin/java 2>/dev/null | head -1 || command -v java)")")")"
+# jcmd of the JDK ./hongbao runs the service on.
+java_home="$(dirname "$(dirname "$(readlink -f "$("$root/scripts/find-jdk.sh")")")")"
 jcmd="$java_home/bin/jcmd"
 
 log="$(mktemp)"
