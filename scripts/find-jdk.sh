@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prints the java binary of the newest JDK >= 21 on this machine: JAVA_HOME's, the one on the PATH,
-# or one under /usr/lib/jvm, /opt/java or /opt/jdk*. Sourced by ./hongbao (to run the service) and
-# by .ci/run (to run Maven on it, so the app's tests can run in two JVMs: see hongbao-app/pom.xml).
+# or one under /usr/lib/jvm, /opt/java or /opt/jdk*; fails when there is none. ./hongbao sources it
+# to run the service; .ci/run runs Maven on it (so the app's tests run in two JVMs: see
+# hongbao-app/pom.xml); bench.sh and profile.sh name the JDK the service runs on.
 set -euo pipefail
 
 java_major() {
