@@ -3,8 +3,10 @@ package hongbao.redis;
 import hongbao.core.Invariants;
 import hongbao.core.Unavailable;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.MapScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
@@ -31,6 +33,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 
 /**
  * The service's connection to Redis: one server ({@code redis://host:port[/db]}) or a cluster
@@ -285,6 +288,24 @@ public abstract sealed class RedisLink implements AutoCloseable {
    * keys is kept within a group.
    */
   public abstract List<List<String>> groupsOf(List<String> keys, int maxPerGroup);
+
+  /**
+   * Hands every field of the hash at {@code key} and its value to {@code entry}, reading a page of
+   * 1,000 at a time (HSCAN): a campaign's hashes hold a field per win or trade, and one HGETALL of
+   * them would hold the server for as long as it takes to write the whole reply. A field written
+   * during the scan may be seen or not, and one may be seen twice.
+   */
+  public void forEachInHash(String key, BiConsumer<String, String> entry) {
+    var page = ScanArgs.Builder.limit(1_000);
+    MapScanCursor<String, String> cursor = sync().hscan(key, page);
+    while (true) {
+      cursor.getMap().forEach(entry);
+      if (cursor.isFinished()) {
+        return;
+      }
+      cursor = sync().hscan(key, cursor, page);
+    }
+  }
 
   /** The client's scheduler, for retries that must not block a Lettuce thread. */
   public abstract ScheduledExecutorService scheduler();

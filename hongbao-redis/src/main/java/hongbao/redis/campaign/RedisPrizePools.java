@@ -9,9 +9,7 @@ import hongbao.redis.LuaScript;
 import hongbao.redis.RedisLink;
 import hongbao.redis.ScriptReply;
 import io.lettuce.core.KeyValue;
-import io.lettuce.core.MapScanCursor;
 import io.lettuce.core.RedisFuture;
-import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScriptOutputType;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -302,23 +300,13 @@ public final class RedisPrizePools implements PrizePools {
   public Map<String, Win> wins(Campaign campaign) {
     var wins = new HashMap<String, Win>();
     for (int j = 0; j < campaign.homePools(); j++) {
-      String key = keys.won(campaign, j);
-      MapScanCursor<String, String> cursor = redis.sync().hscan(key, ScanArgs.Builder.limit(1_000));
-      while (true) {
-        cursor
-            .getMap()
-            .forEach(
-                (tradeNo, record) -> {
-                  String[] parts = record.split("\\|", 3);
-                  wins.put(
-                      tradeNo,
-                      new Win(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), parts[2]));
-                });
-        if (cursor.isFinished()) {
-          break;
-        }
-        cursor = redis.sync().hscan(key, cursor, ScanArgs.Builder.limit(1_000));
-      }
+      redis.forEachInHash(
+          keys.won(campaign, j),
+          (tradeNo, record) -> {
+            String[] parts = record.split("\\|", 3);
+            wins.put(
+                tradeNo, new Win(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), parts[2]));
+          });
     }
     return wins;
   }

@@ -7,8 +7,6 @@ import hongbao.core.reward.RewardBudget;
 import hongbao.redis.LuaScript;
 import hongbao.redis.RedisLink;
 import hongbao.redis.ScriptReply;
-import io.lettuce.core.MapScanCursor;
-import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Clock;
 import java.util.HashMap;
@@ -290,26 +288,15 @@ public final class RedisRewardBudget implements RewardBudget {
       return trades;
     }
     for (int k = 0; k < layout.keys(); k++) {
-      String key = keys.trades(campaignId, k);
-      MapScanCursor<String, String> cursor = redis.sync().hscan(key, ScanArgs.Builder.limit(1_000));
-      while (true) {
-        cursor
-            .getMap()
-            .forEach(
-                (tradeNo, record) -> {
-                  String[] parts = record.split("\\|", 4);
-                  trades.put(
-                      tradeNo,
-                      new Trade(
-                          parts[0],
-                          Amount.fen(Long.parseLong(parts[1])),
-                          Long.parseLong(parts[2])));
-                });
-        if (cursor.isFinished()) {
-          break;
-        }
-        cursor = redis.sync().hscan(key, cursor, ScanArgs.Builder.limit(1_000));
-      }
+      redis.forEachInHash(
+          keys.trades(campaignId, k),
+          (tradeNo, record) -> {
+            String[] parts = record.split("\\|", 4);
+            trades.put(
+                tradeNo,
+                new Trade(
+                    parts[0], Amount.fen(Long.parseLong(parts[1])), Long.parseLong(parts[2])));
+          });
     }
     return trades;
   }
