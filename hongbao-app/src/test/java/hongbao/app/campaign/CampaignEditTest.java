@@ -80,7 +80,7 @@ class CampaignEditTest {
   }
 
   private long editTransfers(String id) {
-    return fixture.count(
+    return fixture.books.value(
         "SELECT count(*) FROM transfer WHERE kind = 'CAMPAIGN' AND key LIKE ?",
         "campaign-edit:" + id + ":%");
   }
@@ -180,7 +180,7 @@ class CampaignEditTest {
     assertThat(amounts(second)).isEqualTo(Map.of(50L, 200L));
 
     long cash = 45_000 + 10_000 + 10_000;
-    fixture.awaitCredited(id, 660, Duration.ofSeconds(60));
+    fixture.books.awaitCredited(id, 660, Duration.ofSeconds(60));
     assertThat(fixture.rain().service().view(id).spent().fen()).isEqualTo(cash);
     at(starts.plusSeconds(150).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
     assertThat(fixture.awaitReturned(id)).isEqualTo(100_000 - cash);
@@ -294,7 +294,7 @@ class CampaignEditTest {
         .as("the edited limit of 2, not the old 1")
         .isTrue();
 
-    fixture.awaitCredited(id, 60, Duration.ofSeconds(60));
+    fixture.books.awaitCredited(id, 60, Duration.ofSeconds(60));
     at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
     assertThat(fixture.awaitReturned(id)).isEqualTo(3_000);
     assertThat(fixture.escrow(id)).isZero();
@@ -332,7 +332,7 @@ class CampaignEditTest {
     assertThat(budgetState(id).budget().fen()).isEqualTo(8_000);
     assertThat(budgetState(id).reserved().fen()).isEqualTo(5_000);
 
-    fixture.awaitCredited(id, 50, Duration.ofSeconds(60));
+    fixture.books.awaitCredited(id, 50, Duration.ofSeconds(60));
     at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
     assertThat(fixture.awaitReturned(id)).isEqualTo(3_000);
   }

@@ -5,13 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import hongbao.app.support.Api;
 import hongbao.app.support.Backends;
+import hongbao.app.support.Books;
 import hongbao.app.support.TestClock;
 import hongbao.app.support.TestService;
 import hongbao.core.campaign.TapOutcome;
 import hongbao.kafka.embedded.EmbeddedKafka;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,6 +35,7 @@ final class RainFixture implements AutoCloseable {
   final TestClock clock;
   final EmbeddedKafka kafka;
   final TestService service;
+  final Books books;
   final Api api;
   final String admin;
 
@@ -75,6 +76,7 @@ final class RainFixture implements AutoCloseable {
       throw e;
     }
     api = service.api();
+    books = service.books();
     admin = api.adminToken();
     // The rain credits tens of thousands of CASH prizes in a test: the type must not be the limit.
     var cash =
@@ -132,43 +134,16 @@ final class RainFixture implements AutoCloseable {
     return JsonObject.of("type", type, "amount", amount, "count", count);
   }
 
-  long count(String sql, Object... args) {
-    try (var connection = service.hongbao().parts().database().dataSource().getConnection();
-        var statement = connection.prepareStatement(sql)) {
-      for (int i = 0; i < args.length; i++) {
-        statement.setObject(i + 1, args[i]);
-      }
-      try (var row = statement.executeQuery()) {
-        row.next();
-        return row.getLong(1);
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  long credited(String campaignId) {
-    return count(
-        "SELECT count(*) FROM reward WHERE campaign_id = ? AND status = 'CREDITED'", campaignId);
-  }
-
-  void awaitCredited(String campaignId, long expected, Duration patience) {
-    await()
-        .atMost(patience)
-        .pollInterval(Duration.ofMillis(250))
-        .until(() -> credited(campaignId) >= expected);
-  }
-
   long systemBalance() {
-    return count("SELECT balance FROM account WHERE id = 'system'");
+    return books.value("SELECT balance FROM account WHERE id = 'system'");
   }
 
   long escrow(String campaignId) {
-    return count("SELECT balance FROM account WHERE id = ?", "campaign:" + campaignId);
+    return books.value("SELECT balance FROM account WHERE id = ?", "campaign:" + campaignId);
   }
 
   long returnTransfers(String campaignId) {
-    return count(
+    return books.value(
         "SELECT count(*) FROM transfer WHERE kind = 'CAMPAIGN_RETURN' AND campaign_id = ?",
         campaignId);
   }
@@ -185,7 +160,7 @@ final class RainFixture implements AutoCloseable {
         .pollInterval(Duration.ofMillis(100))
         .until(
             () ->
-                count(
+                books.value(
                         "SELECT count(*) FROM campaign WHERE returned_at IS NULL AND ends_at < ?",
                         cutoff)
                     == 0);

@@ -154,7 +154,7 @@ class RainLiveTest {
         .allMatch(s -> s.getLong("taps") == 0 && s.getLong("wins") == 0);
     assertThat(round.getDouble("tapsPerSecond")).isZero();
 
-    fixture.awaitCredited(id, wins, Duration.ofSeconds(60));
+    fixture.books.awaitCredited(id, wins, Duration.ofSeconds(60));
     // One second on, that second is whole and inside the rate window of 5 s.
     fixture.clock.advance(Duration.ofSeconds(1));
     JsonObject later = live(id);

@@ -76,7 +76,7 @@ class RainRecoveryTest {
 
     fixture.tap(id, RainFixture.users("first-", FIRST_USERS), 1, wins, perUser);
     assertThat(wins).hasSize(FIRST_USERS);
-    fixture.awaitCredited(id, FIRST_USERS, Duration.ofSeconds(60));
+    fixture.books.awaitCredited(id, FIRST_USERS, Duration.ofSeconds(60));
 
     int deleted = loseThePools(id);
     assertThat(deleted).as("the campaign's keys in Redis").isGreaterThan(0);
@@ -100,12 +100,12 @@ class RainRecoveryTest {
     assertThat(vip).isEqualTo(VIP_PRIZES);
     assertThat(fixture.rain().service().view(id).rounds().getFirst().prizesLeft()).isZero();
 
-    fixture.awaitCredited(id, PRIZES, Duration.ofSeconds(60));
-    assertThat(fixture.count("SELECT count(*) FROM reward WHERE campaign_id = ?", id))
+    fixture.books.awaitCredited(id, PRIZES, Duration.ofSeconds(60));
+    assertThat(fixture.books.value("SELECT count(*) FROM reward WHERE campaign_id = ?", id))
         .as("each win credited once")
         .isEqualTo(PRIZES);
     assertThat(
-            fixture.count(
+            fixture.books.value(
                 "SELECT count(*) FROM (SELECT user_id FROM reward WHERE campaign_id = ?"
                     + " GROUP BY user_id HAVING count(*) > ?) AS over",
                 id,
@@ -113,7 +113,8 @@ class RainRecoveryTest {
         .as("users over the limit in the book")
         .isZero();
     assertThat(
-            fixture.count("SELECT count(*) FROM reward WHERE campaign_id = ? AND type = 'VIP'", id))
+            fixture.books.value(
+                "SELECT count(*) FROM reward WHERE campaign_id = ? AND type = 'VIP'", id))
         .isEqualTo(VIP_PRIZES);
 
     fixture.clock.advance(
@@ -148,7 +149,7 @@ class RainRecoveryTest {
     Map<String, Dumped> older = dump(id);
     fixture.tap(id, RainFixture.users("lost-", 2_000), 1, wins, perUser);
     assertThat(wins).hasSize(4_000);
-    fixture.awaitCredited(id, 4_000, Duration.ofSeconds(60));
+    fixture.books.awaitCredited(id, 4_000, Duration.ofSeconds(60));
     restore(id, older);
     assertThat(fixture.rain().service().view(id).rounds().getFirst().prizesLeft())
         .as("the older state: the lost users' prizes are back")
@@ -165,8 +166,8 @@ class RainRecoveryTest {
     assertThat(wins).as("every prize once, none twice").hasSize((int) PRIZES);
     assertThat(perUser.values()).allSatisfy(n -> assertThat(n.get()).isLessThanOrEqualTo(MAX_WINS));
 
-    fixture.awaitCredited(id, PRIZES, Duration.ofSeconds(60));
-    assertThat(fixture.count("SELECT count(*) FROM reward WHERE campaign_id = ?", id))
+    fixture.books.awaitCredited(id, PRIZES, Duration.ofSeconds(60));
+    assertThat(fixture.books.value("SELECT count(*) FROM reward WHERE campaign_id = ?", id))
         .isEqualTo(PRIZES);
     fixture.clock.advance(
         Duration.between(

@@ -105,7 +105,7 @@ class RainRestartTest {
     var perUser = new ConcurrentHashMap<String, AtomicInteger>();
 
     fixture.tap(id, RainFixture.users("kept-", KEPT), 1, wins, perUser);
-    fixture.awaitCredited(id, KEPT, Duration.ofSeconds(60));
+    fixture.books.awaitCredited(id, KEPT, Duration.ofSeconds(60));
     Set<String> keptTrades = Set.copyOf(trades(id));
     assertThat(keptTrades).isEqualTo(wins.keySet());
     Path older = redis.snapshot(snapshots.resolve("older.aof"));
@@ -113,7 +113,7 @@ class RainRestartTest {
 
     fixture.tap(id, RainFixture.users("lost-", LOST), 1, wins, perUser);
     assertThat(wins).hasSize(KEPT + LOST);
-    fixture.awaitCredited(id, KEPT + LOST, Duration.ofSeconds(60));
+    fixture.books.awaitCredited(id, KEPT + LOST, Duration.ofSeconds(60));
     assertThat(trades(id)).hasSize(KEPT + LOST);
 
     redis.restartFrom(older);
@@ -141,12 +141,12 @@ class RainRestartTest {
         .isEqualTo(VIP_PRIZES);
     assertThat(prizesLeft(id)).isZero();
 
-    fixture.awaitCredited(id, PRIZES, Duration.ofSeconds(60));
-    assertThat(fixture.count("SELECT count(*) FROM reward WHERE campaign_id = ?", id))
+    fixture.books.awaitCredited(id, PRIZES, Duration.ofSeconds(60));
+    assertThat(fixture.books.value("SELECT count(*) FROM reward WHERE campaign_id = ?", id))
         .as("each win credited once")
         .isEqualTo(PRIZES);
     assertThat(
-            fixture.count(
+            fixture.books.value(
                 "SELECT count(*) FROM (SELECT user_id FROM reward WHERE campaign_id = ?"
                     + " GROUP BY user_id HAVING count(*) > ?) AS over",
                 id,
@@ -154,7 +154,7 @@ class RainRestartTest {
         .as("users over the limit in the book")
         .isZero();
     assertThat(
-            fixture.count(
+            fixture.books.value(
                 "SELECT coalesce(sum(amount), 0) FROM transfer WHERE kind = 'REWARD'"
                     + " AND campaign_id = ?",
                 id))

@@ -98,7 +98,7 @@ class RainTest {
   void http_answersEveryOutcomeAndErrorCode() {
     Instant starts = fixture.clock.instant().plusSeconds(60);
     long system = fixture.systemBalance();
-    long fundings = fixture.count("SELECT count(*) FROM transfer WHERE kind = 'CAMPAIGN'");
+    long fundings = fixture.books.value("SELECT count(*) FROM transfer WHERE kind = 'CAMPAIGN'");
     var one = round(starts, 60, prize("CASH", 500, 1));
 
     // Refused requests change nothing.
@@ -138,7 +138,7 @@ class RainTest {
         401,
         "UNAUTHENTICATED");
     assertThat(fixture.systemBalance()).isEqualTo(system);
-    assertThat(fixture.count("SELECT count(*) FROM transfer WHERE kind = 'CAMPAIGN'"))
+    assertThat(fixture.books.value("SELECT count(*) FROM transfer WHERE kind = 'CAMPAIGN'"))
         .isEqualTo(fundings);
 
     // Created once per key; the budget moved from the system account.
@@ -207,7 +207,7 @@ class RainTest {
     assertThat(tap(bob, id).json().getString("outcome")).isEqualTo("ENDED");
     at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
     assertThat(fixture.awaitReturned(id)).isEqualTo(500);
-    fixture.awaitCredited(id, 1, Duration.ofSeconds(30));
+    fixture.books.awaitCredited(id, 1, Duration.ofSeconds(30));
     var ended = api().get("/api/v1/campaigns/" + id, bob).json();
     assertThat(ended.getString("status")).isEqualTo("ENDED");
     assertThat(ended.getLong("returned")).isEqualTo(500);
@@ -273,7 +273,7 @@ class RainTest {
 
     at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
     assertThat(fixture.awaitReturned(id)).isEqualTo(1_000 - 7);
-    fixture.awaitCredited(id, 2, Duration.ofSeconds(30));
+    fixture.books.awaitCredited(id, 2, Duration.ofSeconds(30));
   }
 
   /**
@@ -399,7 +399,7 @@ class RainTest {
     at(second.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
     long cash = 10 * 100 + 3_990;
     assertThat(fixture.awaitReturned(id)).isEqualTo(100_000 - cash);
-    fixture.awaitCredited(id, 4_000, Duration.ofSeconds(60));
+    fixture.books.awaitCredited(id, 4_000, Duration.ofSeconds(60));
     assertThat(fixture.escrow(id)).isZero();
   }
 
@@ -530,13 +530,13 @@ class RainTest {
     assertThat(wins.size()).isEqualTo(prizes);
 
     long creditStarted = System.nanoTime();
-    fixture.awaitCredited(id, wins.size(), Duration.ofSeconds(90));
+    fixture.books.awaitCredited(id, wins.size(), Duration.ofSeconds(90));
     System.out.printf(
         "rain: every win credited %d ms after the last tap%n",
         (System.nanoTime() - creditStarted) / 1_000_000);
-    assertThat(fixture.credited(id)).isEqualTo(wins.size());
+    assertThat(fixture.books.credited(id)).isEqualTo(wins.size());
     assertThat(
-            fixture.count(
+            fixture.books.value(
                 "SELECT coalesce(sum(amount), 0) FROM transfer WHERE kind = 'REWARD'"
                     + " AND campaign_id = ?",
                 id))

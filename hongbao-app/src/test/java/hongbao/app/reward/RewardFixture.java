@@ -4,11 +4,11 @@ import static org.awaitility.Awaitility.await;
 
 import hongbao.app.support.Api;
 import hongbao.app.support.Backends;
+import hongbao.app.support.Books;
 import hongbao.app.support.TestService;
 import hongbao.core.reward.RewardRecord;
 import hongbao.kafka.embedded.EmbeddedKafka;
 import io.vertx.core.json.JsonObject;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -23,6 +23,7 @@ final class RewardFixture implements AutoCloseable {
 
   final EmbeddedKafka kafka;
   final TestService service;
+  final Books books;
   final Api api;
   final String admin;
 
@@ -40,6 +41,7 @@ final class RewardFixture implements AutoCloseable {
       throw e;
     }
     api = service.api();
+    books = service.books();
     admin = api.adminToken();
   }
 
@@ -72,33 +74,6 @@ final class RewardFixture implements AutoCloseable {
         admin,
         Map.of(),
         reward.encode());
-  }
-
-  long count(String sql, Object... args) {
-    try (var connection = service.hongbao().parts().database().dataSource().getConnection();
-        var statement = connection.prepareStatement(sql)) {
-      for (int i = 0; i < args.length; i++) {
-        statement.setObject(i + 1, args[i]);
-      }
-      try (var row = statement.executeQuery()) {
-        row.next();
-        return row.getLong(1);
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  long credited(String campaignId) {
-    return count(
-        "SELECT count(*) FROM reward WHERE campaign_id = ? AND status = 'CREDITED'", campaignId);
-  }
-
-  void awaitCredited(String campaignId, long expected, Duration patience) {
-    await()
-        .atMost(patience)
-        .pollInterval(Duration.ofMillis(250))
-        .until(() -> credited(campaignId) >= expected);
   }
 
   boolean isCredited(String tradeNo) {

@@ -12,7 +12,6 @@ import hongbao.sdk.BonusReceipt;
 import hongbao.sdk.RewardSdk;
 import hongbao.sdk.User;
 import io.vertx.core.json.JsonObject;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -142,26 +141,6 @@ class RewardLoadTest {
     return accepted;
   }
 
-  private List<Long> ledgerTimes(String campaign) {
-    var times = new ArrayList<Long>();
-    try (var connection =
-            fixture.service.hongbao().parts().database().dataSource().getConnection();
-        var query =
-            connection.prepareStatement(
-                "SELECT (extract(epoch FROM created_at) * 1000)::bigint FROM transfer"
-                    + " WHERE campaign_id = ? AND kind = 'REWARD'")) {
-      query.setString(1, campaign);
-      try (var rows = query.executeQuery()) {
-        while (rows.next()) {
-          times.add(rows.getLong(1));
-        }
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
-    return times;
-  }
-
   @Test
   void hundredThousandRewardsFromManyThreads_eachCreditedOnce_budgetExact_ratesWithinLimits()
       throws Exception {
@@ -189,7 +168,7 @@ class RewardLoadTest {
                 });
     double sendSeconds = (System.nanoTime() - started) / 1e9;
     long cash = accepted.stream().filter(t -> t.contains("_c")).count();
-    fixture.awaitCredited(campaign, accepted.size(), Duration.ofSeconds(100));
+    fixture.books.awaitCredited(campaign, accepted.size(), Duration.ofSeconds(100));
     double allSeconds = (System.nanoTime() - started) / 1e9;
     System.out.printf(
         "100,000 rewards: accepted %d (%d CASH) in %.1f s (%.0f/s), all credited after %.1f s%n",
@@ -201,25 +180,26 @@ class RewardLoadTest {
     // A key that runs dry borrows from the others; at the very end a few borrowers may give up
     // while a neighbour still holds a little (BORROW_ROUNDS), which strands at most a few rewards.
     assertThat(cash).as("the budget is spent").isGreaterThanOrEqualTo(59_000 - 80);
-    assertThat(fixture.credited(campaign)).isEqualTo(accepted.size());
+    assertThat(fixture.books.credited(campaign)).isEqualTo(accepted.size());
     assertThat(
-            fixture.count(
+            fixture.books.value(
                 "SELECT count(*) FROM transfer WHERE campaign_id = ? AND kind = 'REWARD'",
                 campaign))
         .isEqualTo(cash);
     assertThat(
-            fixture.count(
+            fixture.books.value(
                 "SELECT coalesce(sum(amount), 0) FROM transfer WHERE campaign_id = ? AND kind = 'REWARD'",
                 campaign))
         .as("credited money = reserved budget")
         .isEqualTo(cash * 10);
-    assertThat(fixture.count("SELECT balance FROM account WHERE id = ?", "campaign:" + campaign))
+    assertThat(
+            fixture.books.value("SELECT balance FROM account WHERE id = ?", "campaign:" + campaign))
         .as("escrow = budget - credited")
         .isEqualTo(budget - cash * 10);
     var stats = issuer.snapshot();
     assertThat(stats.issuedByType()).containsEntry(coupon, 30_000).containsEntry(item, 10_000);
 
-    int cashMax = IssuerSimulator.maxInWindow(ledgerTimes(campaign), 1_000);
+    int cashMax = IssuerSimulator.maxInWindow(fixture.books.creditMillis(campaign), 1_000);
     System.out.printf(
         "most in one second: CASH %d (limit %d+%d), coupon %d (%d+%d), item %d (%d+%d)%n",
         cashMax,
@@ -286,12 +266,12 @@ class RewardLoadTest {
         .isNotEmpty();
 
     putType(type, "ITEM", rate, "EXPRESS", false);
-    fixture.awaitCredited(campaign, rewards, Duration.ofSeconds(60));
+    fixture.books.awaitCredited(campaign, rewards, Duration.ofSeconds(60));
     await()
         .atMost(Duration.ofSeconds(10))
         .until(() -> fixture.rewards().parking().peek(type, 1).isEmpty());
     assertThat(issuer.snapshot().issuedByType()).containsEntry(type, rewards);
-    assertThat(fixture.credited(campaign)).isEqualTo(rewards);
+    assertThat(fixture.books.credited(campaign)).isEqualTo(rewards);
 
     List<Long> times = issuer.issuedTimes(type);
     long first = times.stream().mapToLong(Long::longValue).min().orElseThrow();

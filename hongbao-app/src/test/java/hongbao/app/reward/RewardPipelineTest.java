@@ -26,7 +26,6 @@ import hongbao.sdk.User;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.XReadArgs;
 import io.vertx.core.json.JsonObject;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -270,26 +269,6 @@ class RewardPipelineTest {
     return longest;
   }
 
-  private List<Long> cashCreditTimes(String campaign) {
-    var times = new ArrayList<Long>();
-    try (var connection =
-            fixture.service.hongbao().parts().database().dataSource().getConnection();
-        var query =
-            connection.prepareStatement(
-                "SELECT (extract(epoch FROM created_at) * 1000)::bigint FROM transfer"
-                    + " WHERE campaign_id = ? AND kind = 'REWARD'")) {
-      query.setString(1, campaign);
-      try (var rows = query.executeQuery()) {
-        while (rows.next()) {
-          times.add(rows.getLong(1));
-        }
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
-    return times;
-  }
-
   @Test
   void manyThreadsThreeTypes_eachCreditedOnce_budgetNeverExceeded_ratesWithinLimits()
       throws Exception {
@@ -340,7 +319,7 @@ class RewardPipelineTest {
     var admissions = new Admissions(fixture.api);
     try {
       accepted = sendAll(rewards, 16);
-      fixture.awaitCredited(campaign, accepted.size(), Duration.ofSeconds(90));
+      fixture.books.awaitCredited(campaign, accepted.size(), Duration.ofSeconds(90));
     } finally {
       admissions.stop();
     }
@@ -359,17 +338,17 @@ class RewardPipelineTest {
     assertThat(cash).as("the budget is spent, not stranded on dry keys").isGreaterThan(1_150);
     assertThat(accepted).hasSize((int) cash + 900);
 
-    assertThat(fixture.credited(campaign)).isEqualTo(accepted.size());
+    assertThat(fixture.books.credited(campaign)).isEqualTo(accepted.size());
     RewardBudget.BudgetState state = sdk().parts().budget().state(campaign);
     assertThat(state.reserved().fen()).isEqualTo(cash * 100).isLessThanOrEqualTo(budget);
     assertThat(
-            fixture.count(
+            fixture.books.value(
                 "SELECT count(*) FROM transfer WHERE campaign_id = ? AND kind = 'REWARD'",
                 campaign))
         .isEqualTo(cash);
     var stats = issuer.snapshot();
     assertThat(stats.issuedByType()).containsEntry(coupon, 600).containsEntry(item, 300);
-    List<Long> cashTimes = cashCreditTimes(campaign);
+    List<Long> cashTimes = fixture.books.creditMillis(campaign);
     long firstBatch = Collections.min(cashTimes);
     int cashMax =
         IssuerSimulator.maxInWindow(
@@ -469,15 +448,16 @@ class RewardPipelineTest {
     await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> fixture.rewards().parking().peek(type, 100).size() == 40);
-    assertThat(fixture.credited(campaign)).isZero();
+    assertThat(fixture.books.credited(campaign)).isZero();
 
     fixture.putType(type, fused.copy().put("fused", false));
 
-    fixture.awaitCredited(campaign, 40, Duration.ofSeconds(30));
+    fixture.books.awaitCredited(campaign, 40, Duration.ofSeconds(30));
     await()
         .atMost(Duration.ofSeconds(10))
         .until(() -> fixture.rewards().parking().peek(type, 100).isEmpty());
-    assertThat(fixture.count("SELECT count(*) FROM coupon WHERE type = ?", type)).isEqualTo(40);
+    assertThat(fixture.books.value("SELECT count(*) FROM coupon WHERE type = ?", type))
+        .isEqualTo(40);
   }
 
   @Test
@@ -509,11 +489,11 @@ class RewardPipelineTest {
       }
       Map<String, String> accepted = sendAll(rewards, 8);
 
-      fixture.awaitCredited(campaign, accepted.size(), Duration.ofSeconds(60));
+      fixture.books.awaitCredited(campaign, accepted.size(), Duration.ofSeconds(60));
       var stats = flaky.snapshot();
       assertThat(stats.errors()).as("injected failures").isPositive();
       assertThat(stats.issuedByType()).containsEntry(type, 200);
-      assertThat(fixture.credited(campaign)).isEqualTo(200);
+      assertThat(fixture.books.credited(campaign)).isEqualTo(200);
     }
   }
 
@@ -537,9 +517,9 @@ class RewardPipelineTest {
     } finally {
       switches.set(Switch.REWARDS, true);
     }
-    fixture.awaitCredited(campaign, 1, Duration.ofSeconds(30));
+    fixture.books.awaitCredited(campaign, 1, Duration.ofSeconds(30));
     assertThat(
-            fixture.count(
+            fixture.books.value(
                 "SELECT count(*) FROM transfer WHERE campaign_id = ? AND kind = 'REWARD'",
                 campaign))
         .isEqualTo(1L);
@@ -560,7 +540,7 @@ class RewardPipelineTest {
         tokens.add(send(reward(campaign + "_fc_" + i, user, campaign, "CASH", 500), false));
       }
       Thread.sleep(300);
-      assertThat(fixture.credited(campaign)).as("paused: events wait").isZero();
+      assertThat(fixture.books.credited(campaign)).as("paused: events wait").isZero();
     } finally {
       switches.set(Switch.REWARDS, true);
     }
@@ -590,7 +570,7 @@ class RewardPipelineTest {
     } finally {
       pool.shutdownNow();
     }
-    fixture.awaitCredited(campaign, 10, Duration.ofSeconds(30));
+    fixture.books.awaitCredited(campaign, 10, Duration.ofSeconds(30));
     Thread.sleep(500);
     for (String user : users) {
       assertThat(
@@ -599,7 +579,7 @@ class RewardPipelineTest {
           .isEqualTo(500);
     }
     assertThat(
-            fixture.count(
+            fixture.books.value(
                 "SELECT count(*) FROM transfer WHERE campaign_id = ? AND kind = 'REWARD'",
                 campaign))
         .isEqualTo(10);
@@ -679,8 +659,8 @@ class RewardPipelineTest {
         .isGreaterThanOrEqualTo(300 - sdk().held());
 
     fixture.kafka.restart();
-    fixture.awaitCredited(campaign, 400, Duration.ofSeconds(120));
-    assertThat(fixture.credited(campaign)).isEqualTo(400);
+    fixture.books.awaitCredited(campaign, 400, Duration.ofSeconds(120));
+    assertThat(fixture.books.credited(campaign)).isEqualTo(400);
     assertThat(sdk().held()).isZero();
   }
 
@@ -774,9 +754,9 @@ class RewardPipelineTest {
       dyingWorkers.shutdownNow();
       redis.close();
     }
-    fixture.awaitCredited(campaign, 300, Duration.ofSeconds(90));
+    fixture.books.awaitCredited(campaign, 300, Duration.ofSeconds(90));
     assertThat(
-            fixture.count(
+            fixture.books.value(
                 "SELECT count(*) FROM transfer WHERE campaign_id = ? AND kind = 'REWARD'",
                 campaign))
         .isEqualTo(300);

@@ -16,10 +16,12 @@ public final class TestService implements AutoCloseable {
 
   private final Hongbao service;
   private final Api api;
+  private final Books books;
 
   private TestService(Hongbao service) {
     this.service = service;
     this.api = new Api(service.port());
+    this.books = new Books(service);
   }
 
   public static TestService start(Backends backends) {
@@ -65,6 +67,10 @@ public final class TestService implements AutoCloseable {
 
   public Hongbao hongbao() {
     return service;
+  }
+
+  public Books books() {
+    return books;
   }
 
   /** The reconciler must find nothing: the closing check of every integration test. */
