@@ -384,9 +384,12 @@ class RewardPipelineTest {
     // and half a second when the box is loaded (597 in one second was seen then, against 540):
     // the bound takes the longest gap of the run, and 50 ms for a credit taken a little before
     // its batch's transaction began. The first batch is left out: what it carries was admitted
-    // since the consumers started, which no stamp tells.
+    // since the consumers started, which no stamp tells. And 5% of the rate, as at the bucket: a
+    // worker that passes the gate just before a batch takes its credits and hands its own over
+    // just after lands in the next batch (635 against 630 without it, once, on a quiet box).
     assertThat(cashMax)
-        .isLessThanOrEqualTo((int) (CASH_RATE * (1_050 + cashGapMillis) / 1_000 + CASH_BURST));
+        .isLessThanOrEqualTo(
+            (int) (CASH_RATE * (1_050 + cashGapMillis) / 1_000 + CASH_BURST + CASH_RATE / 20));
   }
 
   @Test
