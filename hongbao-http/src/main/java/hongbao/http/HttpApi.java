@@ -571,7 +571,7 @@ public final class HttpApi implements AutoCloseable {
   }
 
   private static String userId(String userId) {
-    if (!SendRules.USER_ID.matcher(userId).matches()) {
+    if (!SendRules.isUserId(userId)) {
       throw ApiError.invalid("userId must be 1-64 characters of [A-Za-z0-9_.@-]");
     }
     return userId;

@@ -34,7 +34,7 @@ public final class RewardRules {
     if (tradeNo == null || !TRADE_NO.matcher(tradeNo).matches()) {
       throw invalid("tradeNo must be 1-128 characters of [A-Za-z0-9_.:-]");
     }
-    if (userId == null || !SendRules.USER_ID.matcher(userId).matches()) {
+    if (!SendRules.isUserId(userId)) {
       throw invalid("userId must be 1-64 characters of [A-Za-z0-9_.@-]");
     }
     if (campaignId == null || !CAMPAIGN_ID.matcher(campaignId).matches()) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class SendRulesTest {
@@ -23,6 +24,38 @@ class SendRulesTest {
       return e.rejection();
     }
     return null;
+  }
+
+  @Test
+  void isUserId_agreesWithThePattern_onEdgesAndOnRandomStrings() {
+    assertThat(SendRules.isUserId(null)).isFalse();
+    for (String text :
+        List.of(
+            "", "a", "A.b_c@d-9", "a".repeat(64), "a".repeat(65), "a b", "é", "a/b", "\u0000")) {
+      assertThat(SendRules.isUserId(text))
+          .as(text)
+          .isEqualTo(SendRules.USER_ID.matcher(text).matches());
+    }
+    // Characters drawn from just around each allowed range, so that every boundary is crossed.
+    String alphabet = "@AZ[`az{/09:_^.-,+ \u00e9\u4e2d";
+    Random random = new Random(7);
+    int accepted = 0;
+    for (int i = 0; i < 20_000; i++) {
+      int length = random.nextInt(67);
+      StringBuilder text = new StringBuilder(length);
+      for (int j = 0; j < length; j++) {
+        // Mostly allowed characters, so that long accepted ids are drawn too.
+        text.append(
+            random.nextInt(8) == 0
+                ? alphabet.charAt(random.nextInt(alphabet.length()))
+                : "aZ09_.@-".charAt(random.nextInt(8)));
+      }
+      String candidate = text.toString();
+      boolean expected = SendRules.USER_ID.matcher(candidate).matches();
+      assertThat(SendRules.isUserId(candidate)).as(candidate).isEqualTo(expected);
+      accepted += expected ? 1 : 0;
+    }
+    assertThat(accepted).isBetween(100, 19_900);
   }
 
   @Test

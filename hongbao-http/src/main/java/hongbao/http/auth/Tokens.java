@@ -255,7 +255,7 @@ public final class Tokens {
     if (notBefore != null && notBefore > nowSecond) {
       return null;
     }
-    if (subject == null || !SendRules.USER_ID.matcher(subject).matches()) {
+    if (!SendRules.isUserId(subject)) {
       return null;
     }
     return new Verified(new Caller(subject, admin), expiry);
