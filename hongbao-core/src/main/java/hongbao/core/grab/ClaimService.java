@@ -74,7 +74,7 @@ public final class ClaimService {
     }
     return switch (recovered) {
       case Recovered.Done done -> new ClaimOutcome.Recovered(done.amount());
-      case Recovered.AlreadyThere there -> new ClaimOutcome.Recorded(there.amount());
+      case Recovered.AlreadyThere there -> recordedOrPaid(packetId, userId, there.amount());
       case Recovered.Exhausted exhausted ->
           refuse(receipt, "every share of the packet is taken or too little is left");
       case Recovered.OverLimit overLimit ->
@@ -82,6 +82,17 @@ public final class ClaimService {
       case Recovered.Closed closed -> payFromLedger(receipt);
       case Recovered.Missing missing -> payFromLedger(receipt);
     };
+  }
+
+  /**
+   * The store has the grab. It may have it because it was paid in the meantime: a worker that
+   * polled the task before the loss commits it after the ledger was read above, and the rearming
+   * rebuilds the packet from the ledger with that payment in it. The ledger, read again after the
+   * store, tells the two apart.
+   */
+  private ClaimOutcome recordedOrPaid(long packetId, String userId, Amount recorded) {
+    Amount paid = packets.paidGrabs(packetId).get(userId);
+    return paid != null ? new ClaimOutcome.Paid(paid) : new ClaimOutcome.Recorded(recorded);
   }
 
   /** The store closed or forgot the packet: the escrow pays if it still can. */
