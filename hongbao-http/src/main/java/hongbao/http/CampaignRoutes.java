@@ -189,8 +189,9 @@ public final class CampaignRoutes implements HttpApi.Routes, AutoCloseable {
   private void tap(RoutingContext ctx) {
     long started = System.nanoTime();
     Caller caller = HttpApi.caller(ctx);
-    String id = campaignId(ctx);
+    // The request itself (400) before the campaign it names (404), as the contract orders them.
     JsonFields.parse(ctx.body().buffer(), "clientTapId");
+    String id = campaignId(ctx);
     blocking
         .call(ctx.vertx().getOrCreateContext(), () -> taps.tap(id, caller.userId()))
         .onComplete(

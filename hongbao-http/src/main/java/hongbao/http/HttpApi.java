@@ -146,6 +146,7 @@ public final class HttpApi implements AutoCloseable {
     Router router = Router.router(vertx);
     router.route().handler(new RequestTelemetry(services.metrics(), router, requestIdPrefix()));
     router.route().handler(new BodyDeadlines(vertx, settings.bodyTimeout())::start);
+    router.route().handler(JsonBodies::start);
     router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
     router.route().failureHandler(Failures::reply);
     for (int status : new int[] {400, 404, 405, 413, 500}) {
@@ -515,12 +516,13 @@ public final class HttpApi implements AutoCloseable {
   }
 
   private void setSwitch(RoutingContext ctx) {
-    Switch which =
-        Switch.byKey(ctx.pathParam("name")).orElseThrow(() -> ApiError.notFound("no such switch"));
+    // The request itself (400) before the switch it names (404), as the contract orders them.
     JsonFields body = JsonFields.parse(ctx.body().buffer(), "enabled");
     if (!(body.json().getValue("enabled") instanceof Boolean enabled)) {
       throw ApiError.invalid("enabled must be true or false");
     }
+    Switch which =
+        Switch.byKey(ctx.pathParam("name")).orElseThrow(() -> ApiError.notFound("no such switch"));
     blocking
         .call(ctx.vertx().getOrCreateContext(), () -> services.switches().set(which, enabled))
         .onComplete(result -> answer(ctx, result.map(HttpApi::switchesJson)));

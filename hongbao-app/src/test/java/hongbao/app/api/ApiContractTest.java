@@ -120,6 +120,53 @@ abstract class ApiContractTest {
     assertThat(response.errorCode()).isEqualTo("INVALID_REQUEST");
   }
 
+  @Test
+  void jsonBody_labelledAsAForm_isReadAsJson_whateverItsPercentSignsAndLength() {
+    // What curl -d sends: the form label, on a JSON body.
+    String form = "application/x-www-form-urlencoded";
+    String token = api.token(funded("formlabel", 1_000));
+    String percent = "{\"amount\":100,\"count\":1,\"type\":\"LUCKY\",\"greeting\":\"100% luck\"}";
+    Response sent =
+        api.post(
+            "/api/v1/packets",
+            token,
+            Map.of("Idempotency-Key", "form-1", "Content-Type", form),
+            percent);
+    assertThat(sent.status()).as(sent.raw()).isEqualTo(201);
+    JsonObject details = api.get("/api/v1/packets/" + sent.json().getString("id"), token).json();
+    assertThat(details.getString("greeting")).isEqualTo("100% luck");
+
+    // Over the form decoder's 1 KiB field, well under the 16 KiB body limit.
+    String padded = JsonObject.of("amount", 100, "count", 1, "type", "LUCKY").encode();
+    padded = padded.substring(0, padded.length() - 1) + " ".repeat(2_000) + "}";
+    Response long1 =
+        api.post(
+            "/api/v1/packets",
+            token,
+            Map.of("Idempotency-Key", "form-2", "Content-Type", form + "; charset=UTF-8"),
+            padded);
+    assertThat(long1.status()).as(long1.raw()).isEqualTo(201);
+
+    Response notJson =
+        api.post(
+            "/api/v1/packets",
+            token,
+            Map.of("Idempotency-Key", "form-3", "Content-Type", form),
+            "amount=100&count=1&type=LUCKY");
+    assertThat(notJson.status()).isEqualTo(400);
+    assertThat(notJson.errorCode()).isEqualTo("INVALID_REQUEST");
+
+    Response oversized =
+        api.post(
+            "/api/v1/packets",
+            token,
+            Map.of("Idempotency-Key", "form-4", "Content-Type", form),
+            "{\"greeting\":\"" + "x".repeat(17 * 1024) + "\"}");
+    assertThat(oversized.status()).isEqualTo(413);
+    assertThat(oversized.errorCode()).isEqualTo("INVALID_REQUEST");
+    assertThat(api.get("/api/v1/wallet", token).json().getLong("balance")).isEqualTo(800);
+  }
+
   // --- wallet and top-ups --------------------------------------------------------------------
 
   @Test
@@ -629,6 +676,17 @@ abstract class ApiContractTest {
               assertThat(wallet.getJsonArray("entries").getJsonObject(0).getString("kind"))
                   .isEqualTo("GRAB");
             });
+  }
+
+  @Test
+  void unknownSwitch_is404_butABadBodyIs400First() {
+    String admin = api.adminToken();
+    Response badBody = api.put("/api/v1/admin/switches/nope", admin, "{\"enabled\":\"yes\"}");
+    assertThat(badBody.status()).isEqualTo(400);
+    assertThat(badBody.errorCode()).isEqualTo("INVALID_REQUEST");
+    Response unknown = api.put("/api/v1/admin/switches/nope", admin, "{\"enabled\":false}");
+    assertThat(unknown.status()).isEqualTo(404);
+    assertThat(unknown.errorCode()).isEqualTo("NOT_FOUND");
   }
 
   @Test

@@ -197,6 +197,14 @@ class RainTest {
     assertThat(verified.getString("validity")).isEqualTo("LEGAL");
 
     assertError(tap(bob, "c_nope"), 404, "NOT_FOUND");
+    // The body (400) before the campaign (404), whether the id is unknown or malformed.
+    for (String unknown : new String[] {"c_nope", "no%20such"}) {
+      assertError(
+          api().post("/api/v1/campaigns/" + unknown + "/taps", bob, Map.of(), "{\"x\":1}"),
+          400,
+          "INVALID_REQUEST");
+    }
+    assertError(tap(bob, "no%20such"), 404, "NOT_FOUND");
     assertError(api().get("/api/v1/campaigns/c_nope", bob), 404, "NOT_FOUND");
     assertError(
         api().post("/api/v1/campaigns/" + id + "/taps", null, Map.of(), "{}"),

@@ -131,7 +131,8 @@ public final class Api {
     if (token != null) {
       builder.header("Authorization", "Bearer " + token);
     }
-    headers.forEach(builder::header);
+    // Set, not added: a test's own Content-Type replaces the JSON one above.
+    headers.forEach(builder::setHeader);
     return builder.build();
   }
 
