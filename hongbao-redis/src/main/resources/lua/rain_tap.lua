@@ -1,7 +1,8 @@
 --[[
 rain_tap.lua: one tap of a red-packet rain, in the user's home slot.
 
-KEYS[1] hb:cp:{cp:<campaign>:<j>}:tps:<second>  hash: user -> taps in that second (expires in 2 s)
+KEYS[1] hb:cp:{cp:<campaign>:<j>}:tl:<user>     list: the times (ms) of the user's last taps let through,
+                                             newest first (expires 2 s after the newest)
 KEYS[2] hb:cp:{cp:<campaign>:<j>}:wins          hash: user -> wins (and reserved wins) so far
 KEYS[3] hb:cp:{cp:<campaign>:<j>}:seq           hash: user -> the last win number handed out
 KEYS[4] hb:cp:{cp:<campaign>:<j>}:r<round>      hash: line -> prizes left, 't' -> taps of the round
@@ -11,10 +12,11 @@ KEYS[6] hb:cp:{cp:<campaign>:<j>}:live:<round>:<second>  hash: t -> taps, w -> w
 KEYS[7] hb:cp:{cp:<campaign>:<j>}:armed         string: '1' once the slot is armed and restored
 ARGV[1] user  ARGV[2] taps allowed per second  ARGV[3] round running (1/0)  ARGV[4] maxWinsPerUser
 ARGV[5] draw (1/0)  ARGV[6] u in [0, 1)  ARGV[7] prize lines of the round  ARGV[8] tradeNo prefix
-ARGV[9] round number
+ARGV[9] round number  ARGV[10] now, in epoch milliseconds
 
 Replies (one string: the verdict, then its numbers, separated by spaces):
-  'RATE'                 over the per-second tap limit (the tap is not counted in the round)
+  'RATE'                 the user's taps let through in the last second already reach the limit
+                         (the tap is counted nowhere)
   'IDLE'                 no round runs
   'LOST'                 the slot is not open (Redis lost it, or it is being restored): nothing
                          was counted in the round; the caller restores the pools and taps again
@@ -29,9 +31,16 @@ Atomic because the limit check, the draw and the win count change together in on
 a user's taps race, wins (plus reservations) never pass maxWinsPerUser, and a prize is taken once.
 --]]
 local user = ARGV[1]
-local taps = redis.call('HINCRBY', KEYS[1], user, 1)
-if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], 2000) end
-if taps > tonumber(ARGV[2]) then return 'RATE' end
+-- The limit holds over any second, not per clock second (where a burst across the turn of a
+-- second would pass twice the limit): a tap passes when the limit-th last tap let through is at
+-- least 1000 ms old. Only the last `limit` times are kept.
+local limit = tonumber(ARGV[2])
+local now = tonumber(ARGV[10])
+local oldest = redis.call('LINDEX', KEYS[1], limit - 1)
+if oldest and now - tonumber(oldest) < 1000 then return 'RATE' end
+redis.call('LPUSH', KEYS[1], ARGV[10])
+redis.call('LTRIM', KEYS[1], 0, limit - 1)
+redis.call('PEXPIRE', KEYS[1], 2000)
 if ARGV[3] ~= '1' then return 'IDLE' end
 if redis.call('GET', KEYS[7]) ~= '1' then return 'LOST' end
 redis.call('HINCRBY', KEYS[4], 't', 1)

@@ -122,12 +122,12 @@ class PrizePoolsOnClusterTest {
     }
     Round small = c.round(2);
     String prefix = c.id() + "_2_" + user + "_";
-    var reserved = pools.tap(c, small, user, prefix, 100, true, 0.5);
+    var reserved = pools.tap(c, small, user, prefix, 100_000, true, 0.5);
     assertThat(reserved).isEqualTo(new PrizePools.HomeReply.Reserved(1));
-    assertThat(pools.tap(c, small, user, prefix, 100, true, 0.5))
+    assertThat(pools.tap(c, small, user, prefix, 100_000, true, 0.5))
         .isEqualTo(new PrizePools.HomeReply.LimitReached());
     pools.release(c, user);
-    var again = pools.tap(c, small, user, prefix, 100, true, 0.5);
+    var again = pools.tap(c, small, user, prefix, 100_000, true, 0.5);
     assertThat(again)
         .as("released: the win number moves on")
         .isEqualTo(new PrizePools.HomeReply.Reserved(2));
@@ -135,14 +135,48 @@ class PrizePoolsOnClusterTest {
     assertThat(pools.pulse(c, small).leftTotal()).isEqualTo(9);
     assertThat(pools.wins(c)).containsOnlyKeys(prefix + 2);
     for (int i = 0; i < 3; i++) {
-      pools.tap(c, null, user, "", 101, false, 0);
+      pools.tap(c, null, user, "", 101_000, false, 0);
     }
-    assertThat(pools.tap(c, null, user, "", 101, false, 0))
+    assertThat(pools.tap(c, null, user, "", 101_000, false, 0))
         .isEqualTo(new PrizePools.HomeReply.Idle());
-    assertThat(pools.tap(c, null, user, "", 101, false, 0))
+    assertThat(pools.tap(c, null, user, "", 101_000, false, 0))
         .isEqualTo(new PrizePools.HomeReply.Idle());
-    assertThat(pools.tap(c, null, user, "", 101, false, 0))
+    assertThat(pools.tap(c, null, user, "", 101_000, false, 0))
         .isEqualTo(new PrizePools.HomeReply.RateLimited());
+  }
+
+  /**
+   * The tap limit (5 here) holds over any second, not per clock second: five taps late in one
+   * second leave none for the first 900 ms of the next (a per-second counter would let five more
+   * through at once), and a refused tap does not count.
+   */
+  @Test
+  void tapLimit_holdsOverAnySecond_acrossTheTurnOfTheClocksSecond() {
+    Campaign c = campaign("c_cluster_rate", 1);
+    armOpen(c);
+    String user = "u-rate";
+    long late = 200_900; // 900 ms into second 200
+    for (int i = 0; i < 5; i++) {
+      assertThat(pools.tap(c, null, user, "", late + i, false, 0))
+          .isEqualTo(new PrizePools.HomeReply.Idle());
+    }
+    for (long at : new long[] {late + 10, 201_000, 201_500, late + 999}) {
+      assertThat(pools.tap(c, null, user, "", at, false, 0))
+          .as("at %d ms", at)
+          .isEqualTo(new PrizePools.HomeReply.RateLimited());
+    }
+    // The first of the five is a second old: one tap passes, then the second's limit is met again.
+    assertThat(pools.tap(c, null, user, "", late + 1_000, false, 0))
+        .isEqualTo(new PrizePools.HomeReply.Idle());
+    assertThat(pools.tap(c, null, user, "", late + 1_000, false, 0))
+        .isEqualTo(new PrizePools.HomeReply.RateLimited());
+    for (int i = 1; i < 5; i++) {
+      assertThat(pools.tap(c, null, user, "", late + 1_000 + i, false, 0))
+          .isEqualTo(new PrizePools.HomeReply.Idle());
+    }
+    assertThat(pools.tap(c, null, "u-other", "", late + 1_004, false, 0))
+        .as("another user's limit is their own")
+        .isEqualTo(new PrizePools.HomeReply.Idle());
   }
 
   /**

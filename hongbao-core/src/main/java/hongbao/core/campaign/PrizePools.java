@@ -68,7 +68,8 @@ public interface PrizePools {
   void raiseCounts(Campaign campaign, String userId, long wins, long lastSeq);
 
   /**
-   * One tap in the user's home slot, atomically: count it against the per-second limit, stop if no
+   * One tap in the user's home slot at {@code nowMillis}, atomically: refuse it when the user's
+   * taps let through in the second before already reach {@code tapsPerUserPerSecond}, stop if no
    * round runs ({@code round} null), count it in the round's taps, check the user's wins against
    * {@code maxWinsPerUser}, and when {@code draw}: take a prize of the home sub-pool chosen by
    * {@code u} (in [0, 1)) weighted by what is left, or — when the home holds none — reserve a win
@@ -79,7 +80,7 @@ public interface PrizePools {
       Round round,
       String userId,
       String tradeNoPrefix,
-      long nowSecond,
+      long nowMillis,
       boolean draw,
       double u);
 

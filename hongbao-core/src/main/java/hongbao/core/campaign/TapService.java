@@ -88,14 +88,13 @@ public final class TapService {
     boolean draw = round != null && uniform.getAsDouble() < chance(campaign, round, now);
     String prefix = round == null ? "" : TradeNos.prefix(campaignId, round.number(), userId);
     var reply =
-        pools.tap(
-            campaign, round, userId, prefix, now.getEpochSecond(), draw, uniform.getAsDouble());
+        pools.tap(campaign, round, userId, prefix, now.toEpochMilli(), draw, uniform.getAsDouble());
     if (reply instanceof PrizePools.HomeReply.Lost) {
       // Redis lost the slot (or another tap is restoring it): put the issued wins back first.
       recovery.restoreIfLost(campaign);
       reply =
           pools.tap(
-              campaign, round, userId, prefix, now.getEpochSecond(), draw, uniform.getAsDouble());
+              campaign, round, userId, prefix, now.toEpochMilli(), draw, uniform.getAsDouble());
     }
     return switch (reply) {
       case PrizePools.HomeReply.RateLimited limited -> TapOutcome.RATE_LIMITED;

@@ -6,11 +6,11 @@ import java.util.Locale;
 /**
  * The Redis keys of the red-packet rain. Everything of one home slot {@code j} of a campaign
  * carries the tag {@code {cp:<campaign>:<j>}}: its sub-pool of every round, the win counters and
- * win numbers of the users whose home it is, the recorded wins, the per-second tap counters — so
- * one script on one slot sees all it needs, on one server or a cluster. An edited campaign's
- * version {@code v} ≥ 2 has keys of its own under {@code {cp:<campaign>:<j>:v<v>}}, so the pools of
- * two versions never mix (an arming of an old version writes nothing the new one reads); version 1
- * keeps the original tag, so the keys of campaigns created before versions existed are still found.
+ * win numbers of the users whose home it is, the recorded wins, the users' tap logs — so one script
+ * on one slot sees all it needs, on one server or a cluster. An edited campaign's version {@code v}
+ * ≥ 2 has keys of its own under {@code {cp:<campaign>:<j>:v<v>}}, so the pools of two versions
+ * never mix (an arming of an old version writes nothing the new one reads); version 1 keeps the
+ * original tag, so the keys of campaigns created before versions existed are still found.
  * Immutable.
  */
 final class RainKeys {
@@ -53,7 +53,8 @@ final class RainKeys {
     return tag(campaign, pool) + ":live:" + round + ":" + second;
   }
 
-  String tapsIn(Campaign campaign, int pool, long second) {
-    return tag(campaign, pool) + ":tps:" + second;
+  /** The times of a user's last taps let through, for the per-user tap limit. */
+  String tapLog(Campaign campaign, int pool, String userId) {
+    return tag(campaign, pool) + ":tl:" + userId;
   }
 }

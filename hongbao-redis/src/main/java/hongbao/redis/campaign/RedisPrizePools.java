@@ -168,17 +168,18 @@ public final class RedisPrizePools implements PrizePools {
       Round round,
       String userId,
       String tradeNoPrefix,
-      long nowSecond,
+      long nowMillis,
       boolean draw,
       double u) {
     int home = SubPools.home(userId, campaign.homePools());
     int roundNumber = round == null ? 0 : round.number();
+    long nowSecond = Math.floorDiv(nowMillis, 1_000);
     String reply =
         TAP.run(
             redis,
             ScriptOutputType.VALUE,
             new String[] {
-              keys.tapsIn(campaign, home, nowSecond),
+              keys.tapLog(campaign, home, userId),
               keys.wins(campaign, home),
               keys.seq(campaign, home),
               keys.pool(campaign, home, roundNumber),
@@ -194,7 +195,8 @@ public final class RedisPrizePools implements PrizePools {
             Double.toString(u),
             Integer.toString(round == null ? 0 : round.prizes().size()),
             tradeNoPrefix,
-            Integer.toString(roundNumber));
+            Integer.toString(roundNumber),
+            Long.toString(nowMillis));
     return switch (ScriptReply.verdict(reply)) {
       case "RATE" -> new HomeReply.RateLimited();
       case "IDLE" -> new HomeReply.Idle();
