@@ -19,7 +19,8 @@ Replies (one string: the verdict, then its numbers, separated by spaces):
                          (the tap is counted nowhere)
   'IDLE'                 no round runs
   'LOST'                 the slot is not open (Redis lost it, or it is being restored): nothing
-                         was counted in the round; the caller restores the pools and taps again
+                         was counted, in the round or against the limit; the caller restores the
+                         pools and taps again
   'LIMIT'                the user has maxWinsPerUser wins
   'MISS'                 no draw this tap
   'WON line n'           a prize of `line` from this sub-pool; the user's n-th win, recorded
@@ -38,11 +39,18 @@ local limit = tonumber(ARGV[2])
 local now = tonumber(ARGV[10])
 local oldest = redis.call('LINDEX', KEYS[1], limit - 1)
 if oldest and now - tonumber(oldest) < 1000 then return 'RATE' end
-redis.call('LPUSH', KEYS[1], ARGV[10])
-redis.call('LTRIM', KEYS[1], 0, limit - 1)
-redis.call('PEXPIRE', KEYS[1], 2000)
-if ARGV[3] ~= '1' then return 'IDLE' end
+local function let_through()
+  redis.call('LPUSH', KEYS[1], ARGV[10])
+  redis.call('LTRIM', KEYS[1], 0, limit - 1)
+  redis.call('PEXPIRE', KEYS[1], 2000)
+end
+if ARGV[3] ~= '1' then
+  let_through()
+  return 'IDLE'
+end
+-- A LOST tap is not let through: the caller restores the slot and taps again, counted then.
 if redis.call('GET', KEYS[7]) ~= '1' then return 'LOST' end
+let_through()
 redis.call('HINCRBY', KEYS[4], 't', 1)
 redis.call('HINCRBY', KEYS[6], 't', 1)
 if redis.call('PTTL', KEYS[6]) < 0 then redis.call('PEXPIRE', KEYS[6], 15000) end

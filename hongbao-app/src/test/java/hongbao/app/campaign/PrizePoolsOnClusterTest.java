@@ -179,6 +179,25 @@ class PrizePoolsOnClusterTest {
         .isEqualTo(new PrizePools.HomeReply.Idle());
   }
 
+  /** A tap on a slot that is not open counts nowhere: the retry after the restore is the tap. */
+  @Test
+  void lostTap_isNotCountedAgainstTheLimit() {
+    Campaign c = campaign("c_cluster_lost", 1);
+    Round running = c.round(1);
+    String user = "u-lost";
+    for (int i = 0; i < 7; i++) {
+      assertThat(pools.tap(c, running, user, "", 300_000, false, 0))
+          .isEqualTo(new PrizePools.HomeReply.Lost());
+    }
+    armOpen(c);
+    for (int i = 0; i < 5; i++) {
+      assertThat(pools.tap(c, running, user, "", 300_000, false, 0))
+          .isEqualTo(new PrizePools.HomeReply.Missed());
+    }
+    assertThat(pools.tap(c, running, user, "", 300_000, false, 0))
+        .isEqualTo(new PrizePools.HomeReply.RateLimited());
+  }
+
   /**
    * 4,000 users race on a round of 10 prizes in its last second: the tail takes every prize once.
    */
