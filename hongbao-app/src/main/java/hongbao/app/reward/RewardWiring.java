@@ -2,6 +2,7 @@ package hongbao.app.reward;
 
 import hongbao.app.workers.Loop;
 import hongbao.core.Invariants;
+import hongbao.core.ops.Switch;
 import hongbao.core.ops.Switches;
 import hongbao.core.reconcile.Reconciler;
 import hongbao.core.reward.ConsumeRate;
@@ -73,6 +74,7 @@ public final class RewardWiring implements AutoCloseable {
   private RewardBook book;
   private RewardConfig config;
   private String instance;
+  private Switches switches;
   private BiConsumer<String, Invariants.InvariantViolation> onViolation;
 
   /** Spreads the loops' retries; seeded by the root. */
@@ -121,6 +123,7 @@ public final class RewardWiring implements AutoCloseable {
       Clock clock,
       Sealer serviceSealer) {
     this.config = config;
+    this.switches = switches;
     this.instance = UUID.randomUUID().toString().substring(0, 8);
     var metrics = new MicrometerRewardMetrics(registry);
     // Reward tokens and grab receipts may share the service's keyset: the purpose bound into
@@ -186,6 +189,16 @@ public final class RewardWiring implements AutoCloseable {
     Gauge.builder("hongbao.rewards.parked", parking, p -> p.size()).register(registry);
   }
 
+  /**
+   * Whether the Redis consumers read and reclaim. While the rewards switch is off they do neither:
+   * every reclaim counts a delivery, so a pause longer than {@code maxDeliveries} reclaim periods
+   * (5 minutes by default) sent every reward waiting in the streams to the failure stream, where it
+   * awaits an operator. Kafka's consumers wait in place instead and count nothing.
+   */
+  private boolean rewardsOn() {
+    return switches.enabled(Switch.REWARDS);
+  }
+
   /** Starts this instance's consumers and background steps. */
   public void startWorkers(
       String kafkaBootstrap,
@@ -223,14 +236,17 @@ public final class RewardWiring implements AutoCloseable {
       resources.push(
           Loop.start(
               "reward-redis-" + topic,
-              () -> consumed.addAndGet(uninterrupted(consumer::consumeOnce)) >= 0 ? 1 : 0,
+              () ->
+                  rewardsOn()
+                      ? (consumed.addAndGet(uninterrupted(consumer::consumeOnce)) >= 0 ? 1 : 0)
+                      : 0,
               Duration.ofMillis(10),
               onViolation,
               jitter.split()));
       resources.push(
           Loop.start(
               "reward-reclaim-" + topic,
-              () -> uninterrupted(consumer::reclaimOnce),
+              () -> rewardsOn() ? uninterrupted(consumer::reclaimOnce) : 0,
               redisReclaimIdle.dividedBy(2),
               onViolation,
               jitter.split()));
