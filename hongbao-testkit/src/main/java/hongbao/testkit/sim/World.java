@@ -9,9 +9,14 @@ import hongbao.core.grab.GrabService;
 import hongbao.core.grab.Rearmer;
 import hongbao.core.grab.Receipts;
 import hongbao.core.grab.StoreRepair;
+import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.Ledger;
+import hongbao.core.ledger.StoredAnswer;
+import hongbao.core.money.Amount;
 import hongbao.core.ops.Violations;
 import hongbao.core.packet.PacketLimits;
+import hongbao.core.packet.PacketType;
+import hongbao.core.packet.SendRequest;
 import hongbao.core.packet.SendRules;
 import hongbao.core.password.PasswordCheck;
 import hongbao.core.password.Pronunciation;
@@ -138,6 +143,24 @@ final class World {
       startWorker();
     }
     repair = new StoreRepair(store, packets, arming, clock);
+  }
+
+  /**
+   * Alice is topped up with {@code amount} fen and sends it all as one FIXED packet of {@code
+   * count} shares (expiring in 600 s): the packet's id. Once per world (the keys are fixed).
+   */
+  long aliceSendsFixed(long amount, int count) {
+    ledger.topUp(
+        "alice",
+        Amount.fen(amount),
+        new IdempotencyKey("admin", "topup", "t-alice", "t-alice"),
+        balance -> new StoredAnswer("t-alice", "DONE", ""));
+    StoredAnswer answer =
+        send.send(
+            new SendRequest("alice", amount, count, PacketType.FIXED, "hi", 600L, null, null),
+            new IdempotencyKey("alice", "send", "s1", "alice/s1"),
+            sent -> new StoredAnswer("alice/s1", "CREATED", Long.toString(sent.id())));
+    return Long.parseLong(answer.payload());
   }
 
   Reconciler auditor() {

@@ -7,12 +7,8 @@ import hongbao.core.grab.ClaimService;
 import hongbao.core.grab.GrabOutcome;
 import hongbao.core.grab.GrabReceipt;
 import hongbao.core.grab.Receipts;
-import hongbao.core.ledger.IdempotencyKey;
-import hongbao.core.ledger.StoredAnswer;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.PacketStore;
-import hongbao.core.packet.PacketType;
-import hongbao.core.packet.SendRequest;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.util.Optional;
@@ -38,7 +34,7 @@ class ClaimWhilePaidTest {
   @Test
   void claim_ofAGrabPaidBetweenItsLedgerReadAndTheRearming_isPaid_once() {
     Object beforeTheSend = world.store.snapshot();
-    long packet = send(600, 2);
+    long packet = world.aliceSendsFixed(600, 2);
     GrabOutcome grabbed = world.grab.grab(packet, "bob", null).toCompletableFuture().join();
     assertThat(grabbed).isInstanceOf(GrabOutcome.Grabbed.class);
     Amount share = ((GrabOutcome.Grabbed) grabbed).amount();
@@ -98,19 +94,5 @@ class ClaimWhilePaidTest {
         return Optional.of(receipt).filter(r -> r.userId().equals(userId));
       }
     };
-  }
-
-  private long send(long amount, int count) {
-    world.ledger.topUp(
-        "alice",
-        Amount.fen(amount),
-        new IdempotencyKey("admin", "topup", "t-alice", "t-alice"),
-        balance -> new StoredAnswer("t-alice", "DONE", ""));
-    StoredAnswer answer =
-        world.send.send(
-            new SendRequest("alice", amount, count, PacketType.FIXED, "hi", 600L, null, null),
-            new IdempotencyKey("alice", "send", "s1", "alice/s1"),
-            sent -> new StoredAnswer("alice/s1", "CREATED", Long.toString(sent.id())));
-    return Long.parseLong(answer.payload());
   }
 }

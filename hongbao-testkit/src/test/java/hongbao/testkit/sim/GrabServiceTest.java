@@ -7,13 +7,8 @@ import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
 import hongbao.core.grab.GrabOutcome;
 import hongbao.core.grab.GrabService;
-import hongbao.core.ledger.IdempotencyKey;
-import hongbao.core.ledger.StoredAnswer;
-import hongbao.core.money.Amount;
 import hongbao.core.ops.Switch;
 import hongbao.core.ops.Switches;
-import hongbao.core.packet.PacketType;
-import hongbao.core.packet.SendRequest;
 import hongbao.core.password.PasswordCheck;
 import java.util.Map;
 import java.util.Optional;
@@ -52,7 +47,7 @@ class GrabServiceTest {
 
   @Test
   void grab_ofAnArmedPacket_takesTheFastPath_andReadsTheSwitchOnce() {
-    long packet = send(300, 3);
+    long packet = world.aliceSendsFixed(300, 3);
 
     GrabOutcome outcome = grabs.grab(packet, "bob", null).toCompletableFuture().join();
 
@@ -82,7 +77,7 @@ class GrabServiceTest {
   @Test
   void grab_ofAPacketTheStoreLost_rebuildsItOnTheSlowPath_andGrabs() {
     Object empty = world.store.snapshot();
-    long packet = send(300, 3);
+    long packet = world.aliceSendsFixed(300, 3);
     world.store.restartLosing(empty);
 
     GrabOutcome outcome = grabs.grab(packet, "bob", null).toCompletableFuture().join();
@@ -98,20 +93,6 @@ class GrabServiceTest {
 
     assertThat(outcome).isEqualTo(GrabOutcome.NOT_FOUND);
     assertThat(slowPathTasks.get()).isEqualTo(1);
-  }
-
-  private long send(long amount, int count) {
-    world.ledger.topUp(
-        "alice",
-        Amount.fen(amount),
-        new IdempotencyKey("admin", "topup", "t-alice", "t-alice"),
-        balance -> new StoredAnswer("t-alice", "DONE", ""));
-    StoredAnswer answer =
-        world.send.send(
-            new SendRequest("alice", amount, count, PacketType.FIXED, "hi", 600L, null, null),
-            new IdempotencyKey("alice", "send", "s1", "alice/s1"),
-            sent -> new StoredAnswer("alice/s1", "CREATED", Long.toString(sent.id())));
-    return Long.parseLong(answer.payload());
   }
 
   /** Counts the reads of every switch. */

@@ -6,11 +6,7 @@ import hongbao.core.details.Boxes;
 import hongbao.core.details.DetailsService;
 import hongbao.core.grab.GrabOutcome;
 import hongbao.core.grab.GrabStore;
-import hongbao.core.ledger.IdempotencyKey;
-import hongbao.core.ledger.StoredAnswer;
 import hongbao.core.money.Amount;
-import hongbao.core.packet.PacketType;
-import hongbao.core.packet.SendRequest;
 import hongbao.core.wallet.WalletService;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -81,17 +77,7 @@ class PayoutBetweenReadsTest {
   }
 
   private long sendAndGrabByBob() {
-    world.ledger.topUp(
-        "alice",
-        Amount.fen(300),
-        new IdempotencyKey("admin", "topup", "t-alice", "t-alice"),
-        balance -> new StoredAnswer("t-alice", "DONE", ""));
-    StoredAnswer answer =
-        world.send.send(
-            new SendRequest("alice", 300, 1, PacketType.FIXED, "hi", 600L, null, null),
-            new IdempotencyKey("alice", "send", "s1", "alice/s1"),
-            sent -> new StoredAnswer("alice/s1", "CREATED", Long.toString(sent.id())));
-    long packet = Long.parseLong(answer.payload());
+    long packet = world.aliceSendsFixed(300, 1);
     GrabOutcome outcome = world.grab.grab(packet, "bob", null).toCompletableFuture().join();
     assertThat(outcome).isInstanceOf(GrabOutcome.Grabbed.class);
     assertThat(world.store.pendingOf("bob")).containsOnlyKeys(packet);
