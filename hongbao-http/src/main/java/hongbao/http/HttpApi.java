@@ -25,7 +25,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.StaticHandler;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -146,8 +145,7 @@ public final class HttpApi implements AutoCloseable {
     Router router = Router.router(vertx);
     router.route().handler(new RequestTelemetry(services.metrics(), router, requestIdPrefix()));
     router.route().handler(new BodyDeadlines(vertx, settings.bodyTimeout())::start);
-    router.route().handler(JsonBodies::start);
-    router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
+    router.route().handler(new JsonBodies(MAX_BODY_BYTES));
     router.route().failureHandler(Failures::reply);
     for (int status : new int[] {400, 404, 405, 413, 500}) {
       router.errorHandler(status, Failures::reply);
