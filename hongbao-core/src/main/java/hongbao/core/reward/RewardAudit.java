@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The reward books, checked. For every campaign:
@@ -17,8 +18,8 @@ import java.util.Map;
  *       never more than the budget;
  *   <li>escrow = budget − cash credited − returned;
  *   <li>every credited reward was accepted with the same request and cost;
- *   <li>every accepted reward is credited, refused (in the failure stream), or younger than {@code
- *       stuckAfter} (still on a queue, parked or held);
+ *   <li>every accepted reward is credited, failed (refused for good, or given up on: in the failure
+ *       stream), or younger than {@code stuckAfter} (still on a queue, parked or held);
  * </ul>
  *
  * and every credited cash reward has exactly one ledger transfer; every entry of the failure stream
@@ -28,6 +29,14 @@ import java.util.Map;
 public final class RewardAudit implements Audit {
 
   public static final int FAILURES_REPORTED_MAX = 100;
+
+  /**
+   * Entries of the failure stream read to tell a failed reward from a stuck one. A reward given up
+   * after {@link RewardHandler#MAX_ATTEMPTS} outages, or delivered too often, is in the stream only
+   * (the reward book may be what was down): it is failed, reported once as such, not stuck too.
+   * Past this many entries the others are reported as stuck, still a discrepancy each.
+   */
+  static final int FAILURES_READ_MAX = 10_000;
 
   private final RewardBook book;
   private final RewardBudget budget;
@@ -47,8 +56,9 @@ public final class RewardAudit implements Audit {
   @Override
   public List<String> discrepancies() {
     var lines = new ArrayList<String>();
+    Set<String> failed = Set.copyOf(failures.tradeNos(FAILURES_READ_MAX));
     for (RewardBook.CampaignBooks campaign : book.campaigns()) {
-      check(campaign, lines);
+      check(campaign, failed, lines);
     }
     lines.addAll(book.problems());
     for (String failure : failures.entries(FAILURES_REPORTED_MAX)) {
@@ -57,7 +67,7 @@ public final class RewardAudit implements Audit {
     return lines;
   }
 
-  private void check(RewardBook.CampaignBooks campaign, List<String> lines) {
+  private void check(RewardBook.CampaignBooks campaign, Set<String> failed, List<String> lines) {
     String id = campaign.campaignId();
     RewardBudget.BudgetState state = budget.state(id);
     if (state == null) {
@@ -95,13 +105,14 @@ public final class RewardAudit implements Audit {
                   campaign.credited(),
                   campaign.returned()));
     }
-    checkRewards(id, campaign, trades, lines);
+    checkRewards(id, campaign, trades, failed, lines);
   }
 
   private void checkRewards(
       String id,
       RewardBook.CampaignBooks campaign,
       Map<String, RewardBudget.Trade> trades,
+      Set<String> failed,
       List<String> lines) {
     var settled = new HashMap<String, RewardRecord>();
     Amount creditedCash = Amount.ZERO;
@@ -131,7 +142,9 @@ public final class RewardAudit implements Audit {
     long stuckBefore = clock.millis() - stuckAfter.toMillis();
     trades.forEach(
         (tradeNo, trade) -> {
-          if (!settled.containsKey(tradeNo) && trade.acceptedAtMillis() < stuckBefore) {
+          if (!settled.containsKey(tradeNo)
+              && !failed.contains(tradeNo)
+              && trade.acceptedAtMillis() < stuckBefore) {
             lines.add(
                 "reward %s: accepted %d s ago, neither credited nor failed"
                     .formatted(tradeNo, (clock.millis() - trade.acceptedAtMillis()) / 1000));
