@@ -28,10 +28,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Drills "poison", "grace" and "reused-id": a payout no retry can make, an orphaned task, Redis
- * keys that aged out while payouts were down, and a packet id handed out twice. Each runs on a
- * Redis and a schema of its own and ends with the reconciler finding nothing, or naming exactly
- * what the fault destroyed.
+ * Drills "poison", "failing", "grace" and "reused-id": a payout no retry can make, one that fails
+ * every time it is tried, an orphaned task, Redis keys that aged out while payouts were down, and a
+ * packet id handed out twice. Each runs on a Redis and a schema of its own and ends with the
+ * reconciler finding nothing, or naming exactly what the fault destroyed.
  */
 class FaultDrillTest {
 
@@ -91,6 +91,74 @@ class FaultDrillTest {
                 assertThat(d)
                     .startsWith("packet 424242: payout of 7 fen to ghost was dead-lettered")
                     .contains("no escrow"));
+  }
+
+  @Test
+  void failing_aTaskThatFailsEveryTime_isDeadLetteredAfterItsDeliveries_theRestArePaid()
+      throws Exception {
+    int maxDeliveries = 3;
+    start(
+        "failing",
+        Map.of("HONGBAO_RECLAIM_IDLE_MILLIS", "300", "HONGBAO_MAX_DELIVERIES", "" + maxDeliveries),
+        true);
+    Api api = service.api();
+    Parts parts = service.hongbao().parts();
+    String sender = "failing-sender";
+    String unlucky = "failing-unlucky";
+    api.topUp(sender, 10_000);
+    String packet = sendFixed(api, sender, 1000, 10, 600);
+    long id = decode(packet);
+    // The database fails one grabber's payout every time, with an error that is neither an outage
+    // nor the books' refusal (which would be dead-lettered at once).
+    try (var connection = parts.database().dataSource().getConnection();
+        var ddl = connection.createStatement()) {
+      ddl.execute(
+          """
+          CREATE FUNCTION fail_unlucky() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN
+              IF NEW.kind = 'GRAB' AND NEW.user_id = '%s' THEN
+                  RAISE EXCEPTION 'the drill fails this payout';
+              END IF;
+              RETURN NEW;
+          END $$"""
+              .formatted(unlucky));
+      ddl.execute(
+          "CREATE TRIGGER fail_unlucky BEFORE INSERT ON transfer"
+              + " FOR EACH ROW EXECUTE FUNCTION fail_unlucky()");
+      connection.commit(); // the pool's connections do not commit on their own
+    }
+    for (int u = 0; u < 4; u++) {
+      grab(api, "failing-" + u, packet);
+    }
+    grab(api, unlucky, packet);
+    for (int u = 4; u < 8; u++) {
+      grab(api, "failing-" + u, packet);
+    }
+
+    // Redelivered after each reclaim idle until past the limit, then moved out of the stream.
+    drained(parts);
+    assertThat(paid(parts, packet)).hasSize(8).doesNotContainKey(unlucky);
+    assertThat(parts.queue().deadLetters(10))
+        .singleElement()
+        .satisfies(
+            dead -> {
+              assertThat(dead.task().userId()).isEqualTo(unlucky);
+              assertThat(dead.task().amount()).isEqualTo(Amount.fen(100));
+              assertThat(dead.reason())
+                  .isEqualTo("delivered " + (maxDeliveries + 1) + " times without being paid");
+            });
+    assertThat(parts.reconciler().reconcile().discrepancies())
+        .singleElement()
+        .satisfies(
+            d ->
+                assertThat(d)
+                    .startsWith(
+                        "packet " + id + ": payout of 100 fen to " + unlucky + " was dead-lettered")
+                    .contains("without being paid"));
+    // Nothing retries it behind the operator's back.
+    assertThat(api.grab(api.token(unlucky), packet).json().getString("outcome"))
+        .isEqualTo("ALREADY_GRABBED");
+    assertThat(paid(parts, packet)).doesNotContainKey(unlucky);
   }
 
   @Test
