@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * The payment gateway simulator in a child process (this same program, {@code gateway-sim}), so
  * that its timeouts and dropped connections are real network faults and it can be killed with -9.
  * It stops with its parent even when the parent is killed. Closing stops it and removes its book
- * when the book was its own.
+ * when the book was its own. One on a given book can be restarted there after it died, on the same
+ * port, so that the clients configured with its address find it again.
  */
 public final class GatewaySimProcess implements AutoCloseable {
 
@@ -32,11 +33,23 @@ public final class GatewaySimProcess implements AutoCloseable {
   private final Process process;
   private final int port;
   private final Path ownDirectory;
+  private final String secret;
+  private final Path book;
+  private final List<String> options;
 
-  private GatewaySimProcess(Process process, int port, Path ownDirectory) {
+  private GatewaySimProcess(
+      Process process,
+      int port,
+      Path ownDirectory,
+      String secret,
+      Path book,
+      List<String> options) {
     this.process = process;
     this.port = port;
     this.ownDirectory = ownDirectory;
+    this.secret = secret;
+    this.book = book;
+    this.options = List.copyOf(options);
   }
 
   /** A simulator with a book of its own in a temporary folder, removed on close. */
@@ -44,7 +57,7 @@ public final class GatewaySimProcess implements AutoCloseable {
     try {
       Path directory = Files.createTempDirectory("hongbao-gateway-");
       try {
-        return start(secret, directory.resolve("book.csv"), options, directory);
+        return start(secret, directory.resolve("book.csv"), 0, options, directory);
       } catch (RuntimeException e) {
         TemporaryFiles.deleteTree(directory);
         throw e;
@@ -56,17 +69,33 @@ public final class GatewaySimProcess implements AutoCloseable {
 
   /** A simulator on a given book, which stays (to restart on it). */
   public static GatewaySimProcess start(String secret, Path book, List<String> options) {
-    return start(secret, book, options, null);
+    return start(secret, book, 0, options, null);
+  }
+
+  /**
+   * A simulator on this one's book and port with its options, as an operator brings a killed
+   * gateway back: it knows what it settled, and its clients reach it where they did. This one must
+   * have exited, and its book must be a given one (its own would be removed by closing this one).
+   */
+  public GatewaySimProcess restart() {
+    if (process.isAlive()) {
+      throw new IllegalStateException("the gateway simulator " + pid() + " still runs");
+    }
+    if (ownDirectory != null) {
+      throw new IllegalStateException("the gateway simulator's book was its own: gone with it");
+    }
+    return start(secret, book, port, options, null);
   }
 
   private static GatewaySimProcess start(
-      String secret, Path book, List<String> options, Path ownDirectory) {
+      String secret, Path book, int port, List<String> options, Path ownDirectory) {
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
     // A small, quickly started JVM: the simulator does little per request.
     command.addAll(List.of("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), "hongbao.app.Main"));
-    command.addAll(List.of("gateway-sim", "--port", "0", "--book", book.toString()));
+    command.addAll(
+        List.of("gateway-sim", "--port", Integer.toString(port), "--book", book.toString()));
     command.add("--exit-with-parent");
     command.addAll(options);
     var builder = new ProcessBuilder(command).redirectErrorStream(true);
@@ -80,8 +109,8 @@ public final class GatewaySimProcess implements AutoCloseable {
     CompletableFuture<Integer> ready = new CompletableFuture<>();
     Thread.ofPlatform().name("gateway-sim-output").daemon().start(() -> forward(process, ready));
     try {
-      int port = ready.get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-      return new GatewaySimProcess(process, port, ownDirectory);
+      int listening = ready.get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      return new GatewaySimProcess(process, listening, ownDirectory, secret, book, options);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       process.destroyForcibly();
