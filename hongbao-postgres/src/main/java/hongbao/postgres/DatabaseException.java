@@ -9,8 +9,18 @@ import java.sql.SQLException;
 public final class DatabaseException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * Carries the server's own words (their first line, e.g. "ERROR: ... violates check constraint
+   * ..."): the message is what an operator reads, in a log line or as a refund's kept reason.
+   */
   public DatabaseException(String message, SQLException cause) {
-    super(message + " [SQLState " + cause.getSQLState() + "]", cause);
+    super(message + " [SQLState " + cause.getSQLState() + ": " + firstLine(cause) + "]", cause);
+  }
+
+  private static String firstLine(SQLException cause) {
+    String text = String.valueOf(cause.getMessage()).strip();
+    int end = text.indexOf('\n');
+    return end < 0 ? text : text.substring(0, end).strip();
   }
 
   public DatabaseException(String message, Throwable cause) {

@@ -14,9 +14,11 @@ import hongbao.app.support.Api;
 import hongbao.app.support.TestService;
 import hongbao.core.grab.ArmedPacket;
 import hongbao.core.money.Amount;
+import hongbao.core.ops.Violations;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketType;
 import hongbao.core.payout.PayoutTask;
+import hongbao.core.reconcile.Reconciler;
 import hongbao.redis.RedisKeys;
 import io.lettuce.core.RedisClient;
 import java.time.Duration;
@@ -28,10 +30,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Drills "poison", "failing", "grace" and "reused-id": a payout no retry can make, one that fails
- * every time it is tried, an orphaned task, Redis keys that aged out while payouts were down, and a
- * packet id handed out twice. Each runs on a Redis and a schema of its own and ends with the
- * reconciler finding nothing, or naming exactly what the fault destroyed.
+ * Drills "poison", "failing", "refund-failing", "grace" and "reused-id": a payout no retry can
+ * make, one that fails every time it is tried, a refund that fails until mended, an orphaned task,
+ * Redis keys that aged out while payouts were down, and a packet id handed out twice. Each runs on
+ * a Redis and a schema of its own and ends with the reconciler finding nothing, or naming exactly
+ * what the fault destroyed.
  */
 class FaultDrillTest {
 
@@ -110,23 +113,19 @@ class FaultDrillTest {
     long id = decode(packet);
     // The database fails one grabber's payout every time, with an error that is neither an outage
     // nor the books' refusal (which would be dead-lettered at once).
-    try (var connection = parts.database().dataSource().getConnection();
-        var ddl = connection.createStatement()) {
-      ddl.execute(
-          """
-          CREATE FUNCTION fail_unlucky() RETURNS trigger LANGUAGE plpgsql AS $$
-          BEGIN
-              IF NEW.kind = 'GRAB' AND NEW.user_id = '%s' THEN
-                  RAISE EXCEPTION 'the drill fails this payout';
-              END IF;
-              RETURN NEW;
-          END $$"""
-              .formatted(unlucky));
-      ddl.execute(
-          "CREATE TRIGGER fail_unlucky BEFORE INSERT ON transfer"
-              + " FOR EACH ROW EXECUTE FUNCTION fail_unlucky()");
-      connection.commit(); // the pool's connections do not commit on their own
-    }
+    execute(
+        parts,
+        """
+        CREATE FUNCTION fail_unlucky() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF NEW.kind = 'GRAB' AND NEW.user_id = '%s' THEN
+                RAISE EXCEPTION 'the drill fails this payout';
+            END IF;
+            RETURN NEW;
+        END $$"""
+            .formatted(unlucky),
+        "CREATE TRIGGER fail_unlucky BEFORE INSERT ON transfer"
+            + " FOR EACH ROW EXECUTE FUNCTION fail_unlucky()");
     for (int u = 0; u < 4; u++) {
       grab(api, "failing-" + u, packet);
     }
@@ -159,6 +158,93 @@ class FaultDrillTest {
     assertThat(api.grab(api.token(unlucky), packet).json().getString("outcome"))
         .isEqualTo("ALREADY_GRABBED");
     assertThat(paid(parts, packet)).doesNotContainKey(unlucky);
+  }
+
+  @Test
+  void refundFailing_isRetriedWithItsReasonKept_othersRefunded_thenRefundedOnceItCan()
+      throws Exception {
+    start("refund-failing", Map.of(), true);
+    Api api = service.api();
+    Parts parts = service.hongbao().parts();
+    String sender = "refund-failing-sender";
+    api.topUp(sender, 10_000);
+    String failing = sendFixed(api, sender, 1000, 10, 1);
+    String other = sendFixed(api, sender, 1000, 10, 1);
+    long failingId = decode(failing);
+    grab(api, "refund-failing-grabber", failing);
+    grab(api, "refund-failing-grabber", other);
+    // The database refuses to close one packet: an error that is neither an outage nor a refusal
+    // of the books.
+    execute(
+        parts,
+        """
+        CREATE FUNCTION fail_close() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF NEW.id = %d AND NEW.closed_at IS NOT NULL THEN
+                RAISE EXCEPTION 'the drill fails this refund';
+            END IF;
+            RETURN NEW;
+        END $$"""
+            .formatted(failingId),
+        "CREATE TRIGGER fail_close BEFORE UPDATE ON packet"
+            + " FOR EACH ROW EXECUTE FUNCTION fail_close()");
+
+    // The other packet is refunded behind it; the failing one is tried again and again.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                refunded(parts, decode(other)) == 900
+                    && service
+                            .books()
+                            .value("SELECT refund_attempts FROM packet WHERE id = ?", failingId)
+                        >= 2);
+    assertThat(refunded(parts, failingId)).isZero();
+    // Past the reconciler's patience (a minute in production, a second here) it is reported, with
+    // what it holds, its attempts and the reason.
+    var patient =
+        new Reconciler(
+            parts.database().audit(),
+            parts.database().packets(),
+            parts.store(),
+            parts.queue(),
+            java.time.Clock.systemUTC(),
+            new Reconciler.Limits(Duration.ofMinutes(5), Duration.ofSeconds(1), 1_000_000),
+            new Violations());
+    assertThat(patient.reconcile().discrepancies())
+        .singleElement()
+        .satisfies(
+            d ->
+                assertThat(d)
+                    .startsWith("packet " + failingId + ": expired at ")
+                    .contains("and not refunded: escrow holds 900 fen (")
+                    .contains("the drill fails this refund"));
+
+    // Mended, it is refunded at its next attempt, once.
+    execute(parts, "DROP TRIGGER fail_close ON packet");
+    await().atMost(Duration.ofSeconds(30)).until(() -> refunded(parts, failingId) == 900);
+    assertThat(patient.reconcile().discrepancies()).isEmpty();
+    service.assertReconciled();
+  }
+
+  /** What the ledger gave back to the sender of {@code packetId}, in fen. */
+  private long refunded(Parts parts, long packetId) {
+    return service
+        .books()
+        .value(
+            "SELECT coalesce(sum(amount), 0) FROM transfer WHERE packet_id = ? AND kind = 'REFUND'",
+            packetId);
+  }
+
+  /** Runs statements in the drill's schema and commits them. */
+  private static void execute(Parts parts, String... statements) throws Exception {
+    try (var connection = parts.database().dataSource().getConnection();
+        var statement = connection.createStatement()) {
+      for (String sql : statements) {
+        statement.execute(sql);
+      }
+      connection.commit(); // the pool's connections do not commit on their own
+    }
   }
 
   @Test
