@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import hongbao.app.embedded.FreePorts;
 import hongbao.app.support.Backends;
+import hongbao.app.support.FreezableProxy;
 import hongbao.app.support.TestService;
 import hongbao.client.HongbaoClient;
 import hongbao.client.HongbaoException;
@@ -25,8 +26,8 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The Java client against the real service: a packet's life through its typed calls, and its
- * retries — after a 503 with the same idempotency key (money moves once), never after a 4xx, and a
- * bounded number of times when nothing answers.
+ * retries — after a 503 or a reply lost after the commit with the same idempotency key (money moves
+ * once), never after a 4xx, and a bounded number of times when nothing answers.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ClientContractTest {
@@ -125,6 +126,35 @@ class ClientContractTest {
     // The same key again replays the stored answer: the retry was this send, not another.
     assertThat(sender.send(Send.lucky(1000, 1), keys.getFirst()).id()).isEqualTo(sent.id());
     assertThat(sender.wallet(10).balance()).isEqualTo(4_000);
+  }
+
+  @Test
+  void aSendWhoseReplyIsLost_isRetriedWithTheSameKey_andDebitsOnce() {
+    String alice = user("alice");
+    admin.topUp(alice, 5_000);
+    var keys = new ArrayList<String>();
+    waits.clear();
+    try (var network = FreezableProxy.to("127.0.0.1", service.hongbao().port())) {
+      HongbaoClient sender =
+          HongbaoClient.create(URI.create("http://127.0.0.1:" + network.port()))
+              .withToken(anonymous.devToken(alice, false))
+              .withKeys(
+                  () -> {
+                    keys.add(UUID.randomUUID().toString());
+                    return keys.getLast();
+                  })
+              .withRetries(THREE_TRIES, waits::add, new SplittableRandom(3));
+      // The service sends the packet and answers 201; the answer never reaches the client.
+      network.dropNextReply();
+
+      var sent = sender.send(Send.lucky(1000, 1));
+
+      assertThat(waits).hasSize(1);
+      assertThat(keys).hasSize(1);
+      assertThat(sender.wallet(10).balance()).isEqualTo(4_000);
+      assertThat(sender.wallet(10).entries()).hasSize(2); // the top-up and one send
+      assertThat(sender.send(Send.lucky(1000, 1), keys.getFirst()).id()).isEqualTo(sent.id());
+    }
   }
 
   @Test

@@ -47,7 +47,10 @@ class DependencyBlackHoleTest {
             "proxied",
             "redis://127.0.0.1:" + redis.port(),
             embedded.jdbcUrl().replace(":" + jdbcUri.getPort() + "/", ":" + postgres.port() + "/"),
-            embedded.schema());
+            embedded.schema(),
+            // The schema's own gateway: its book holds the withdrawals other tests made there.
+            embedded.gatewayUrl(),
+            embedded.gatewaySecret());
     service =
         TestService.start(
             proxied,

@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * A TCP proxy on the loopback address in front of a dependency. Frozen, it keeps every connection
  * open and forwards nothing, in either direction: what a dropped route or a paused VM looks like
  * from the client, which neither gets an answer nor learns that none will come. Thawed, it forwards
- * what it held back.
+ * what it held back. It can also lose one reply on its way back ({@link #dropNextReply}).
  */
 public final class FreezableProxy implements AutoCloseable {
 
@@ -25,6 +25,8 @@ public final class FreezableProxy implements AutoCloseable {
   private final InetSocketAddress upstream;
   private final Queue<Socket> sockets = new ConcurrentLinkedQueue<>();
   private volatile boolean frozen;
+  private final java.util.concurrent.atomic.AtomicInteger repliesToDrop =
+      new java.util.concurrent.atomic.AtomicInteger();
   private volatile boolean closed;
 
   private FreezableProxy(ServerSocket listener, InetSocketAddress upstream) {
@@ -55,6 +57,15 @@ public final class FreezableProxy implements AutoCloseable {
     frozen = false;
   }
 
+  /**
+   * The next answer that comes back from upstream is thrown away and its connection cut, both ways:
+   * the request was served (whatever it did is done), and the client sees the connection drop
+   * without a reply, as when a network fails on the way back.
+   */
+  public void dropNextReply() {
+    repliesToDrop.incrementAndGet();
+  }
+
   private void accept() {
     while (!closed) {
       try {
@@ -63,8 +74,8 @@ public final class FreezableProxy implements AutoCloseable {
         server.connect(upstream, 5_000);
         sockets.add(client);
         sockets.add(server);
-        Thread.ofVirtual().start(() -> pump(client, server));
-        Thread.ofVirtual().start(() -> pump(server, client));
+        Thread.ofVirtual().start(() -> pump(client, server, false));
+        Thread.ofVirtual().start(() -> pump(server, client, true));
       } catch (IOException e) {
         if (!closed) {
           System.err.println("proxy to " + upstream + ": " + e);
@@ -73,13 +84,16 @@ public final class FreezableProxy implements AutoCloseable {
     }
   }
 
-  private void pump(Socket from, Socket to) {
+  private void pump(Socket from, Socket to, boolean replies) {
     byte[] buffer = new byte[BUFFER_BYTES];
     try (InputStream in = from.getInputStream();
         OutputStream out = to.getOutputStream()) {
       for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
         while (frozen && !closed) {
           Thread.sleep(10);
+        }
+        if (replies && repliesToDrop.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+          return; // the finally block cuts the connection both ways
         }
         out.write(buffer, 0, read);
         out.flush();
