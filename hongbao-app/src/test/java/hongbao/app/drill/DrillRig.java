@@ -1,9 +1,17 @@
 package hongbao.app.drill;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import hongbao.app.embedded.EmbeddedRedis;
 import hongbao.app.support.Backends;
 import hongbao.app.support.TestService;
 import io.lettuce.core.RedisClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Map;
 
 /**
@@ -47,6 +55,32 @@ final class DrillRig implements AutoCloseable {
       connection.sync().flushall();
     } finally {
       client.shutdown();
+    }
+  }
+
+  /** What the append-only file holds now: a point to cut it back to with {@link #powerLoss}. */
+  long aofBytes() {
+    try {
+      return Files.size(redis.aof());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * A power loss: Redis stops, its append-only file loses everything written after {@code
+   * aofBytes}, and it starts again from what is left; the service runs on.
+   */
+  void powerLoss(long aofBytes) {
+    redis.restart(directory -> truncate(directory.resolve(EmbeddedRedis.AOF), aofBytes));
+  }
+
+  private static void truncate(Path file, long size) {
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      assertThat(channel.size()).as("the AOF grew after the cut-off point").isGreaterThan(size);
+      channel.truncate(size);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

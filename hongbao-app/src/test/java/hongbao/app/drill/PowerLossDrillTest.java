@@ -10,14 +10,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import hongbao.app.Parts;
-import hongbao.app.embedded.EmbeddedRedis;
 import hongbao.app.support.Api;
 import hongbao.app.support.TestService;
 import hongbao.core.money.Amount;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,13 +39,11 @@ class PowerLossDrillTest {
   private static final long SHARE = 25;
 
   private DrillRig rig;
-  private EmbeddedRedis redis;
   private TestService service;
 
   @BeforeEach
   void start() {
     rig = DrillRig.start("power-loss");
-    redis = rig.redis;
     service = rig.service;
   }
 
@@ -73,7 +66,7 @@ class PowerLossDrillTest {
     // Phase A (survives): 20 grabs a packet, paid.
     grabAll(api, packets, run, 0, 20);
     drained(parts);
-    long survivingBytes = aofSize();
+    long survivingBytes = rig.aofBytes();
 
     // Phase B (lost from Redis, already paid): 10 more grabs a packet.
     grabAll(api, packets, run, 20, 30);
@@ -91,7 +84,7 @@ class PowerLossDrillTest {
       assertThat(paid(parts, packet)).hasSize(30);
     }
 
-    redis.restart(directory -> truncate(directory.resolve(EmbeddedRedis.AOF), survivingBytes));
+    rig.powerLoss(survivingBytes);
 
     // The repair runs once it sees the new Redis (the workers check every second).
     await()
@@ -144,23 +137,6 @@ class PowerLossDrillTest {
 
   private static String user(String run, int i) {
     return "pl-" + run + "-" + i;
-  }
-
-  private long aofSize() {
-    try {
-      return java.nio.file.Files.size(redis.aof());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static void truncate(java.nio.file.Path file, long size) {
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-      assertThat(channel.size()).as("the AOF grew after the cut-off point").isGreaterThan(size);
-      channel.truncate(size);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   /** The receipt of a GRABBED answer. */

@@ -7,7 +7,6 @@ import static hongbao.app.drill.Drills.sendFixed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import hongbao.app.Parts;
-import hongbao.app.embedded.EmbeddedRedis;
 import hongbao.app.support.Api;
 import hongbao.app.support.TestService;
 import hongbao.app.workers.Workers;
@@ -15,12 +14,6 @@ import hongbao.core.money.Amount;
 import hongbao.core.payout.DeadLetter;
 import hongbao.core.payout.PayoutWorker;
 import io.vertx.core.json.JsonObject;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -48,13 +41,11 @@ class RepairWindowDrillTest {
   private static final long FUNDS = 10_000;
 
   private DrillRig rig;
-  private EmbeddedRedis redis;
   private TestService service;
 
   @BeforeEach
   void start() {
     rig = DrillRig.start("repair-window", Map.of(), false);
-    redis = rig.redis;
     service = rig.service;
   }
 
@@ -79,12 +70,12 @@ class RepairWindowDrillTest {
 
     grabAll(api, kept, packet);
     assertThat(worker.payOnce()).isEqualTo(kept.size());
-    long survivingBytes = aofSize();
+    long survivingBytes = rig.aofBytes();
     grabAll(api, forgotten, packet);
     assertThat(worker.payOnce()).isEqualTo(forgotten.size());
     assertThat(paid(parts, packet)).containsOnlyKeys(concat(kept, forgotten));
 
-    redis.restart(directory -> truncate(directory.resolve(EmbeddedRedis.AOF), survivingBytes));
+    rig.powerLoss(survivingBytes);
 
     // Redis remembers only the kept grabs: the forgotten shares are back in its pool.
     var restarted = parts.store().state(id).orElseThrow();
@@ -207,22 +198,5 @@ class RepairWindowDrillTest {
       all.addAll(list);
     }
     return all;
-  }
-
-  private long aofSize() {
-    try {
-      return Files.size(redis.aof());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static void truncate(Path file, long size) {
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-      assertThat(channel.size()).as("the AOF grew after the cut-off point").isGreaterThan(size);
-      channel.truncate(size);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }
