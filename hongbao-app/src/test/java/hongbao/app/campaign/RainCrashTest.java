@@ -205,15 +205,8 @@ class RainCrashTest {
 
   /** Every win credited once, nobody over the limit, the CASH exactly the prizes', escrow empty. */
   private void assertBooks(String id, long prizes) {
-    assertThat(fixture.books.value("SELECT count(*) FROM reward WHERE campaign_id = ?", id))
-        .as("each win credited once")
-        .isEqualTo(prizes);
-    assertThat(
-            fixture.books.value(
-                "SELECT count(*) FROM (SELECT user_id FROM reward WHERE campaign_id = ?"
-                    + " GROUP BY user_id HAVING count(*) > ?) AS over",
-                id,
-                MAX_WINS))
+    assertThat(fixture.books.rewards(id)).as("each win credited once").isEqualTo(prizes);
+    assertThat(fixture.books.usersOver(id, MAX_WINS))
         .as("users over the limit in the book")
         .isZero();
     assertThat(

@@ -101,15 +101,8 @@ class RainRecoveryTest {
     assertThat(fixture.rain().service().view(id).rounds().getFirst().prizesLeft()).isZero();
 
     fixture.books.awaitCredited(id, PRIZES, Duration.ofSeconds(60));
-    assertThat(fixture.books.value("SELECT count(*) FROM reward WHERE campaign_id = ?", id))
-        .as("each win credited once")
-        .isEqualTo(PRIZES);
-    assertThat(
-            fixture.books.value(
-                "SELECT count(*) FROM (SELECT user_id FROM reward WHERE campaign_id = ?"
-                    + " GROUP BY user_id HAVING count(*) > ?) AS over",
-                id,
-                MAX_WINS))
+    assertThat(fixture.books.rewards(id)).as("each win credited once").isEqualTo(PRIZES);
+    assertThat(fixture.books.usersOver(id, MAX_WINS))
         .as("users over the limit in the book")
         .isZero();
     assertThat(
@@ -167,8 +160,7 @@ class RainRecoveryTest {
     assertThat(perUser.values()).allSatisfy(n -> assertThat(n.get()).isLessThanOrEqualTo(MAX_WINS));
 
     fixture.books.awaitCredited(id, PRIZES, Duration.ofSeconds(60));
-    assertThat(fixture.books.value("SELECT count(*) FROM reward WHERE campaign_id = ?", id))
-        .isEqualTo(PRIZES);
+    assertThat(fixture.books.rewards(id)).isEqualTo(PRIZES);
     fixture.clock.advance(
         Duration.between(
             fixture.clock.instant(),

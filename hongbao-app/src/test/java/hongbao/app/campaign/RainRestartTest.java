@@ -142,15 +142,8 @@ class RainRestartTest {
     assertThat(prizesLeft(id)).isZero();
 
     fixture.books.awaitCredited(id, PRIZES, Duration.ofSeconds(60));
-    assertThat(fixture.books.value("SELECT count(*) FROM reward WHERE campaign_id = ?", id))
-        .as("each win credited once")
-        .isEqualTo(PRIZES);
-    assertThat(
-            fixture.books.value(
-                "SELECT count(*) FROM (SELECT user_id FROM reward WHERE campaign_id = ?"
-                    + " GROUP BY user_id HAVING count(*) > ?) AS over",
-                id,
-                MAX_WINS))
+    assertThat(fixture.books.rewards(id)).as("each win credited once").isEqualTo(PRIZES);
+    assertThat(fixture.books.usersOver(id, MAX_WINS))
         .as("users over the limit in the book")
         .isZero();
     assertThat(

@@ -3,8 +3,6 @@ package hongbao.app.reward;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import hongbao.app.embedded.EmbeddedRedis;
-import hongbao.app.support.Backends;
 import hongbao.core.money.Amount;
 import hongbao.core.reward.RewardBook;
 import hongbao.core.reward.RewardBudget;
@@ -66,17 +64,14 @@ class RewardCrashTest {
   private static final LuaScript LEND = LuaScript.fromResource("budget_lend.lua");
 
   private final Sealer keyset = Sealer.generate();
-  private EmbeddedRedis redis;
   private RewardFixture fixture;
 
   @BeforeAll
   void start() {
-    redis = EmbeddedRedis.start();
     try {
-      String schema = "reward_crash_" + Long.toString(System.nanoTime(), 36);
       fixture =
-          new RewardFixture(
-              new Backends("reward-crash", redis.url(), Backends.embedded().jdbcUrl(), schema),
+          RewardFixture.onItsOwn(
+              "reward-crash",
               Map.of(
                   "HONGBAO_REWARD_STUCK_AFTER_SECONDS",
                   Long.toString(STUCK_AFTER.toSeconds()),
@@ -93,12 +88,8 @@ class RewardCrashTest {
 
   @AfterAll
   void stop() {
-    try {
-      if (fixture != null) {
-        fixture.close();
-      }
-    } finally {
-      redis.close();
+    if (fixture != null) {
+      fixture.close();
     }
   }
 
@@ -251,7 +242,7 @@ class RewardCrashTest {
                 + "EXPRESS=redis:dead-express|kafka:dead-express|80");
     RewardSdk sdk =
         RewardSdk.builder()
-            .redis(redis.url())
+            .redis(fixture.redisUrl())
             .kafka("127.0.0.1:" + closedPort())
             .sealer(keyset)
             .topology(topology)

@@ -3,8 +3,6 @@ package hongbao.app.reward;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import hongbao.app.embedded.EmbeddedRedis;
-import hongbao.app.support.Backends;
 import hongbao.core.money.Amount;
 import hongbao.core.reward.RewardBook;
 import hongbao.core.reward.RewardBudget;
@@ -44,19 +42,16 @@ class RewardFailureTest {
   /** Past it, an accepted reward that is neither credited nor failed is a discrepancy. */
   private static final Duration STUCK_AFTER = Duration.ofSeconds(1);
 
-  private EmbeddedRedis redis;
   private RewardFixture fixture;
   private IssuerSimulator failing;
   private IssuerSimulator working;
 
   @BeforeAll
   void start() {
-    redis = EmbeddedRedis.start();
     try {
-      String schema = "reward_failure_" + Long.toString(System.nanoTime(), 36);
       fixture =
-          new RewardFixture(
-              new Backends("reward-failure", redis.url(), Backends.embedded().jdbcUrl(), schema),
+          RewardFixture.onItsOwn(
+              "reward-failure",
               Map.of(
                   "HONGBAO_REWARD_STUCK_AFTER_SECONDS",
                   Long.toString(STUCK_AFTER.toSeconds()),
@@ -80,18 +75,14 @@ class RewardFailureTest {
 
   @AfterAll
   void stop() {
-    try {
-      if (failing != null) {
-        failing.close();
-      }
-      if (working != null) {
-        working.close();
-      }
-      if (fixture != null) {
-        fixture.close();
-      }
-    } finally {
-      redis.close();
+    if (failing != null) {
+      failing.close();
+    }
+    if (working != null) {
+      working.close();
+    }
+    if (fixture != null) {
+      fixture.close();
     }
   }
 

@@ -2,6 +2,7 @@ package hongbao.app.reward;
 
 import static org.awaitility.Awaitility.await;
 
+import hongbao.app.embedded.EmbeddedRedis;
 import hongbao.app.support.Api;
 import hongbao.app.support.Backends;
 import hongbao.app.support.Books;
@@ -27,6 +28,9 @@ final class RewardFixture implements AutoCloseable {
   final Api api;
   final String admin;
 
+  /** A Redis of this fixture's own, closed with it; null on shared backends. */
+  private EmbeddedRedis ownRedis;
+
   RewardFixture(Backends backends, Map<String, String> overrides) {
     kafka = EmbeddedKafka.start();
     var env = new HashMap<String, String>();
@@ -43,6 +47,30 @@ final class RewardFixture implements AutoCloseable {
     api = service.api();
     books = service.books();
     admin = api.adminToken();
+  }
+
+  /**
+   * On a Redis and a schema of its own: for a test whose faults leave state behind (the failure
+   * stream, reserved budget) that every later reconciliation on shared backends would report.
+   */
+  static RewardFixture onItsOwn(String name, Map<String, String> overrides) {
+    EmbeddedRedis redis = EmbeddedRedis.start();
+    try {
+      String schema = name.replace('-', '_') + "_" + Long.toString(System.nanoTime(), 36);
+      var fixture =
+          new RewardFixture(
+              new Backends(name, redis.url(), Backends.embedded().jdbcUrl(), schema), overrides);
+      fixture.ownRedis = redis;
+      return fixture;
+    } catch (RuntimeException | Error e) {
+      redis.close();
+      throw e;
+    }
+  }
+
+  /** The Redis the service runs on, when it is this fixture's own. */
+  String redisUrl() {
+    return ownRedis.url();
   }
 
   RewardWiring rewards() {
@@ -99,7 +127,13 @@ final class RewardFixture implements AutoCloseable {
     try {
       service.close();
     } finally {
-      kafka.close();
+      try {
+        kafka.close();
+      } finally {
+        if (ownRedis != null) {
+          ownRedis.close();
+        }
+      }
     }
   }
 }

@@ -54,6 +54,20 @@ public final class Books {
         "SELECT count(*) FROM reward WHERE campaign_id = ? AND status = 'CREDITED'", campaignId);
   }
 
+  /** Reward rows of the campaign, whatever their status: one per win issued. */
+  public long rewards(String campaignId) {
+    return value("SELECT count(*) FROM reward WHERE campaign_id = ?", campaignId);
+  }
+
+  /** Users of the campaign with more than {@code maxWins} reward rows. */
+  public long usersOver(String campaignId, int maxWins) {
+    return value(
+        "SELECT count(*) FROM (SELECT user_id FROM reward WHERE campaign_id = ?"
+            + " GROUP BY user_id HAVING count(*) > ?) AS over",
+        campaignId,
+        maxWins);
+  }
+
   public void awaitCredited(String campaignId, long expected, Duration patience) {
     await()
         .atMost(patience)
