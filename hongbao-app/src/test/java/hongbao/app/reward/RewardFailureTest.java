@@ -52,15 +52,7 @@ class RewardFailureTest {
       fixture =
           RewardFixture.onItsOwn(
               "reward-failure",
-              Map.of(
-                  "HONGBAO_REWARD_STUCK_AFTER_SECONDS",
-                  Long.toString(STUCK_AFTER.toSeconds()),
-                  // The production default instead of the tests' 1 s: a batch of failing rewards
-                  // retried in place (250 ms of back-off each) can stay unacknowledged past 1 s on
-                  // a loaded machine, and a reclaim would hand it out twice. Reclaims are not what
-                  // this test is about; the exact counts below are.
-                  "HONGBAO_RECLAIM_IDLE_MILLIS",
-                  "30000"));
+              Map.of("HONGBAO_REWARD_STUCK_AFTER_SECONDS", Long.toString(STUCK_AFTER.toSeconds())));
       failing =
           IssuerSimulator.start(
               new IssuerSimulator.Settings(0, 100_000, 1.0, Duration.ZERO), Clock.systemUTC(), 11);

@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One consumer of a reward topic's streams in the group {@value RedisRewardStream#GROUP}: reads a
@@ -159,9 +161,22 @@ public final class RedisRewardConsumer implements AutoCloseable {
     }
     var settled = new ArrayList<StreamMessage<String, String>>();
     RuntimeException failure = null;
+    long keepEveryNanos = keepEvery().toNanos();
+    long keepAt = System.nanoTime() + keepEveryNanos;
     for (int i = 0; i < batch.size(); i++) {
       try {
-        if (futures.get(i).get() != Handling.PAUSED) {
+        Handling handling;
+        while (true) {
+          try {
+            handling =
+                futures.get(i).get(Math.max(0, keepAt - System.nanoTime()), TimeUnit.NANOSECONDS);
+            break;
+          } catch (TimeoutException stillHandled) {
+            keep(batch.subList(i, batch.size()), futures.subList(i, futures.size()));
+            keepAt = System.nanoTime() + keepEveryNanos;
+          }
+        }
+        if (handling != Handling.PAUSED) {
           settled.add(batch.get(i));
         }
       } catch (ExecutionException e) {
@@ -180,6 +195,41 @@ public final class RedisRewardConsumer implements AutoCloseable {
       throw failure;
     }
     return settled.size();
+  }
+
+  /**
+   * How often the events of a batch still in hand are claimed again: well inside the reclaim idle,
+   * so that no reclaimer (this instance's or another's) takes an event its handler is still working
+   * on. A batch can take long by design: a throttled type's events wait for their tokens (64 events
+   * of a type allowed 1 per second take a minute), and failing ones are retried in place.
+   */
+  private Duration keepEvery() {
+    return settings.reclaimIdle().dividedBy(3);
+  }
+
+  /**
+   * Claims the unfinished events of a batch for this consumer again: XCLAIM with JUSTID resets an
+   * entry's idle time without counting a delivery, so an event handled slowly is neither handed out
+   * twice nor sent to the failure stream as "delivered too often".
+   */
+  private void keep(
+      List<StreamMessage<String, String>> messages, List<Future<Handling>> handlings) {
+    var byStream = new java.util.LinkedHashMap<String, List<String>>();
+    for (int i = 0; i < messages.size(); i++) {
+      if (!handlings.get(i).isDone()) {
+        StreamMessage<String, String> message = messages.get(i);
+        byStream.computeIfAbsent(message.getStream(), s -> new ArrayList<>()).add(message.getId());
+      }
+    }
+    byStream.forEach(
+        (stream, ids) ->
+            commands
+                .sync()
+                .xclaim(
+                    stream,
+                    Consumer.from(RedisRewardStream.GROUP, consumer),
+                    XClaimArgs.Builder.minIdleTime(0).justid(),
+                    ids.toArray(String[]::new)));
   }
 
   /** XACK and XDEL, stream by stream: each command names one stream's key. */
