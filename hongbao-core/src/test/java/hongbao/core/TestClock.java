@@ -1,4 +1,4 @@
-package hongbao.core.withdrawal;
+package hongbao.core;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,15 +7,15 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /** A clock that moves only when told to. */
-final class TestClock extends Clock {
+public final class TestClock extends Clock {
 
   private volatile Instant now;
 
-  TestClock(Instant start) {
+  public TestClock(Instant start) {
     this.now = start;
   }
 
-  void advance(Duration by) {
+  public void advance(Duration by) {
     now = now.plus(by);
   }
 

@@ -4,13 +4,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One virtual queue: a master and a backup topic on queues of different kinds. A user's events go
  * to the master when {@code hash(user) mod 100 < masterPercent}, else to the backup; when that send
  * fails the event goes to the other one. A producer that failed is suspect for {@link
- * #SUSPECT_FOR}: events skip it (unless both are suspect), so an outage costs one timeout, not one
- * per event.
+ * #SUSPECT_FOR}: events skip it, and fail at once when both are suspect, so an outage costs one
+ * timeout per producer and period, not one per event (one caller per period probes it).
  *
  * <p>Thread-safe: the suspect marks are volatile instants, the producers thread-safe.
  */
@@ -23,10 +24,8 @@ public final class FailoverQueue {
   private final RewardProducer backup;
   private final int masterPercent;
   private final Clock clock;
-  private final java.util.concurrent.atomic.AtomicLong masterSuspectUntil =
-      new java.util.concurrent.atomic.AtomicLong();
-  private final java.util.concurrent.atomic.AtomicLong backupSuspectUntil =
-      new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong masterSuspectUntil = new AtomicLong();
+  private final AtomicLong backupSuspectUntil = new AtomicLong();
 
   public FailoverQueue(
       VirtualQueue name,
@@ -61,18 +60,42 @@ public final class FailoverQueue {
     return Math.floorMod(userId.hashCode(), 100) < masterPercent;
   }
 
-  /** Sends to the preferred producer, then to the other; completes with the one that took it. */
+  /**
+   * Sends to the preferred producer, then to the other; completes with the one that took it. A
+   * suspect producer is not tried (unless this caller won its probe), so while both are down an
+   * event fails at once, without a timeout, and the caller holds it.
+   */
   public CompletionStage<RewardProducer> send(Reward reward, int attempt) {
-    boolean masterFirst = prefersMaster(reward.userId());
-    long now = clock.millis();
-    boolean masterSuspect = suspect(masterSuspectUntil, now);
-    boolean backupSuspect = suspect(backupSuspectUntil, now);
-    if (masterFirst && masterSuspect && !backupSuspect) {
-      masterFirst = false;
-    } else if (!masterFirst && backupSuspect && !masterSuspect) {
-      masterFirst = true;
+    boolean toMaster = prefersMaster(reward.userId());
+    if (suspect(toMaster)) {
+      toMaster = !toMaster;
+      if (suspect(toMaster)) {
+        return CompletableFuture.failedFuture(new Suspect(name));
+      }
+      return attempt(toMaster, reward, attempt);
     }
-    return sendTo(masterFirst, reward, attempt, true);
+    boolean first = toMaster;
+    return attempt(first, reward, attempt)
+        .exceptionallyCompose(
+            failure ->
+                suspect(!first)
+                    ? CompletableFuture.failedFuture(failure)
+                    : attempt(!first, reward, attempt));
+  }
+
+  /**
+   * Sends to one producer only, the master or the backup: the alternating retry of a held event. A
+   * suspect producer fails at once (unless this caller won its probe).
+   */
+  public CompletionStage<RewardProducer> sendOnly(boolean toMaster, Reward reward, int attempt) {
+    if (suspect(toMaster)) {
+      return CompletableFuture.failedFuture(new Suspect(name));
+    }
+    return attempt(toMaster, reward, attempt);
+  }
+
+  private boolean suspect(boolean master) {
+    return suspect(master ? masterSuspectUntil : backupSuspectUntil, clock.millis());
   }
 
   /**
@@ -80,7 +103,7 @@ public final class FailoverQueue {
    * the right to probe it (the mark is pushed forward for the others), so a producer that is still
    * down costs one timeout per {@link #SUSPECT_FOR}, not one per event.
    */
-  private boolean suspect(java.util.concurrent.atomic.AtomicLong until, long now) {
+  private static boolean suspect(AtomicLong until, long now) {
     long mark = until.get();
     if (mark == 0) {
       return false;
@@ -91,24 +114,17 @@ public final class FailoverQueue {
     return !until.compareAndSet(mark, now + SUSPECT_FOR.toMillis());
   }
 
-  /** Sends to one producer only, the master or the backup: the alternating retry. */
-  public CompletionStage<RewardProducer> sendOnly(boolean toMaster, Reward reward, int attempt) {
-    return sendTo(toMaster, reward, attempt, false);
-  }
+  /** An event not tried: the producers it could go to failed less than {@link #SUSPECT_FOR} ago. */
+  public static final class Suspect extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
-  private CompletionStage<RewardProducer> sendTo(
-      boolean toMaster, Reward reward, int attempt, boolean thenOther) {
-    RewardProducer first = toMaster ? master : backup;
-    CompletionStage<RewardProducer> sent = attempt(first, toMaster, reward, attempt);
-    if (!thenOther) {
-      return sent;
+    Suspect(VirtualQueue queue) {
+      super("not tried: " + queue + "'s topics failed within " + SUSPECT_FOR, null, false, false);
     }
-    return sent.exceptionallyCompose(
-        failure -> attempt(toMaster ? backup : master, !toMaster, reward, attempt));
   }
 
-  private CompletionStage<RewardProducer> attempt(
-      RewardProducer producer, boolean isMaster, Reward reward, int attempt) {
+  private CompletionStage<RewardProducer> attempt(boolean isMaster, Reward reward, int attempt) {
+    RewardProducer producer = isMaster ? master : backup;
     CompletionStage<Void> sent;
     try {
       sent = producer.send(reward, attempt);

@@ -1,5 +1,6 @@
 package hongbao.core.withdrawal;
 
+import hongbao.core.TestClock;
 import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.StoredAnswer;
 import hongbao.core.ops.Switch;
