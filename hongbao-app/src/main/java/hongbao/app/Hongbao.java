@@ -301,7 +301,13 @@ public final class Hongbao implements AutoCloseable {
         config.jwtSecret() != null
             ? config.jwtSecret()
             : dataDir != null ? dataDir.jwtSecret(this::randomSecret) : randomSecret();
-    var tokens = new VerifiedTokens(new Tokens(secret, clock), clock);
+    var tokens =
+        new VerifiedTokens(
+            new Tokens(
+                secret,
+                clock,
+                config.jwtRequireExp() ? Tokens.ExpiryRule.REQUIRED : Tokens.ExpiryRule.OPTIONAL),
+            clock);
     // The grab's slow path asks the ledger and blocks: a virtual thread each, as other ledger work.
     var grabSlowPath = Executors.newVirtualThreadPerTaskExecutor();
     resources.push(grabSlowPath);

@@ -92,6 +92,13 @@ public final class Settings {
               "true without HONGBAO_JWT_SECRET",
               "dev tokens at POST /api/v1/dev/tokens (admin tokens for anyone who asks)"));
 
+  public static final FlagSetting JWT_REQUIRE_EXP =
+      add(
+          new FlagSetting(
+              "HONGBAO_JWT_REQUIRE_EXP",
+              "false",
+              "refuse bearer tokens without an exp claim (only a new secret withdraws those)"));
+
   public static final TextSetting SPLIT_POLICY =
       add(
           new TextSetting(

@@ -26,9 +26,11 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * HS256 bearer tokens signed with the service secret: claim {@code sub} (a JSON string) is the user
- * id, {@code admin: true} marks an operator. A token must carry {@code exp}: one without it would
- * be a credential that can never be withdrawn but by changing the secret. A token is refused from
- * its {@code exp} on and before its {@code nbf}; no clock skew is allowed either way.
+ * id, {@code admin: true} marks an operator. A token is refused from its {@code exp} on and before
+ * its {@code nbf}; no clock skew is allowed either way. {@code exp} is optional, as in the JWT
+ * standard and the API's contract (a client may sign its own tokens with {@code sub} alone); an
+ * install that wants every credential to lapse refuses tokens without it ({@link
+ * ExpiryRule#REQUIRED}), since such a token can be withdrawn only by changing the secret.
  */
 public final class Tokens {
 
@@ -55,8 +57,20 @@ public final class Tokens {
   private final ThreadLocal<Mac> macs;
 
   private final Clock clock;
+  private final ExpiryRule expiryRule;
 
+  /** Whether a token must carry {@code exp}. */
+  public enum ExpiryRule {
+    OPTIONAL,
+    REQUIRED
+  }
+
+  /** Tokens whose {@code exp} is optional. */
   public Tokens(String secret, Clock clock) {
+    this(secret, clock, ExpiryRule.OPTIONAL);
+  }
+
+  public Tokens(String secret, Clock clock, ExpiryRule expiryRule) {
     byte[] key = secret.getBytes(StandardCharsets.UTF_8);
     if (key.length < MIN_SECRET_BYTES) {
       throw new IllegalArgumentException(
@@ -71,6 +85,7 @@ public final class Tokens {
     this.macs = ThreadLocal.withInitial(() -> keyed(keySpec));
     keyed(keySpec); // fails now, not on the first request, if the JVM cannot
     this.clock = clock;
+    this.expiryRule = expiryRule;
   }
 
   private static Mac keyed(SecretKeySpec key) {
@@ -101,7 +116,10 @@ public final class Tokens {
     return jwt.serialize();
   }
 
-  /** A token that verified: its caller, and its {@code exp} in whole epoch seconds. */
+  /**
+   * A token that verified: its caller, and its {@code exp} in whole epoch seconds ({@code
+   * Long.MAX_VALUE} without one).
+   */
   record Verified(Caller caller, long expirySecond) {}
 
   /** The caller of a valid token, or empty for anything else: see {@link #verified}. */
@@ -249,7 +267,13 @@ public final class Tokens {
     // Whole seconds compared as numbers: an exp or nbf beyond what an Instant holds is a claim
     // like any other, not an exception. exp > now's second is exactly "exp is after now".
     long nowSecond = clock.instant().getEpochSecond();
-    if (expiry == null || expiry <= nowSecond) {
+    if (expiry == null) {
+      if (expiryRule == ExpiryRule.REQUIRED) {
+        return null;
+      }
+      expiry = Long.MAX_VALUE;
+    }
+    if (expiry <= nowSecond) {
       return null;
     }
     if (notBefore != null && notBefore > nowSecond) {

@@ -74,8 +74,13 @@ class TokensTest {
   }
 
   @Test
-  void tokenWithoutExpiry_isRefused() {
-    assertThat(tokens.verify(signed(claims().expirationTime(null).build()))).isEmpty();
+  void tokenWithoutExpiry_isAccepted_unlessTheInstallRequiresOne() {
+    String token = signed(claims().expirationTime(null).build());
+    assertThat(tokens.verify(token)).contains(new Caller("alice", false));
+    var requiring =
+        new Tokens(SECRET, Clock.fixed(NOW, ZoneOffset.UTC), Tokens.ExpiryRule.REQUIRED);
+    assertThat(requiring.verify(token)).isEmpty();
+    assertThat(requiring.verify(signed(claims().build()))).contains(new Caller("alice", false));
   }
 
   @Test
