@@ -108,9 +108,19 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--warmup-taps",
-      defaultValue = "2000",
-      description = "rain: taps of a 3-second warm-up round first; 0 skips it")
+      defaultValue = "5000",
+      description =
+          "rain: taps per warm-up window (closed loop, on a campaign of its own) until the JIT has"
+              + " settled; 0 skips the warm-up")
   int warmupTaps;
+
+  @Option(
+      names = "--warmup-round-seconds",
+      defaultValue = "90",
+      description =
+          "rain: the warm-up campaign's round; the warm-up stops by its end, and the measured"
+              + " round starts once it is over")
+  int warmupRoundSeconds;
 
   @Option(names = "--seed", defaultValue = "1", description = "rain: which users tap, in order")
   long seed;
@@ -314,7 +324,8 @@ public final class BenchCommand implements Callable<Integer> {
         var client = new BenchClient(service.baseUrl(), concurrency, service.jwtSecret(), clock)) {
       System.out.println("bench: pids " + pidsText(service.meter()));
       var options =
-          new RainRun.Options(users, roundSeconds, taps, prizes, concurrency, seed, warmupTaps);
+          new RainRun.Options(
+              users, roundSeconds, taps, prizes, concurrency, seed, warmupTaps, warmupRoundSeconds);
       return new RainRun(client, service, clock, options, command(), out).execute() ? 0 : 1;
     }
   }
@@ -348,6 +359,9 @@ public final class BenchCommand implements Callable<Integer> {
 
   /** The bench is the root of its own process: the one place it reads the wall clock. */
   private final Clock clock = Clock.systemUTC();
+
+  /** The share of the service's CPU its JIT compiler threads may take in a settled window. */
+  static final double JIT_SHARE_SETTLED = 0.05;
 
   /** One run's steps, in order. */
   private final class Run {
@@ -488,9 +502,6 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** How long a window waits for a Redis rewrite to end before it is measured regardless. */
     static final Duration REWRITE_WAIT_MAX = Duration.ofMinutes(2);
-
-    /** The share of the service's CPU its JIT compiler threads may take in a settled window. */
-    static final double JIT_SHARE_SETTLED = 0.05;
 
     /**
      * Windows of hot grabs, payouts paused, until the JIT has settled: neither has the grab rate

@@ -31,7 +31,15 @@ import java.util.function.Supplier;
  * each tap's due time (coordinated omission corrected). After the round it times how long the
  * reward pipeline takes to credit every win, waits for the unspent budget to go back, and checks
  * the figures: wins ≤ prizes held, held − left = wins, spent = the CASH won ≤ budget, spent +
- * returned = budget, reconciler clean. An optional warm-up round first (same code, fewer taps).
+ * returned = budget, reconciler clean.
+ *
+ * <p>First a warm-up, so that the round measures the service as it runs for hours, not a JVM that
+ * is still compiling: a campaign of its own whose round lasts {@code warmupRoundSeconds}, tapped
+ * closed-loop in windows of {@code warmupTaps} by fresh users, until the service's CPU per tap and
+ * the tap rate are flat and its compiler threads take at most {@value
+ * BenchCommand#JIT_SHARE_SETTLED} of its CPU (the rule of the grab scenarios' warm-up). That
+ * campaign's round then runs out, its wins are credited and its budget returned before the measured
+ * round starts.
  */
 final class RainRun {
 
@@ -57,8 +65,19 @@ final class RainRun {
   private static final long BIG_CASH = 8_800;
   private static final String COUPON = "BENCH_RAIN_COUPON";
 
+  /**
+   * @param warmupTaps taps per warm-up window; 0 skips the warm-up
+   * @param warmupRoundSeconds the warm-up campaign's round: the longest the warm-up may take
+   */
   record Options(
-      int users, int roundSeconds, int taps, int prizes, int concurrency, long seed, int warmup) {}
+      int users,
+      int roundSeconds,
+      int taps,
+      int prizes,
+      int concurrency,
+      long seed,
+      int warmupTaps,
+      int warmupRoundSeconds) {}
 
   private final BenchClient client;
   private final Target service;
@@ -78,6 +97,12 @@ final class RainRun {
     if (options.roundSeconds() < 1 || options.roundSeconds() > MAX_ROUND_SECONDS) {
       throw new IllegalArgumentException("--round-seconds must be 1.." + MAX_ROUND_SECONDS);
     }
+    if (options.warmupTaps() < 0 || options.warmupTaps() > MAX_TAPS) {
+      throw new IllegalArgumentException("--warmup-taps must be 0.." + MAX_TAPS);
+    }
+    if (options.warmupRoundSeconds() < 5 || options.warmupRoundSeconds() > MAX_ROUND_SECONDS) {
+      throw new IllegalArgumentException("--warmup-round-seconds must be 5.." + MAX_ROUND_SECONDS);
+    }
     this.client = client;
     this.service = service;
     this.clock = clock;
@@ -89,10 +114,9 @@ final class RainRun {
   /** Runs the round(s); true when every figure adds up. */
   boolean execute() throws Exception {
     prepareTypes();
-    if (options.warmup() > 0) {
-      round("warm-up", Math.min(options.warmup(), options.taps()), 3, options.seed() + 1);
-    }
+    WarmUp warmUp = warmUp();
     JsonObject summary = round("round", options.taps(), options.roundSeconds(), options.seed());
+    summary.put("warmUpWindows", warmUp.windows()).put("warmUpSettled", warmUp.settled());
     String report = markdown(summary);
     System.out.println(report);
     Files.createDirectories(out);
@@ -111,27 +135,100 @@ final class RainRun {
         .putRewardType(new RewardType(COUPON, "COUPON", 100_000, 10_000L, null, "MASSIVE", null));
   }
 
-  private JsonObject round(String label, int taps, int seconds, long seed) throws Exception {
-    int prizes = Math.max(3, Math.min(options.prizes(), taps));
+  /**
+   * The warm-up windows (see the class comment); each window's taps/s, service CPU µs per tap and
+   * the compiler threads' part of it. Empty when skipped.
+   */
+  private WarmUp warmUp() throws Exception {
+    var windows = new JsonArray();
+    if (options.warmupTaps() == 0) {
+      return new WarmUp(windows, false);
+    }
+    int seconds = options.warmupRoundSeconds();
+    // About one tap in ten wins in a window, as in the measured round by default.
+    int prizes = Math.max(3, seconds * 300);
+    Campaign campaign = create("warm-up", prizes, seconds);
+    Map<String, Long> issuedBefore = RewardsRun.issued(client);
+    var outcomes = new ConcurrentHashMap<String, AtomicLong>();
+    var cashWon = new AtomicLong();
+    sleepUntil(campaign.startsAt().plusMillis(50));
+    Instant lastStart = campaign.startsAt().plusSeconds(seconds).minusSeconds(5);
+    double bestRate = 0;
+    double bestMicros = Double.MAX_VALUE;
+    int flat = 0;
+    boolean settled = false;
+    for (int w = 0; clock.instant().isBefore(lastStart); w++) {
+      var calls = new ArrayList<Supplier<Future<?>>>(options.warmupTaps());
+      for (int i = 0; i < options.warmupTaps(); i++) {
+        String token = client.token("rain-w" + w + "-" + i);
+        calls.add(() -> tap(campaign.id(), token, outcomes, cashWon));
+      }
+      var load = new Load(options.concurrency(), 0);
+      CpuMeter.Sample cpuStart = service.meter().sample();
+      double elapsed = load.run(calls, new LatencyRecorder());
+      Map<Party, Double> micros =
+          service.meter().sample().since(cpuStart).microsPer(options.warmupTaps());
+      double rate = options.warmupTaps() / elapsed;
+      double serviceMicros = micros.getOrDefault(Party.SERVICE, 0.0);
+      double compiling = micros.getOrDefault(Party.SERVICE_JIT, 0.0);
+      windows.add(
+          JsonObject.of(
+              "tapsPerSec",
+              round1(rate),
+              "serviceMicrosPerTap",
+              round1(serviceMicros),
+              "serviceJitMicrosPerTap",
+              round1(compiling)));
+      System.out.printf(
+          Locale.ROOT,
+          "warm-up %d: %.0f taps/s, service %.1f µs per tap (compiler %.1f)%n",
+          w + 1,
+          rate,
+          serviceMicros,
+          compiling);
+      boolean rising = rate > bestRate * 1.03;
+      boolean falling = serviceMicros < bestMicros * 0.97;
+      boolean jitBusy =
+          serviceMicros > 0 && compiling / serviceMicros > BenchCommand.JIT_SHARE_SETTLED;
+      flat = rising || falling || jitBusy ? 0 : flat + 1;
+      bestRate = Math.max(bestRate, rate);
+      bestMicros = Math.min(bestMicros, serviceMicros);
+      if (w + 1 >= 3 && flat >= 2) {
+        settled = true;
+        break;
+      }
+    }
+    // The warm-up's own round runs out; its wins and its return must not fall into the round.
+    sleepUntil(campaign.startsAt().plusSeconds(seconds));
+    long won = outcomes.getOrDefault("WON", new AtomicLong()).get();
+    awaitCredited(issuedBefore, won, System.nanoTime());
+    JsonObject state = awaitReturned(campaign.id());
+    if (state.getValue("returned") == null) {
+      throw new IllegalStateException("the warm-up campaign's budget did not go back");
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "warm-up: %s after %d windows, %s%n",
+        settled ? "settled" : "not settled by the end of its round",
+        windows.size(),
+        counts(outcomes));
+    return new WarmUp(windows, settled);
+  }
+
+  /** The warm-up's windows, and whether they settled before its round ran out. */
+  private record WarmUp(JsonArray windows, boolean settled) {}
+
+  /** A campaign created for one round of the bench: its id, budget and when its round starts. */
+  private record Campaign(String id, long budget, Instant startsAt) {}
+
+  /** A campaign with one round of {@code prizes} starting {@link #LEAD} from now. */
+  private Campaign create(String label, int prizes, int seconds) {
     // Prize lines: 1% big CASH, 79% small CASH, 20% coupons (which cost no budget).
     long big = Math.max(1, prizes / 100);
     long coupons = Math.max(1, prizes / 5);
     long small = prizes - big - coupons;
     long cashHeld = big * BIG_CASH + small * SMALL_CASH;
     long budget = cashHeld + cashHeld / 10;
-
-    // Users and their tokens before anything is timed: signing is the generator's preparation.
-    var random = new SplittableRandom(seed);
-    var tokens = new java.util.HashMap<Integer, String>();
-    int[] userOfTap = new int[taps];
-    for (int i = 0; i < taps; i++) {
-      userOfTap[i] = random.nextInt(options.users());
-      tokens.computeIfAbsent(userOfTap[i], u -> client.token("rain-" + label.charAt(0) + u));
-    }
-    System.out.printf(
-        Locale.ROOT, "%s: %d taps from %d distinct users%n", label, taps, tokens.size());
-    Map<String, Long> issuedBefore = RewardsRun.issued(client);
-
     Instant startsAt =
         clock.instant().plus(LEAD).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
     var body =
@@ -162,30 +259,68 @@ final class RainRun {
                 HttpMethod.POST,
                 "/api/v1/admin/campaigns",
                 client.adminToken(),
-                "bench-rain-" + seed + "-" + startsAt.getEpochSecond(),
+                "bench-" + label + "-" + options.seed() + "-" + startsAt.getEpochSecond(),
                 body)
             .await();
     if (created.getInteger("_status", 0) != 201) {
       throw new IllegalStateException("campaign refused: " + created.encode());
     }
-    String id = created.getString("id");
+    return new Campaign(created.getString("id"), budget, startsAt);
+  }
+
+  private Future<?> tap(
+      String campaignId, String token, Map<String, AtomicLong> outcomes, AtomicLong cashWon) {
+    return client
+        .call(
+            HttpMethod.POST,
+            "/api/v1/campaigns/" + campaignId + "/taps",
+            token,
+            null,
+            new JsonObject())
+        .onSuccess(answer -> count(outcomes, cashWon, answer))
+        .onFailure(
+            e -> outcomes.computeIfAbsent("FAILED", k -> new AtomicLong()).incrementAndGet());
+  }
+
+  private void sleepUntil(Instant instant) throws InterruptedException {
+    long waitMillis = Duration.between(clock.instant(), instant).toMillis();
+    if (waitMillis > 0) {
+      Thread.sleep(waitMillis);
+    }
+  }
+
+  private static TreeMap<String, Long> counts(Map<String, AtomicLong> outcomes) {
+    var counted = new TreeMap<String, Long>();
+    outcomes.forEach((name, n) -> counted.put(name, n.get()));
+    return counted;
+  }
+
+  private JsonObject round(String label, int taps, int seconds, long seed) throws Exception {
+    int prizes = Math.max(3, Math.min(options.prizes(), taps));
+
+    // Users and their tokens before anything is timed: signing is the generator's preparation.
+    var random = new SplittableRandom(seed);
+    var tokens = new java.util.HashMap<Integer, String>();
+    int[] userOfTap = new int[taps];
+    for (int i = 0; i < taps; i++) {
+      userOfTap[i] = random.nextInt(options.users());
+      tokens.computeIfAbsent(userOfTap[i], u -> client.token("rain-" + label.charAt(0) + u));
+    }
+    System.out.printf(
+        Locale.ROOT, "%s: %d taps from %d distinct users%n", label, taps, tokens.size());
+    Map<String, Long> issuedBefore = RewardsRun.issued(client);
+
+    Campaign campaign = create(label, prizes, seconds);
+    String id = campaign.id();
+    long budget = campaign.budget();
+    Instant startsAt = campaign.startsAt();
 
     var outcomes = new ConcurrentHashMap<String, AtomicLong>();
     var cashWon = new AtomicLong();
     var calls = new ArrayList<Supplier<Future<?>>>(taps);
-    String path = "/api/v1/campaigns/" + id + "/taps";
     for (int i = 0; i < taps; i++) {
       String token = tokens.get(userOfTap[i]);
-      calls.add(
-          () ->
-              client
-                  .call(HttpMethod.POST, path, token, null, new JsonObject())
-                  .onSuccess(answer -> count(outcomes, cashWon, answer))
-                  .onFailure(
-                      e ->
-                          outcomes
-                              .computeIfAbsent("FAILED", k -> new AtomicLong())
-                              .incrementAndGet()));
+      calls.add(() -> tap(id, token, outcomes, cashWon));
     }
     // A little after the start and before the end, so that the clocks' jitter does not turn taps
     // into NOT_STARTED or ENDED.
@@ -210,17 +345,16 @@ final class RainRun {
     CpuMeter.Usage usage = service.meter().sample().since(cpuStart);
     long roundEnded = System.nanoTime();
 
-    var counted = new TreeMap<String, Long>();
-    outcomes.forEach((name, n) -> counted.put(name, n.get()));
+    TreeMap<String, Long> counted = counts(outcomes);
     long won = counted.getOrDefault("WON", 0L);
     double catchUpSeconds = awaitCredited(issuedBefore, won, roundEnded);
-    JsonObject campaign = awaitReturned(id);
+    JsonObject after = awaitReturned(id);
     Reconciliation reconciliation = client.reconcile();
 
-    JsonObject roundState = campaign.getJsonArray("rounds").getJsonObject(0);
+    JsonObject roundState = after.getJsonArray("rounds").getJsonObject(0);
     long left = roundState.getLong("prizesLeft");
-    long spent = campaign.getLong("spent");
-    Long returned = campaign.getLong("returned");
+    long spent = after.getLong("spent");
+    Long returned = after.getLong("returned");
     var discrepancies = new ArrayList<String>();
     check(discrepancies, won <= prizes, "won %d > prizes %d", won, prizes);
     check(discrepancies, prizes - left == won, "held %d − left %d ≠ won %d", prizes, left, won);
@@ -387,6 +521,24 @@ final class RainRun {
             + s.getValue("distinctUsers")
             + " of "
             + s.getValue("users"));
+    JsonArray warmUp = s.getJsonArray("warmUpWindows", new JsonArray());
+    if (!warmUp.isEmpty()) {
+      var windows = new StringBuilder();
+      for (int i = 0; i < warmUp.size(); i++) {
+        JsonObject w = warmUp.getJsonObject(i);
+        windows
+            .append(i == 0 ? "" : ", ")
+            .append(Math.round(w.getDouble("tapsPerSec")))
+            .append(" (")
+            .append(w.getValue("serviceMicrosPerTap"))
+            .append(" µs)");
+      }
+      row(
+          text,
+          "warm-up windows: taps/s (service CPU per tap)"
+              + (s.getBoolean("warmUpSettled", false) ? ", settled" : ", not settled"),
+          windows);
+    }
     row(
         text,
         "taps/s (average / peak second)",

@@ -90,7 +90,9 @@ class BenchCommandTest {
                 "--prizes",
                 "200",
                 "--warmup-taps",
-                "0",
+                "100",
+                "--warmup-round-seconds",
+                "6",
                 "--concurrency",
                 "32",
                 "--out",
@@ -99,6 +101,10 @@ class BenchCommandTest {
     assertThat(exit).isZero();
     var summary = new JsonObject(Files.readString(out.resolve(RainRun.JSON)));
     assertThat(summary.getString("scenario")).isEqualTo("rain");
+    // The warm-up's campaign: at least one window, its round over before the measured one.
+    assertThat(summary.getJsonArray("warmUpWindows")).isNotEmpty();
+    assertThat(summary.getJsonArray("warmUpWindows").getJsonObject(0).getDouble("tapsPerSec"))
+        .isPositive();
     assertThat(summary.getInteger("taps")).isEqualTo(2000);
     assertThat(summary.getInteger("distinctUsers")).isBetween(1, 2000);
     var outcomes = summary.getJsonObject("outcomes");
