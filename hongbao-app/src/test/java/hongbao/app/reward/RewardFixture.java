@@ -96,6 +96,16 @@ final class RewardFixture implements AutoCloseable {
     }
   }
 
+  /** Turns issuing off or on (the {@code rewards} switch), as an operator would. */
+  void rewardsSwitch(boolean enabled) {
+    var answer =
+        api.put(
+            "/api/v1/admin/switches/rewards", admin, JsonObject.of("enabled", enabled).encode());
+    if (answer.status() != 200) {
+      throw new IllegalStateException("rewards switch: " + answer);
+    }
+  }
+
   Api.Response sendOverHttp(JsonObject reward, String mode) {
     return api.post(
         "/api/v1/rewards" + (mode == null ? "" : "?mode=" + mode),

@@ -52,7 +52,7 @@ class RewardPauseTest {
 
   @Test
   void rewardsSwitchedOff_pastTheRedeliveryLimit_waitAndAreCreditedAfter() {
-    rewardsSwitch(false);
+    fixture.rewardsSwitch(false);
     List<String> tradeNos = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
       String tradeNo = "pause_" + i;
@@ -81,18 +81,9 @@ class RewardPauseTest {
                 fixture.rewards().failures().tradeNos(100).isEmpty()
                     && tradeNos.stream().noneMatch(fixture::isCredited));
 
-    rewardsSwitch(true);
+    fixture.rewardsSwitch(true);
     fixture.awaitAllCredited(tradeNos, Duration.ofSeconds(60));
     assertThat(fixture.rewards().failures().tradeNos(100)).isEmpty();
     fixture.service.assertReconciled();
-  }
-
-  private void rewardsSwitch(boolean enabled) {
-    var answer =
-        fixture.api.put(
-            "/api/v1/admin/switches/rewards",
-            fixture.admin,
-            JsonObject.of("enabled", enabled).encode());
-    assertThat(answer.status()).as(answer.raw()).isEqualTo(200);
   }
 }

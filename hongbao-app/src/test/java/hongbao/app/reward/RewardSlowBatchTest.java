@@ -87,7 +87,7 @@ class RewardSlowBatchTest {
             issuer.url()));
     fixture.openCampaign("slow", 1_000);
     // The consumer is paused while the events arrive, so that they wait in one batch.
-    rewardsSwitch(false);
+    fixture.rewardsSwitch(false);
     var tradeNos = new ArrayList<String>();
     for (int i = 0; i < REWARDS; i++) {
       String tradeNo = "gem_" + i;
@@ -106,7 +106,7 @@ class RewardSlowBatchTest {
       tradeNos.add(tradeNo);
     }
     assertThat(tradeNos).noneMatch(fixture::isCredited);
-    rewardsSwitch(true);
+    fixture.rewardsSwitch(true);
 
     fixture.awaitAllCredited(tradeNos, Duration.ofSeconds(30));
     var stats = issuer.snapshot();
@@ -119,14 +119,5 @@ class RewardSlowBatchTest {
     assertThat(fixture.rewards().failures().tradeNos(100)).isEmpty();
 
     fixture.service.assertReconciled();
-  }
-
-  private void rewardsSwitch(boolean enabled) {
-    var answer =
-        fixture.api.put(
-            "/api/v1/admin/switches/rewards",
-            fixture.admin,
-            JsonObject.of("enabled", enabled).encode());
-    assertThat(answer.status()).as(answer.raw()).isEqualTo(200);
   }
 }
