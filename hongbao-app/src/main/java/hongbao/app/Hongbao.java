@@ -404,6 +404,9 @@ public final class Hongbao implements AutoCloseable {
     var api = new HttpApi(vertx, services, config.http());
     http = api;
     api.with(new WebUiRoutes(services, config.webUi()));
+    var deadLetters = new hongbao.http.DeadLetterRoutes(parts.queue());
+    resources.push(deadLetters);
+    api.with(deadLetters);
     if (rewards != null) {
       api.with(rewards.routes());
     }

@@ -155,6 +155,19 @@ public final class MemoryPayoutQueue implements PayoutQueue {
   }
 
   @Override
+  public synchronized boolean redrive(String deadLetterId) {
+    for (var it = state.dead.iterator(); it.hasNext(); ) {
+      DeadLetter dead = it.next();
+      if (dead.id().equals(deadLetterId)) {
+        it.remove();
+        append(dead.task());
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
   public synchronized int removeIdleConsumers(Duration idle) {
     Instant now = clock.instant();
     int removed = 0;

@@ -21,6 +21,7 @@ import hongbao.core.payout.PayoutTask;
 import hongbao.core.reconcile.Reconciler;
 import hongbao.redis.RedisKeys;
 import io.lettuce.core.RedisClient;
+import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -97,8 +98,9 @@ class FaultDrillTest {
   }
 
   @Test
-  void failing_aTaskThatFailsEveryTime_isDeadLetteredAfterItsDeliveries_theRestArePaid()
-      throws Exception {
+  void
+      failing_aTaskThatFailsEveryTime_isDeadLetteredAfterItsDeliveries_paidOnceTheOperatorRetriesIt()
+          throws Exception {
     int maxDeliveries = 3;
     start(
         "failing",
@@ -158,6 +160,30 @@ class FaultDrillTest {
     assertThat(api.grab(api.token(unlucky), packet).json().getString("outcome"))
         .isEqualTo("ALREADY_GRABBED");
     assertThat(paid(parts, packet)).doesNotContainKey(unlucky);
+
+    // The operator's remedy once the cause is gone: the dead letter goes back to its queue and is
+    // paid once; the same retry again finds nothing, and the books are clean.
+    execute(parts, "DROP TRIGGER fail_unlucky ON transfer");
+    String admin = api.adminToken();
+    var listed = api.get("/api/v1/admin/dead-letters", admin);
+    assertThat(listed.status()).as(listed.raw()).isEqualTo(200);
+    var items = listed.json().getJsonArray("items");
+    assertThat(items.size()).as(listed.raw()).isEqualTo(1);
+    var item = items.getJsonObject(0);
+    assertThat(item.getString("userId")).isEqualTo(unlucky);
+    assertThat(item.getLong("packetId")).isEqualTo(id);
+    assertThat(item.getLong("amount")).isEqualTo(100L);
+    String retry = JsonObject.of("id", item.getString("id")).encode();
+    var retried = api.post("/api/v1/admin/dead-letters/retry", admin, Map.of(), retry);
+    assertThat(retried.status()).as(retried.raw()).isEqualTo(200);
+    drained(parts);
+    assertThat(paid(parts, packet)).hasSize(9).containsEntry(unlucky, Amount.fen(100));
+    assertThat(parts.queue().deadLetters(10)).isEmpty();
+    var again = api.post("/api/v1/admin/dead-letters/retry", admin, Map.of(), retry);
+    assertThat(again.status()).as(again.raw()).isEqualTo(404);
+    assertThat(api.get("/api/v1/wallet", api.token(unlucky)).json().getLong("balance"))
+        .isEqualTo(100L);
+    assertThat(parts.reconciler().reconcile().discrepancies()).isEmpty();
   }
 
   @Test

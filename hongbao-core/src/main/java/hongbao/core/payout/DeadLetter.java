@@ -5,4 +5,10 @@ package hongbao.core.payout;
  *
  * @param reason why: the ledger's refusal, or too many deliveries
  */
-public record DeadLetter(PayoutTask task, String reason) {}
+public record DeadLetter(PayoutTask task, String reason) {
+
+  /** How an operator names it to {@link PayoutQueue#redrive}: its place in the dead letters. */
+  public String id() {
+    return task.deliveryTag();
+  }
+}

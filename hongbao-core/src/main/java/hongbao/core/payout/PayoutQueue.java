@@ -33,6 +33,15 @@ public interface PayoutQueue {
   List<DeadLetter> deadLetters(int max);
 
   /**
+   * Sends a dead-lettered task back to the queue, named by its {@link DeadLetter#id()}: the
+   * operator's retry once the cause is fixed. It is delivered again as a new task; the ledger's
+   * transfer key still pays it at most once, and a refusal dead-letters it again.
+   *
+   * @return false when no task of that id is dead-lettered (retried already, or never was)
+   */
+  boolean redrive(String deadLetterId);
+
+  /**
    * Forgets consumers that have held nothing for longer than {@code idle} (each restart of an
    * instance leaves its old consumer names behind).
    *

@@ -119,6 +119,11 @@ class PayoutWorkerTest {
     }
 
     @Override
+    public boolean redrive(String deadLetterId) {
+      return false;
+    }
+
+    @Override
     public int removeIdleConsumers(Duration idle) {
       return 0;
     }

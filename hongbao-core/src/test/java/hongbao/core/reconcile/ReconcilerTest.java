@@ -482,6 +482,10 @@ class ReconcilerTest {
     }
 
     // Not read by the reconciler.
+    @Override
+    public boolean redrive(String deadLetterId) {
+      throw new UnsupportedOperationException();
+    }
 
     @Override
     public Optional<Packet> find(long packetId) {

@@ -94,6 +94,7 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
 
   private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(30);
   private static final LuaScript DEAD_LETTER = LuaScript.fromResource("deadletter.lua");
+  private static final LuaScript REDRIVE = LuaScript.fromResource("redrive.lua");
   private static final LuaScript ACK = LuaScript.fromResource("ack.lua");
   private static final LuaScript BACKLOG = LuaScript.fromResource("backlog.lua");
   private static final LuaScript UNPEND = LuaScript.fromResource("unpend.lua");
@@ -507,6 +508,33 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
     }
     return dead;
   }
+
+  /**
+   * Moves the entry back from its dead-letter stream to the payout stream of its slot, without the
+   * dead letter's own fields ({@code redrive.lua}, atomic: two operators retrying one task move it
+   * once). An id that names no dead-letter stream of this install is no dead letter.
+   */
+  @Override
+  public boolean redrive(String deadLetterId) {
+    String[] tag = deadLetterId.split(" ", 2);
+    if (tag.length != 2
+        || !RedisKeys.isDeadLetters(tag[0])
+        || !keys.allDeadLetterStreams().contains(tag[0])
+        || !STREAM_ID.matcher(tag[1]).matches()) {
+      return false;
+    }
+    String payouts = tag[0].substring(0, tag[0].length() - ":dead".length());
+    Invariants.check(
+        RedisKeys.deadLettersOf(payouts).equals(tag[0]), "dead letters of %s", payouts);
+    Long moved =
+        REDRIVE.<Long>run(
+            commands, ScriptOutputType.INTEGER, new String[] {tag[0], payouts}, tag[1]);
+    return moved != null && moved == 1;
+  }
+
+  /** A stream entry id: milliseconds and a sequence number. */
+  private static final java.util.regex.Pattern STREAM_ID =
+      java.util.regex.Pattern.compile("[0-9]{1,20}-[0-9]{1,20}");
 
   /**
    * XINFO CONSUMERS on every stream, pipelined; a consumer with nothing pending and idle longer

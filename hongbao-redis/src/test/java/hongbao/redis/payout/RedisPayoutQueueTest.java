@@ -365,6 +365,42 @@ class RedisPayoutQueueTest {
   }
 
   @Test
+  void redrive_sendsADeadLetterBackAsItWas_once_andNothingElse() {
+    grabbed(5, "refused", "fine");
+    List<PayoutTask> tasks = queue.poll("w1", 10, NO_WAIT);
+    PayoutTask refused =
+        tasks.stream().filter(t -> t.userId().equals("refused")).findFirst().orElseThrow();
+    queue.ack(tasks.stream().filter(t -> t != refused).toList());
+    queue.deadLetter(refused, "the books refuse");
+    String id = queue.deadLetters(10).getFirst().id();
+    assertThat(queue.backlog()).isZero();
+
+    assertThat(queue.redrive(id)).isTrue();
+    assertThat(queue.redrive(id)).as("moved once").isFalse();
+    assertThat(queue.deadLetters(10)).isEmpty();
+    List<PayoutTask> again = queue.poll("w2", 10, NO_WAIT);
+    assertThat(again)
+        .singleElement()
+        .satisfies(
+            t -> {
+              assertThat(t.packetId()).isEqualTo(refused.packetId());
+              assertThat(t.userId()).isEqualTo("refused");
+              assertThat(t.amount()).isEqualTo(refused.amount());
+              assertThat(t.grabbedAt()).isEqualTo(refused.grabbedAt());
+            });
+    queue.ack(again);
+    assertThat(queue.backlog()).isZero();
+
+    // Only a dead letter of this install's streams is one.
+    String stream = id.split(" ")[0];
+    assertThat(queue.redrive(stream.replace(":dead", "") + " " + id.split(" ")[1])).isFalse();
+    assertThat(queue.redrive("other:{s000}:payouts:dead 1-0")).isFalse();
+    assertThat(queue.redrive(stream + " 1-0")).isFalse();
+    assertThat(queue.redrive(stream + " not-an-id")).isFalse();
+    assertThat(queue.redrive("")).isFalse();
+  }
+
+  @Test
   void removeIdleConsumers_forgetsConsumersHoldingNothing_keepsThoseHoldingTasks() {
     grabbed(5, "u1", "u2");
     List<PayoutTask> held = queue.poll("holder", 1, NO_WAIT);

@@ -53,6 +53,11 @@ final class CrashingQueue implements PayoutQueue {
   }
 
   @Override
+  public boolean redrive(String deadLetterId) {
+    return queue.redrive(deadLetterId);
+  }
+
+  @Override
   public int removeIdleConsumers(Duration idle) {
     return queue.removeIdleConsumers(idle);
   }
