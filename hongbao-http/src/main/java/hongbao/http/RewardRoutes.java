@@ -2,7 +2,10 @@ package hongbao.http;
 
 import com.nimbusds.jwt.SignedJWT;
 import hongbao.core.RejectedException;
+import hongbao.core.reward.FailureLog;
+import hongbao.core.reward.Reward;
 import hongbao.core.reward.RewardCampaigns;
+import hongbao.core.reward.RewardFailures;
 import hongbao.core.reward.RewardKind;
 import hongbao.core.reward.RewardQueues;
 import hongbao.core.reward.RewardRequest;
@@ -34,6 +37,7 @@ public final class RewardRoutes implements HttpApi.Routes, AutoCloseable {
   private final RewardStatement statements;
   private final RewardTypes types;
   private final RewardCampaigns campaigns;
+  private final RewardFailures failures;
   private final Blocking blocking = new Blocking();
 
   public RewardRoutes(
@@ -41,12 +45,14 @@ public final class RewardRoutes implements HttpApi.Routes, AutoCloseable {
       TokenVerifier verifier,
       RewardStatement statements,
       RewardTypes types,
-      RewardCampaigns campaigns) {
+      RewardCampaigns campaigns,
+      RewardFailures failures) {
     this.sender = sender;
     this.verifier = verifier;
     this.statements = statements;
     this.types = types;
     this.campaigns = campaigns;
+    this.failures = failures;
   }
 
   @Override
@@ -54,9 +60,61 @@ public final class RewardRoutes implements HttpApi.Routes, AutoCloseable {
     router.get("/api/v1/admin/reward-types").handler(this::listTypes);
     router.put("/api/v1/admin/reward-types/:type").handler(this::putType);
     router.post("/api/v1/admin/reward-campaigns").handler(this::openCampaign);
+    router.get("/api/v1/admin/reward-failures").handler(this::listFailures);
+    router.post("/api/v1/admin/reward-failures/retry").handler(this::retryFailure);
     router.post("/api/v1/rewards").handler(this::send);
     router.post("/api/v1/rewards/tokens/verify").handler(this::verify);
     router.post("/api/v1/rewards/statement").handler(this::statement);
+  }
+
+  // --- the failure stream ------------------------------------------------------------------
+
+  private void listFailures(RoutingContext ctx) {
+    int limit = HttpApi.intParam(ctx, "limit", 100, 1, 500);
+    blocking
+        .call(ctx.vertx().getOrCreateContext(), () -> failures.list(limit))
+        .onComplete(
+            result ->
+                HttpApi.answer(
+                    ctx,
+                    result.map(
+                        list -> {
+                          var items = new JsonArray();
+                          list.forEach(failure -> items.add(failureJson(failure)));
+                          return new JsonObject().put("items", items);
+                        })));
+  }
+
+  private static JsonObject failureJson(FailureLog.Failure failure) {
+    Reward reward = failure.reward();
+    return new JsonObject()
+        .put("tradeNo", reward.tradeNo())
+        .put("userId", reward.userId())
+        .put("campaignId", reward.campaignId())
+        .put("type", reward.type())
+        .put("amount", reward.amount().fen())
+        .put("reason", failure.reason());
+  }
+
+  private void retryFailure(RoutingContext ctx) {
+    String tradeNo = JsonFields.parse(ctx.body().buffer(), "tradeNo").requiredString("tradeNo");
+    blocking
+        .call(ctx.vertx().getOrCreateContext(), () -> failures.retry(tradeNo))
+        .onComplete(
+            result -> {
+              if (result.succeeded() && result.result() != RewardFailures.Retry.QUEUED) {
+                ctx.fail(
+                    ApiError.notFound(
+                        result.result() == RewardFailures.Retry.NOT_FOUND
+                            ? "no failed reward of that tradeNo (retried already?)"
+                            : "its reward type is not defined: define it, then retry"));
+                return;
+              }
+              HttpApi.answer(
+                  ctx,
+                  result.map(
+                      queued -> new JsonObject().put("tradeNo", tradeNo).put("retried", true)));
+            });
   }
 
   // --- reward types -------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import hongbao.core.reward.ForcedCredits;
 import hongbao.core.reward.RewardAudit;
 import hongbao.core.reward.RewardBook;
 import hongbao.core.reward.RewardCampaigns;
+import hongbao.core.reward.RewardFailures;
 import hongbao.core.reward.RewardHandler;
 import hongbao.core.reward.RewardService;
 import hongbao.core.reward.RewardStatement;
@@ -183,7 +184,8 @@ public final class RewardWiring implements AutoCloseable {
             verifier,
             new RewardStatement(parts.tokens(), parts.tokenStore(), verifier, book, parts.types()),
             parts.types(),
-            campaigns);
+            campaigns,
+            new RewardFailures(failures, parts.queues(), parts.types()));
     resources.push(routes);
     Gauge.builder("hongbao.rewards.held", parts.queues(), q -> q.held()).register(registry);
     Gauge.builder("hongbao.rewards.parked", parking, p -> p.size()).register(registry);

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.TestInstance;
  * A downstream issuer that fails every call (503) while the other types keep working: each of its
  * rewards is tried {@link RewardHandler#MAX_ATTEMPTS} times and then written to the failure stream,
  * where it awaits an operator; the reconciler names exactly those rewards, and nothing else — the
- * working types are credited once each and the budget holds only their cash.
+ * working types are credited once each and the budget holds only their cash. Once the type is
+ * issued by a working issuer, the operator retries each, and each is credited once.
  *
  * <p>The failure stream outlives the service and is reported by every reconciliation on its Redis,
  * so this class has a Redis and a schema of its own: the tests sharing the embedded backends must
@@ -96,7 +97,7 @@ class RewardFailureTest {
   }
 
   @Test
-  void issuerAlwaysFailing_itsRewardsEndInTheFailureStream_andAreAllTheReconcilerNames() {
+  void issuerAlwaysFailing_itsRewardsEndInTheFailureStream_theReconcilerNamesThem_untilRetried() {
     // MASSIVE: Kafka is the master queue of 80% of users (by hash) and the Redis streams of the
     // others; of the failing rewards' users at least one is of each, so both kinds of consumer
     // re-queue and give up.
@@ -226,6 +227,51 @@ class RewardFailureTest {
             .map(line -> namedIn(line, down))
             .toList();
     assertThat(named).as(answer.raw()).containsExactlyInAnyOrderElementsOf(down);
+
+    // The operator's remedy once the cause is fixed: the type is issued by a working issuer, each
+    // failed reward is retried once, credited once, and the books are clean.
+    fixture.putType(
+        "DOWN_TEA",
+        JsonObject.of(
+            "kind",
+            "COUPON",
+            "ratePerSecond",
+            1_000,
+            "burst",
+            100,
+            "queue",
+            "MASSIVE",
+            "issuerUrl",
+            working.url()));
+    var types = fixture.rewards().sdk().parts().types();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> working.url().equals(types.find("DOWN_TEA").orElseThrow().issuerUrl()));
+    var listed = fixture.api.get("/api/v1/admin/reward-failures", fixture.admin);
+    assertThat(listed.status()).as(listed.raw()).isEqualTo(200);
+    assertThat(listed.json().getJsonArray("items").stream().map(JsonObject.class::cast))
+        .extracting(item -> item.getString("tradeNo"))
+        .containsExactlyInAnyOrderElementsOf(down);
+    for (String tradeNo : down) {
+      var retried = retry(tradeNo);
+      assertThat(retried.status()).as(retried.raw()).isEqualTo(200);
+    }
+    fixture.awaitAllCredited(down, Duration.ofSeconds(30));
+    assertThat(failures.tradeNos(100)).isEmpty();
+    assertThat(working.snapshot().issuedByType()).containsEntry("DOWN_TEA", EACH);
+    assertThat(working.snapshot().repeats()).isZero();
+    var again = retry(down.getFirst());
+    assertThat(again.status()).as(again.raw()).isEqualTo(404);
+    var clean = fixture.api.get("/api/v1/admin/reconciliation", fixture.admin);
+    assertThat(clean.json().getBoolean("ok")).as(clean.raw()).isTrue();
+  }
+
+  private hongbao.app.support.Api.Response retry(String tradeNo) {
+    return fixture.api.post(
+        "/api/v1/admin/reward-failures/retry",
+        fixture.admin,
+        Map.of(),
+        JsonObject.of("tradeNo", tradeNo).encode());
   }
 
   /** The one tradeNo of {@code tradeNos} the line names (a line naming none or two fails). */

@@ -4,9 +4,13 @@ import java.util.List;
 
 /**
  * Port: the failure stream — rewards an issuer refused for good, and events that could not be
- * handled after many deliveries. The reconciler reports every entry; an operator settles them.
+ * handled after many deliveries. The reconciler reports every entry until an operator settles it
+ * ({@link RewardFailures}).
  */
 public interface FailureLog {
+
+  /** One entry: the reward given up on, and why. */
+  record Failure(Reward reward, String reason) {}
 
   void fail(Reward reward, String reason);
 
@@ -15,4 +19,14 @@ public interface FailureLog {
 
   /** The tradeNos in the stream, at most {@code max}. */
   List<String> tradeNos(int max);
+
+  /** Entries, oldest first, at most {@code max}. */
+  List<Failure> failures(int max);
+
+  /**
+   * Deletes the entries of {@code tradeNo} among the first {@code scanned}.
+   *
+   * @return how many were deleted
+   */
+  int forget(String tradeNo, int scanned);
 }

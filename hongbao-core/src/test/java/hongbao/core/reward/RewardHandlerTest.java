@@ -151,6 +151,16 @@ class RewardHandlerTest {
     public List<String> tradeNos(int max) {
       return List.of();
     }
+
+    @Override
+    public List<Failure> failures(int max) {
+      return List.of();
+    }
+
+    @Override
+    public int forget(String tradeNo, int scanned) {
+      return 0;
+    }
   }
 
   private static final class NoTokens implements TokenStore {

@@ -45,6 +45,23 @@ public final class RedisFailureLog implements FailureLog {
     return read(max).stream().map(e -> e.getBody().get("t")).toList();
   }
 
+  @Override
+  public List<Failure> failures(int max) {
+    return read(max).stream()
+        .map(e -> new Failure(RewardFields.reward(e.getBody()), e.getBody().get("r")))
+        .toList();
+  }
+
+  @Override
+  public int forget(String tradeNo, int scanned) {
+    String[] ids =
+        read(scanned).stream()
+            .filter(e -> tradeNo.equals(e.getBody().get("t")))
+            .map(StreamMessage::getId)
+            .toArray(String[]::new);
+    return ids.length == 0 ? 0 : redis.sync().xdel(keys.failures(), ids).intValue();
+  }
+
   private List<StreamMessage<String, String>> read(int max) {
     return redis.sync().xrange(keys.failures(), Range.unbounded(), Limit.from(max));
   }
