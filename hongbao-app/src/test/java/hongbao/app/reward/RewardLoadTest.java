@@ -224,7 +224,7 @@ class RewardLoadTest {
   }
 
   @Test
-  void typePushedAtSeveralTimesItsRate_isIssuedAtItsLimit_fusedEventsWait_unfusedAllIssuedOnce()
+  void typePushedPastItsRate_isIssuedAtItsLimit_fusedEventsWait_unfusedAllIssuedOnce()
       throws Exception {
     String campaign = unique("push");
     fixture.openCampaign(campaign, 1_000);
@@ -242,9 +242,10 @@ class RewardLoadTest {
     System.out.printf(
         "pushed %d at %.0f/s, %.1f times the limit of %d/s%n",
         rewards, offeredPerSecond, offeredPerSecond / rate, rate);
-    // Twice the limit at least: this JVM's sender reached 471/s on a box where the suite takes
-    // twice as long as usual, and anything well above the limit shows the bucket at work.
-    assertThat(offeredPerSecond).as("offered at several times the rate").isGreaterThan(2.0 * rate);
+    // Half again the limit at least: this JVM's sender, sharing two cores with the other test
+    // fork, reached 391-550/s in fresh-clone CI runs (2-2.75 times the limit), and anything well
+    // above the limit shows the bucket at work.
+    assertThat(offeredPerSecond).as("offered well above the rate").isGreaterThan(1.5 * rate);
 
     // Let it run past the burst into the steady rate, then fuse the type.
     await()
