@@ -104,19 +104,7 @@ class RewardFailureTest {
     fixture.putType(
         "CASH",
         JsonObject.of("kind", "CASH", "ratePerSecond", 1_000, "burst", 100, "queue", "MASSIVE"));
-    fixture.putType(
-        "DOWN_TEA",
-        JsonObject.of(
-            "kind",
-            "COUPON",
-            "ratePerSecond",
-            1_000,
-            "burst",
-            100,
-            "queue",
-            "MASSIVE",
-            "issuerUrl",
-            failing.url()));
+    putDownTea(failing);
     fixture.putType(
         "UP_SKIN",
         JsonObject.of(
@@ -230,19 +218,7 @@ class RewardFailureTest {
 
     // The operator's remedy once the cause is fixed: the type is issued by a working issuer, each
     // failed reward is retried once, credited once, and the books are clean.
-    fixture.putType(
-        "DOWN_TEA",
-        JsonObject.of(
-            "kind",
-            "COUPON",
-            "ratePerSecond",
-            1_000,
-            "burst",
-            100,
-            "queue",
-            "MASSIVE",
-            "issuerUrl",
-            working.url()));
+    putDownTea(working);
     var types = fixture.rewards().sdk().parts().types();
     await()
         .atMost(Duration.ofSeconds(10))
@@ -264,6 +240,23 @@ class RewardFailureTest {
     assertThat(again.status()).as(again.raw()).isEqualTo(404);
     var clean = fixture.api.get("/api/v1/admin/reconciliation", fixture.admin);
     assertThat(clean.json().getBoolean("ok")).as(clean.raw()).isTrue();
+  }
+
+  /** The COUPON type whose issuer the test fails, then mends, on the MASSIVE queue. */
+  private void putDownTea(IssuerSimulator issuer) {
+    fixture.putType(
+        "DOWN_TEA",
+        JsonObject.of(
+            "kind",
+            "COUPON",
+            "ratePerSecond",
+            1_000,
+            "burst",
+            100,
+            "queue",
+            "MASSIVE",
+            "issuerUrl",
+            issuer.url()));
   }
 
   private hongbao.app.support.Api.Response retry(String tradeNo) {
