@@ -34,6 +34,9 @@ public final class Sealer {
   private final KeysetHandle keyset;
   private final Aead aead;
 
+  /** The primary key's own sealing, when it is AES-GCM (see {@link PrimarySeal}). */
+  private final Optional<PrimarySeal> primary;
+
   private Sealer(KeysetHandle keyset) {
     this.keyset = keyset;
     try {
@@ -41,6 +44,7 @@ public final class Sealer {
     } catch (GeneralSecurityException e) {
       throw new IllegalArgumentException("the keyset holds no usable AEAD key", e);
     }
+    this.primary = PrimarySeal.of(keyset.getPrimary().getKey());
   }
 
   private static Configuration registered() {
@@ -105,7 +109,10 @@ public final class Sealer {
 
   public String seal(byte[] body, byte[] associatedData) {
     try {
-      return ENCODER.encodeToString(aead.encrypt(body, associatedData));
+      return ENCODER.encodeToString(
+          primary.isPresent()
+              ? primary.get().seal(body, associatedData)
+              : aead.encrypt(body, associatedData));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("sealing failed", e);
     }
