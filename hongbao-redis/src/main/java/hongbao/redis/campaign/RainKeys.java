@@ -1,7 +1,6 @@
 package hongbao.redis.campaign;
 
 import hongbao.core.campaign.Campaign;
-import java.util.Locale;
 
 /**
  * The Redis keys of the red-packet rain. Everything of one home slot {@code j} of a campaign
@@ -21,11 +20,10 @@ final class RainKeys {
     this.prefix = prefix;
   }
 
+  /** Concatenated, not formatted: every tap builds a few of these. */
   private String tag(Campaign campaign, int pool) {
-    return campaign.version() == 1
-        ? String.format(Locale.ROOT, "%s:cp:{cp:%s:%d}", prefix, campaign.id(), pool)
-        : String.format(
-            Locale.ROOT, "%s:cp:{cp:%s:%d:v%d}", prefix, campaign.id(), pool, campaign.version());
+    String version = campaign.version() == 1 ? "" : ":v" + campaign.version();
+    return prefix + ":cp:{cp:" + campaign.id() + ":" + pool + version + "}";
   }
 
   String armed(Campaign campaign, int pool) {
