@@ -27,8 +27,14 @@ import java.util.concurrent.TimeUnit;
  */
 final class Target implements AutoCloseable {
 
-  /** The launcher's flags (see the {@code hongbao} script): what a user's service runs with. */
-  static final List<String> SERVICE_JVM_FLAGS = List.of("-XX:+UseParallelGC", "-Xss512k");
+  /**
+   * The launcher's flags (see the {@code hongbao} script): what a user's service runs with, on the
+   * JDK this bench runs on.
+   */
+  static final List<String> SERVICE_JVM_FLAGS =
+      Runtime.version().feature() >= 23
+          ? List.of("-XX:+UseParallelGC", "-Xss512k", "--sun-misc-unsafe-memory-access=allow")
+          : List.of("-XX:+UseParallelGC", "-Xss512k");
 
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
