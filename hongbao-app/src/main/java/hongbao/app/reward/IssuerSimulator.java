@@ -8,16 +8,19 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
  * A downstream issuer of coupons and items for tests and drills: {@code POST /} with {@code
  * {"tradeNo","userId","type","amount"}} answers 200 once issued (idempotent by tradeNo: a repeat
  * answers 200 and issues nothing), 429 above its capacity (a token bucket of {@code capacity} per
- * second, one second's burst), 503 at random with {@code errorRate}, each after {@code latency}. It
- * records when each tradeNo was issued, so a test can check the rate it was issued at.
+ * second, one second's burst), 503 at random with {@code errorRate}, 422 for good to a user it was
+ * told to refuse ({@link #refuseUser}), each after {@code latency}. It records when each tradeNo
+ * was issued, so a test can check the rate it was issued at.
  *
  * <p>Requests are answered on one Vert.x event loop; its state is guarded by the simulator's lock
  * only so that a test may read it from another thread.
@@ -35,6 +38,8 @@ public final class IssuerSimulator implements AutoCloseable {
   private long errors;
   private long refused;
   private long repeats;
+  private long declined;
+  private final Set<String> refusedUsers = new HashSet<>();
   private double tokens;
   private long refilledAt;
 
@@ -113,6 +118,11 @@ public final class IssuerSimulator implements AutoCloseable {
       request.response().setStatusCode(503).end("injected failure");
       return;
     }
+    if (refusedUsers.contains(json.getString("userId"))) {
+      declined++;
+      request.response().setStatusCode(422).end("this user may not have it");
+      return;
+    }
     if (issuedType.putIfAbsent(tradeNo, type) == null) {
       issuedAtByType.computeIfAbsent(type, t -> new ArrayList<>()).add(clock.millis());
     } else {
@@ -135,11 +145,23 @@ public final class IssuerSimulator implements AutoCloseable {
     return true;
   }
 
-  /** What the simulator saw, read on its event loop. */
+  /**
+   * From now on refuses this user's rewards for good (422), as an issuer answers a user it will
+   * never serve: the pipeline must not call again.
+   */
+  public synchronized void refuseUser(String userId) {
+    refusedUsers.add(userId);
+  }
+
+  /**
+   * What the simulator saw, read on its event loop: {@code refused} over capacity (429), {@code
+   * declined} for good (422).
+   */
   public record Stats(
       long calls,
       long errors,
       long refused,
+      long declined,
       long repeats,
       Map<String, Integer> issuedByType,
       Map<String, Integer> maxPerSecondByType) {}
@@ -156,7 +178,7 @@ public final class IssuerSimulator implements AutoCloseable {
           issued.put(type, times.size());
           max.put(type, maxInWindow(times, 1_000));
         });
-    return new Stats(calls, errors, refused, repeats, issued, max);
+    return new Stats(calls, errors, refused, declined, repeats, issued, max);
   }
 
   private JsonObject stats() {
@@ -165,6 +187,7 @@ public final class IssuerSimulator implements AutoCloseable {
         .put("calls", stats.calls())
         .put("errors", stats.errors())
         .put("refused", stats.refused())
+        .put("declined", stats.declined())
         .put("repeats", stats.repeats())
         .put("issuedByType", new JsonObject(new HashMap<String, Object>(stats.issuedByType())))
         .put(

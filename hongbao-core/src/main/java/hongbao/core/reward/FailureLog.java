@@ -9,8 +9,8 @@ import java.util.List;
  */
 public interface FailureLog {
 
-  /** One entry: the reward given up on, and why. */
-  record Failure(Reward reward, String reason) {}
+  /** One entry: its id in the stream, the reward given up on, and why. */
+  record Failure(String id, Reward reward, String reason) {}
 
   void fail(Reward reward, String reason);
 
@@ -24,9 +24,10 @@ public interface FailureLog {
   List<Failure> failures(int max);
 
   /**
-   * Deletes the entries of {@code tradeNo} among the first {@code scanned}.
+   * Deletes the one entry {@code id}: not every entry of its reward, since a retried reward may
+   * already have failed again (see {@link RewardFailures}).
    *
-   * @return how many were deleted
+   * @return whether it was there
    */
-  int forget(String tradeNo, int scanned);
+  boolean forget(String id);
 }

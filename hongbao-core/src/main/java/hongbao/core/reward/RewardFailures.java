@@ -11,7 +11,9 @@ import java.util.Optional;
  * is answered from the reward book as refused and comes back to the failure stream.
  *
  * <p>The reward is queued before its entry is forgotten: a crash between the two leaves both, and
- * the entry is still reported until retried again. Thread-safe.
+ * the entry is still reported until retried again. Only the entry retried is forgotten: a reward
+ * the book answers as refused can fail again, with a new entry, before the retry forgets the old
+ * one, and that new entry must stay. Thread-safe.
  */
 public final class RewardFailures {
 
@@ -42,21 +44,20 @@ public final class RewardFailures {
   }
 
   public Retry retry(String tradeNo) {
-    Optional<Reward> failed =
+    Optional<FailureLog.Failure> failed =
         log.failures(SCANNED_MAX).stream()
-            .map(FailureLog.Failure::reward)
-            .filter(reward -> reward.tradeNo().equals(tradeNo))
+            .filter(failure -> failure.reward().tradeNo().equals(tradeNo))
             .findFirst();
     if (failed.isEmpty()) {
       return Retry.NOT_FOUND;
     }
-    Reward reward = failed.get();
+    Reward reward = failed.get().reward();
     Optional<RewardType> type = types.find(reward.type());
     if (type.isEmpty()) {
       return Retry.UNKNOWN_TYPE;
     }
     queues.send(reward, type.get().queue(), 0);
-    log.forget(tradeNo, SCANNED_MAX);
+    log.forget(failed.get().id());
     return Retry.QUEUED;
   }
 }

@@ -158,8 +158,8 @@ class RewardHandlerTest {
     }
 
     @Override
-    public int forget(String tradeNo, int scanned) {
-      return 0;
+    public boolean forget(String id) {
+      return false;
     }
   }
 

@@ -48,18 +48,13 @@ public final class RedisFailureLog implements FailureLog {
   @Override
   public List<Failure> failures(int max) {
     return read(max).stream()
-        .map(e -> new Failure(RewardFields.reward(e.getBody()), e.getBody().get("r")))
+        .map(e -> new Failure(e.getId(), RewardFields.reward(e.getBody()), e.getBody().get("r")))
         .toList();
   }
 
   @Override
-  public int forget(String tradeNo, int scanned) {
-    String[] ids =
-        read(scanned).stream()
-            .filter(e -> tradeNo.equals(e.getBody().get("t")))
-            .map(StreamMessage::getId)
-            .toArray(String[]::new);
-    return ids.length == 0 ? 0 : redis.sync().xdel(keys.failures(), ids).intValue();
+  public boolean forget(String id) {
+    return redis.sync().xdel(keys.failures(), id) > 0;
   }
 
   private List<StreamMessage<String, String>> read(int max) {
