@@ -7,6 +7,7 @@ import io.vertx.core.Promise;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -114,6 +115,31 @@ final class Blocking implements AutoCloseable {
                     result.completeExceptionally(failure);
                   }
                 }));
+  }
+
+  /**
+   * An executor for the blocking continuation of work that began without blocking (a tap that won):
+   * each task runs on a virtual thread under this bound and with the logging context the caller has
+   * now. Past the bound {@code execute} throws {@link Unavailable} (503).
+   */
+  Executor executor() {
+    Map<String, String> logging = MDC.getCopyOfContextMap();
+    return task -> {
+      if (!inFlight.tryAcquire()) {
+        throw overloaded();
+      }
+      threads.execute(
+          () ->
+              withLogging(
+                  logging,
+                  () -> {
+                    try {
+                      task.run();
+                    } finally {
+                      inFlight.release();
+                    }
+                  }));
+    };
   }
 
   /**

@@ -8,8 +8,10 @@ import hongbao.core.campaign.PrizeLine;
 import hongbao.core.campaign.Round;
 import hongbao.core.campaign.TapOutcome;
 import hongbao.core.ledger.IdempotencyKey;
+import hongbao.core.reward.RewardQueues;
 import hongbao.core.reward.RewardRules;
 import hongbao.http.auth.Caller;
+import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -20,6 +22,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletionException;
 
 /**
  * The red-packet rain's routes (API.md part 2, "Campaigns"): creating a campaign (admin,
@@ -192,25 +195,40 @@ public final class CampaignRoutes implements HttpApi.Routes, AutoCloseable {
     // The request itself (400) before the campaign it names (404), as the contract orders them.
     JsonFields.parse(ctx.body().buffer(), "clientTapId");
     String id = campaignId(ctx);
-    blocking
-        .call(ctx.vertx().getOrCreateContext(), () -> taps.tap(id, caller.userId()))
-        .onComplete(
-            result -> {
-              if (result.succeeded()) {
-                meters.answered(result.result(), started);
+    var context = (ContextInternal) ctx.vertx().getOrCreateContext();
+    taps.tap(id, caller.userId(), blocking.executor())
+        .whenComplete(
+            (outcome, failure) -> {
+              // A miss normally completes on this request's own event loop (the Redis link has a
+              // connection per loop): answer right here. From a virtual thread (a win), hand over.
+              if (context.inThread()) {
+                context.dispatch(() -> answerTap(ctx, outcome, failure, started));
+              } else {
+                context.runOnContext(ignored -> answerTap(ctx, outcome, failure, started));
               }
-              if (result.succeeded() && result.result() instanceof TapOutcome.RateLimited) {
-                ctx.fail(new ApiError(429, "RATE_LIMITED", "too many taps; slow down"));
-                return;
-              }
-              if (result.failed()
-                  && result.cause() instanceof hongbao.core.reward.RewardQueues.QueuesFull) {
-                // The win is recorded in the pools; the closer issues it if nobody else does.
-                ctx.fail(new ApiError(503, "UNAVAILABLE", "the reward queues are down"));
-                return;
-              }
-              HttpApi.answer(ctx, result.map(CampaignRoutes::tapJson));
             });
+  }
+
+  private void answerTap(RoutingContext ctx, TapOutcome outcome, Throwable failure, long started) {
+    Throwable cause =
+        failure instanceof CompletionException && failure.getCause() != null
+            ? failure.getCause()
+            : failure;
+    if (cause instanceof RewardQueues.QueuesFull) {
+      // The win is recorded in the pools; the closer issues it if nobody else does.
+      ctx.fail(new ApiError(503, "UNAVAILABLE", "the reward queues are down"));
+      return;
+    }
+    if (cause != null) {
+      ctx.fail(cause);
+      return;
+    }
+    meters.answered(outcome, started);
+    if (outcome instanceof TapOutcome.RateLimited) {
+      ctx.fail(new ApiError(429, "RATE_LIMITED", "too many taps; slow down"));
+      return;
+    }
+    HttpApi.json(ctx, 200, tapJson(outcome));
   }
 
   private static String campaignId(RoutingContext ctx) {

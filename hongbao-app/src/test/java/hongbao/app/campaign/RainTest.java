@@ -501,7 +501,7 @@ class RainTest {
                       String user = "rain-" + u;
                       // Early waves: one tap each; the last: until the limit or an empty round.
                       for (int i = 0; i < (last ? MAX_WINS + 1 : 1); i++) {
-                        var outcome = fixture.rain().taps().tap(id, user);
+                        var outcome = fixture.tap(id, user);
                         outcomes
                             .computeIfAbsent(outcomeName(outcome), k -> new AtomicLong())
                             .incrementAndGet();

@@ -77,10 +77,11 @@ public final class Campaigns {
 
   public Optional<Campaign> find(String id) {
     Instant now = clock.instant();
-    Kept kept = known.get(id);
-    if (kept != null && (kept.fin() || now.isBefore(kept.readAt().plusMillis(REFRESH_MILLIS)))) {
-      return Optional.of(kept.campaign());
+    Optional<Campaign> usable = kept(id, now);
+    if (usable.isPresent()) {
+      return usable;
     }
+    Kept kept = known.get(id);
     Optional<Campaign> loaded = store.find(id);
     loaded.ifPresent(
         c -> {
@@ -90,6 +91,18 @@ public final class Campaigns {
           keep(c, now);
         });
     return loaded;
+  }
+
+  /**
+   * The copy kept in memory if it may be used at {@code now} (read from the clock before this call)
+   * without reading the store; empty when {@link #find} would read it. Never blocks.
+   */
+  public Optional<Campaign> kept(String id, Instant now) {
+    Kept kept = known.get(id);
+    if (kept != null && (kept.fin() || now.isBefore(kept.readAt().plusMillis(REFRESH_MILLIS)))) {
+      return Optional.of(kept.campaign());
+    }
+    return Optional.empty();
   }
 
   public Campaign get(String id) {

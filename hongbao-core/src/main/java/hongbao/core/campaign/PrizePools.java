@@ -2,6 +2,7 @@ package hongbao.core.campaign;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Port: the rounds' prize pools, split into sub-pools in different hash slots (Redis). Each method
@@ -76,6 +77,19 @@ public interface PrizePools {
    * for the tail (see {@link TapService}).
    */
   HomeReply tap(
+      Campaign campaign,
+      Round round,
+      String userId,
+      String tradeNoPrefix,
+      long nowMillis,
+      boolean draw,
+      double u);
+
+  /**
+   * {@link #tap} without blocking the caller: the stage completes with the reply, on the store's
+   * thread, or fails as the blocking call would throw.
+   */
+  CompletionStage<HomeReply> tapAsync(
       Campaign campaign,
       Round round,
       String userId,

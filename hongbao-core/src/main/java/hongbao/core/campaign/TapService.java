@@ -4,8 +4,12 @@ import hongbao.core.Unavailable;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.DoubleSupplier;
 
@@ -38,6 +42,13 @@ import java.util.function.DoubleSupplier;
  * round's pulse (taps and prizes left summed over its sub-pools), refreshed at most every {@value
  * #PULSE_MILLIS} ms of the clock or {@value #PULSE_TAPS} taps per instance. Time comes from the
  * injected clock, randomness from the injected source.
+ *
+ * <p><b>Threads.</b> {@link #tap(String, String, Executor)} sends the home script without waiting
+ * when the campaign is kept in memory and the round's sample is fresh; a reply that settles the tap
+ * (a miss, a limit, no round) completes it on the store's thread. Whatever may block (reading the
+ * campaign, refreshing the sample, issuing a win, the tail, restoring a lost slot) runs on the
+ * executor given. Most taps miss (nine in ten in the bench's rain) and never change threads. {@link
+ * #tap(String, String)} does all of it on the calling thread.
  */
 public final class TapService {
 
@@ -76,7 +87,19 @@ public final class TapService {
     this.uniform = uniform;
   }
 
+  /** What a tap decided before its home script: read once, used by the script and after it. */
+  private record Tap(
+      Campaign campaign,
+      Campaign.Phase phase,
+      Round round,
+      String userId,
+      String prefix,
+      long nowMillis,
+      boolean draw) {}
+
   /**
+   * A tap, blocking the calling thread.
+   *
    * @throws hongbao.core.RejectedException NOT_FOUND for an unknown campaign
    */
   public TapOutcome tap(String campaignId, String userId) {
@@ -84,33 +107,120 @@ public final class TapService {
     Instant now = clock.instant();
     Campaign campaign = campaigns.get(campaignId);
     Campaign.Phase phase = campaign.phaseAt(now);
-    Round round = phase instanceof Campaign.Phase.Running running ? running.round() : null;
-    boolean draw = round != null && uniform.getAsDouble() < chance(campaign, round, now);
-    String prefix = round == null ? "" : TradeNos.prefix(campaignId, round.number(), userId);
-    var reply =
-        pools.tap(campaign, round, userId, prefix, now.toEpochMilli(), draw, uniform.getAsDouble());
-    if (reply instanceof PrizePools.HomeReply.Lost) {
-      // Redis lost the slot (or another tap is restoring it): put the issued wins back first.
-      recovery.restoreIfLost(campaign);
-      reply =
-          pools.tap(
-              campaign, round, userId, prefix, now.toEpochMilli(), draw, uniform.getAsDouble());
+    Round round = round(phase);
+    Sample sample = round == null ? null : sample(campaign, round, now.toEpochMilli());
+    Tap tap = decide(campaign, phase, sample, userId, now);
+    return finish(tap, home(tap));
+  }
+
+  /**
+   * A tap that blocks no thread where it can (see "Threads" above); what may block runs on {@code
+   * blocking}, whose {@code execute} may refuse (the stage then fails, or this call throws).
+   */
+  public CompletionStage<TapOutcome> tap(String campaignId, String userId, Executor blocking) {
+    Instant now = clock.instant();
+    Optional<Campaign> kept = campaigns.kept(campaignId, now);
+    Tap tap = kept.map(campaign -> decideWithoutBlocking(campaign, userId, now)).orElse(null);
+    if (tap == null) {
+      return CompletableFuture.supplyAsync(() -> tap(campaignId, userId), blocking);
     }
+    return pools
+        .tapAsync(
+            tap.campaign(),
+            tap.round(),
+            userId,
+            tap.prefix(),
+            tap.nowMillis(),
+            tap.draw(),
+            uniform.getAsDouble())
+        .thenCompose(
+            reply -> {
+              Optional<TapOutcome> settled = settled(tap, reply);
+              return settled.isPresent()
+                  ? CompletableFuture.completedStage(settled.get())
+                  : CompletableFuture.supplyAsync(() -> finish(tap, reply), blocking);
+            });
+  }
+
+  private static Round round(Campaign.Phase phase) {
+    return phase instanceof Campaign.Phase.Running running ? running.round() : null;
+  }
+
+  /** The tap's decisions, or null when the round's sample is due for a refresh (a read). */
+  private Tap decideWithoutBlocking(Campaign campaign, String userId, Instant now) {
+    Campaign.Phase phase = campaign.phaseAt(now);
+    Round round = round(phase);
+    Sample sample = null;
+    if (round != null) {
+      sample = fresh(pulses.get(roundKey(campaign, round)), now.toEpochMilli());
+      if (sample == null) {
+        return null;
+      }
+    }
+    return decide(campaign, phase, sample, userId, now);
+  }
+
+  private Tap decide(
+      Campaign campaign, Campaign.Phase phase, Sample sample, String userId, Instant now) {
+    Round round = round(phase);
+    boolean draw = round != null && uniform.getAsDouble() < chance(round, sample, now);
+    String prefix = round == null ? "" : TradeNos.prefix(campaign.id(), round.number(), userId);
+    return new Tap(campaign, phase, round, userId, prefix, now.toEpochMilli(), draw);
+  }
+
+  private PrizePools.HomeReply home(Tap tap) {
+    return pools.tap(
+        tap.campaign(),
+        tap.round(),
+        tap.userId(),
+        tap.prefix(),
+        tap.nowMillis(),
+        tap.draw(),
+        uniform.getAsDouble());
+  }
+
+  /** The outcome a reply settles by itself; empty for a win, a tail reservation or a lost slot. */
+  private static Optional<TapOutcome> settled(Tap tap, PrizePools.HomeReply reply) {
     return switch (reply) {
-      case PrizePools.HomeReply.RateLimited limited -> TapOutcome.RATE_LIMITED;
+      case PrizePools.HomeReply.RateLimited limited -> Optional.of(TapOutcome.RATE_LIMITED);
       case PrizePools.HomeReply.Idle idle ->
-          phase instanceof Campaign.Phase.Waiting waiting
-              ? new TapOutcome.NotStarted(waiting.nextRoundAt())
-              : TapOutcome.ENDED;
-      case PrizePools.HomeReply.Lost lost ->
-          throw new Unavailable(
-              "redis", "the prize pools of " + campaignId + " were lost again", null);
-      case PrizePools.HomeReply.LimitReached limit -> TapOutcome.LIMIT_REACHED;
-      case PrizePools.HomeReply.Missed missed -> TapOutcome.MISSED;
+          Optional.of(
+              tap.phase() instanceof Campaign.Phase.Waiting waiting
+                  ? new TapOutcome.NotStarted(waiting.nextRoundAt())
+                  : TapOutcome.ENDED);
+      case PrizePools.HomeReply.LimitReached limit -> Optional.of(TapOutcome.LIMIT_REACHED);
+      case PrizePools.HomeReply.Missed missed -> Optional.of(TapOutcome.MISSED);
+      case PrizePools.HomeReply.Won won -> Optional.empty();
+      case PrizePools.HomeReply.Reserved reserved -> Optional.empty();
+      case PrizePools.HomeReply.Lost lost -> Optional.empty();
+    };
+  }
+
+  /** The rest of a tap after its home script's reply; may block. */
+  private TapOutcome finish(Tap tap, PrizePools.HomeReply reply) {
+    PrizePools.HomeReply answered = reply;
+    if (answered instanceof PrizePools.HomeReply.Lost) {
+      // Redis lost the slot (or another tap is restoring it): put the issued wins back first.
+      recovery.restoreIfLost(tap.campaign());
+      answered = home(tap);
+    }
+    Optional<TapOutcome> settled = settled(tap, answered);
+    if (settled.isPresent()) {
+      return settled.get();
+    }
+    return switch (answered) {
       case PrizePools.HomeReply.Won won ->
-          issue(campaign, round, userId, prefix + won.seq(), won.line());
+          issue(tap.campaign(), tap.round(), tap.userId(), tap.prefix() + won.seq(), won.line());
       case PrizePools.HomeReply.Reserved reserved ->
-          tail(campaign, round, userId, prefix + reserved.seq(), now.getEpochSecond());
+          tail(
+              tap.campaign(),
+              tap.round(),
+              tap.userId(),
+              tap.prefix() + reserved.seq(),
+              Math.floorDiv(tap.nowMillis(), 1_000));
+      default ->
+          throw new Unavailable(
+              "redis", "the prize pools of " + tap.campaign().id() + " were lost again", null);
     };
   }
 
@@ -162,8 +272,7 @@ public final class TapService {
   }
 
   /** The chance of this tap drawing, from this instance's recent sample of the round. */
-  private double chance(Campaign campaign, Round round, Instant now) {
-    Sample sample = sample(campaign, round, now.toEpochMilli());
+  private static double chance(Round round, Sample sample, Instant now) {
     return WinChance.of(
         sample.pulse().leftTotal(),
         sample.pulse().taps(),
@@ -172,16 +281,25 @@ public final class TapService {
         round.endsAt().toEpochMilli() - now.toEpochMilli());
   }
 
-  private Sample sample(Campaign campaign, Round round, long nowMillis) {
-    String key = roundKey(campaign, round);
-    Sample sample = pulses.get(key);
+  /** The sample if it may still be used at {@code nowMillis} (counting this tap); else null. */
+  private static Sample fresh(Sample sample, long nowMillis) {
     if (sample == null
         || nowMillis - sample.atMillis() >= PULSE_MILLIS
         || sample.tapsSince().incrementAndGet() >= PULSE_TAPS) {
+      return null;
+    }
+    return sample;
+  }
+
+  private Sample sample(Campaign campaign, Round round, long nowMillis) {
+    String key = roundKey(campaign, round);
+    Sample sample = fresh(pulses.get(key), nowMillis);
+    if (sample == null) {
       // Several taps may refresh at once; each read is cheap and the last one written wins.
+      Sample old = pulses.get(key);
       PrizePools.Pulse pulse = pools.pulse(campaign, round);
       TapRate rate =
-          (sample == null ? TapRate.startingAt(round.startsAt().toEpochMilli()) : sample.rate())
+          (old == null ? TapRate.startingAt(round.startsAt().toEpochMilli()) : old.rate())
               .next(nowMillis, pulse.taps());
       sample = new Sample(nowMillis, pulse, rate, new AtomicLong());
       pulses.put(key, sample);

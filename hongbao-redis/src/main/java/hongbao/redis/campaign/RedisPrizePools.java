@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -171,32 +172,64 @@ public final class RedisPrizePools implements PrizePools {
       long nowMillis,
       boolean draw,
       double u) {
+    String[] scriptKeys = tapKeys(campaign, round, userId, nowMillis);
+    String[] args = tapArgs(campaign, round, userId, tradeNoPrefix, nowMillis, draw, u);
+    return homeReply(TAP.run(redis, ScriptOutputType.VALUE, scriptKeys, args));
+  }
+
+  @Override
+  public CompletionStage<HomeReply> tapAsync(
+      Campaign campaign,
+      Round round,
+      String userId,
+      String tradeNoPrefix,
+      long nowMillis,
+      boolean draw,
+      double u) {
+    String[] scriptKeys = tapKeys(campaign, round, userId, nowMillis);
+    String[] args = tapArgs(campaign, round, userId, tradeNoPrefix, nowMillis, draw, u);
+    return TAP.<String>runAsync(redis, ScriptOutputType.VALUE, scriptKeys, args)
+        .thenApply(RedisPrizePools::homeReply);
+  }
+
+  private String[] tapKeys(Campaign campaign, Round round, String userId, long nowMillis) {
     int home = SubPools.home(userId, campaign.homePools());
     int roundNumber = round == null ? 0 : round.number();
     long nowSecond = Math.floorDiv(nowMillis, 1_000);
-    String reply =
-        TAP.run(
-            redis,
-            ScriptOutputType.VALUE,
-            new String[] {
-              keys.tapLog(campaign, home, userId),
-              keys.wins(campaign, home),
-              keys.seq(campaign, home),
-              keys.pool(campaign, home, roundNumber),
-              keys.won(campaign, home),
-              keys.liveIn(campaign, home, roundNumber, nowSecond),
-              keys.armed(campaign, home)
-            },
-            userId,
-            Integer.toString(campaign.tapsPerUserPerSecond()),
-            round == null ? "0" : "1",
-            Integer.toString(campaign.maxWinsPerUser()),
-            draw ? "1" : "0",
-            Double.toString(u),
-            Integer.toString(round == null ? 0 : round.prizes().size()),
-            tradeNoPrefix,
-            Integer.toString(roundNumber),
-            Long.toString(nowMillis));
+    return new String[] {
+      keys.tapLog(campaign, home, userId),
+      keys.wins(campaign, home),
+      keys.seq(campaign, home),
+      keys.pool(campaign, home, roundNumber),
+      keys.won(campaign, home),
+      keys.liveIn(campaign, home, roundNumber, nowSecond),
+      keys.armed(campaign, home)
+    };
+  }
+
+  private static String[] tapArgs(
+      Campaign campaign,
+      Round round,
+      String userId,
+      String tradeNoPrefix,
+      long nowMillis,
+      boolean draw,
+      double u) {
+    return new String[] {
+      userId,
+      Integer.toString(campaign.tapsPerUserPerSecond()),
+      round == null ? "0" : "1",
+      Integer.toString(campaign.maxWinsPerUser()),
+      draw ? "1" : "0",
+      Double.toString(u),
+      Integer.toString(round == null ? 0 : round.prizes().size()),
+      tradeNoPrefix,
+      Integer.toString(round == null ? 0 : round.number()),
+      Long.toString(nowMillis)
+    };
+  }
+
+  private static HomeReply homeReply(String reply) {
     return switch (ScriptReply.verdict(reply)) {
       case "RATE" -> new HomeReply.RateLimited();
       case "IDLE" -> new HomeReply.Idle();
