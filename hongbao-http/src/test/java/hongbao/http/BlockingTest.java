@@ -1,6 +1,7 @@
 package hongbao.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
@@ -98,6 +99,59 @@ class BlockingTest {
     } finally {
       release.countDown();
       bounded.close();
+    }
+  }
+
+  @Test
+  void executor_runsOnAVirtualThreadWithTheCallersRequestId_underTheSameBound() throws Exception {
+    var bounded = new Blocking(1);
+    var release = new java.util.concurrent.CountDownLatch(1);
+    try {
+      MDC.put(RequestTelemetry.MDC_KEY, "req-won");
+      java.util.concurrent.Executor executor;
+      try {
+        executor = bounded.executor();
+      } finally {
+        MDC.remove(RequestTelemetry.MDC_KEY);
+      }
+      var seen = new CompletableFuture<String>();
+      executor.execute(
+          () -> {
+            LOG.info("continued");
+            seen.complete(Thread.currentThread().isVirtual() + " " + awaitQuietly(release));
+          });
+
+      assertThatThrownBy(() -> executor.execute(() -> {}))
+          .isInstanceOf(hongbao.core.Unavailable.class)
+          .hasMessageContaining("more than 1 requests");
+      release.countDown();
+      assertThat(seen.get(10, TimeUnit.SECONDS)).isEqualTo("true released");
+      assertThat(lines()).containsExactly("continued req-won");
+      // The permit goes back just after the task returns: the next one is taken once it has.
+      var again = new CompletableFuture<Void>();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (!again.isDone()) {
+        try {
+          executor.execute(() -> again.complete(null));
+          break;
+        } catch (hongbao.core.Unavailable stillHeld) {
+          assertThat(System.nanoTime()).as("the permit came back").isLessThan(deadline);
+          Thread.sleep(5);
+        }
+      }
+      again.get(10, TimeUnit.SECONDS);
+    } finally {
+      release.countDown();
+      bounded.close();
+    }
+  }
+
+  private static String awaitQuietly(java.util.concurrent.CountDownLatch latch) {
+    try {
+      return latch.await(10, TimeUnit.SECONDS) ? "released" : "timed out";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "interrupted";
     }
   }
 
