@@ -51,7 +51,7 @@ public interface RewardBook {
   /** A user's rewards, newest first, at most {@code limit}. */
   List<RewardRecord> byUser(String userId, int limit);
 
-  /** Every reward of a campaign, for the reconciler. */
+  /** Every reward of a campaign, however many, for the reconciler. */
   List<RewardRecord> byCampaign(String campaignId);
 
   /** Problems the books themselves show: a credited CASH reward without exactly one transfer. */
