@@ -504,17 +504,13 @@ public final class BenchCommand implements Callable<Integer> {
     static final Duration REWRITE_WAIT_MAX = Duration.ofMinutes(2);
 
     /**
-     * Windows of hot grabs, payouts paused, until the JIT has settled: neither has the grab rate
-     * risen nor the service's CPU per grab fallen by more than 3% against the best window so far,
-     * and the service's compiler threads took at most {@value #JIT_SHARE_SETTLED} of its CPU, two
-     * windows in a row (at least three windows, at most the time limit). CPU per grab is the
-     * steadier sign on a shared machine; the rate is what a user sees. The compiler's share is
-     * there because a rate and a CPU per grab that look flat over a few short windows can still
-     * hide a JIT at work: on a quiet box, windows right after such a warm-up alternated between ~80
-     * and ~190 µs of service CPU per grab, and the compiler threads took 23% of the service's CPU
-     * over the whole run. After each window the payouts drain, so that their code is compiled along
-     * with the grab path's: warmed up with one drain at the end, the first measured window ran ~40%
-     * above the next ones. Returns each window's grabs/s.
+     * Windows of hot grabs, payouts paused, until the JIT has settled ({@link WarmUpRule}; at most
+     * the time limit). The compiler's share is in the rule because on a quiet box, windows right
+     * after a warm-up without it alternated between ~80 and ~190 µs of service CPU per grab, and
+     * the compiler threads took 23% of the service's CPU over the whole run. After each window the
+     * payouts drain, so that their code is compiled along with the grab path's: warmed up with one
+     * drain at the end, the first measured window ran ~40% above the next ones. Returns each
+     * window's grabs/s.
      *
      * @param round what the windows' users are named after
      * @param label what the windows are called in the output
@@ -525,9 +521,7 @@ public final class BenchCommand implements Callable<Integer> {
         return rates;
       }
       long deadline = System.nanoTime() + warmupMaxSeconds * 1_000_000_000L;
-      double bestRate = 0;
-      double bestMicros = Double.MAX_VALUE;
-      int flat = 0;
+      var rule = new WarmUpRule();
       for (int w = 0; System.nanoTime() < deadline; w++) {
         setPayouts(false);
         Window window =
@@ -537,17 +531,18 @@ public final class BenchCommand implements Callable<Integer> {
                 new LatencyRecorder(),
                 label + " " + (w + 1));
         rates.add(Math.round(window.grabsPerSec() * 10) / 10.0);
-        double micros = window.cpuMicrosPerGrab().getOrDefault(Party.SERVICE, 0.0);
-        boolean rising = window.grabsPerSec() > bestRate * 1.03;
-        boolean falling = meter.measures(Party.SERVICE) && micros < bestMicros * 0.97;
-        double compiling = window.cpuMicrosPerGrab().getOrDefault(Party.SERVICE_JIT, 0.0);
-        boolean jitBusy = micros > 0 && compiling / micros > JIT_SHARE_SETTLED;
-        flat = rising || falling || jitBusy ? 0 : flat + 1;
-        bestRate = Math.max(bestRate, window.grabsPerSec());
-        bestMicros = Math.min(bestMicros, micros);
+        double micros =
+            meter.measures(Party.SERVICE)
+                ? window.cpuMicrosPerGrab().getOrDefault(Party.SERVICE, 0.0)
+                : 0;
+        boolean settled =
+            rule.settledAfter(
+                window.grabsPerSec(),
+                micros,
+                window.cpuMicrosPerGrab().getOrDefault(Party.SERVICE_JIT, 0.0));
         setPayouts(true);
         PayoutDrain.awaitEmpty(backlog, System.nanoTime());
-        if (w + 1 >= 3 && flat >= 2) {
+        if (settled) {
           break;
         }
       }

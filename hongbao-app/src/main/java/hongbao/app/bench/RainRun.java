@@ -153,9 +153,7 @@ final class RainRun {
     var cashWon = new AtomicLong();
     sleepUntil(campaign.startsAt().plusMillis(50));
     Instant lastStart = campaign.startsAt().plusSeconds(seconds).minusSeconds(5);
-    double bestRate = 0;
-    double bestMicros = Double.MAX_VALUE;
-    int flat = 0;
+    var rule = new WarmUpRule();
     boolean settled = false;
     for (int w = 0; clock.instant().isBefore(lastStart); w++) {
       var calls = new ArrayList<Supplier<Future<?>>>(options.warmupTaps());
@@ -186,14 +184,7 @@ final class RainRun {
           rate,
           serviceMicros,
           compiling);
-      boolean rising = rate > bestRate * 1.03;
-      boolean falling = serviceMicros < bestMicros * 0.97;
-      boolean jitBusy =
-          serviceMicros > 0 && compiling / serviceMicros > BenchCommand.JIT_SHARE_SETTLED;
-      flat = rising || falling || jitBusy ? 0 : flat + 1;
-      bestRate = Math.max(bestRate, rate);
-      bestMicros = Math.min(bestMicros, serviceMicros);
-      if (w + 1 >= 3 && flat >= 2) {
+      if (rule.settledAfter(rate, serviceMicros, compiling)) {
         settled = true;
         break;
       }

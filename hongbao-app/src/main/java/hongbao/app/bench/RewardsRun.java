@@ -59,6 +59,12 @@ final class RewardsRun {
 
   private static final Duration CREDIT_PATIENCE = Duration.ofMinutes(5);
 
+  /**
+   * Bounds the warm-up: each window is a quarter of {@code --rewards} (about 5 s at the default on
+   * two cores), and the compiler can still take a fifth of the service's CPU after 150,000 rewards.
+   */
+  static final int WARM_UP_WINDOWS_MAX = 12;
+
   private final BenchClient client;
   private final Target service;
   private final Sealer keyset;
@@ -108,7 +114,7 @@ final class RewardsRun {
             .kafka(service.kafkaBootstrap())
             .sealer(keyset)
             .build()) {
-      window(sdk, Math.max(1, rewards / 4), "warm-up");
+      String warmUp = warmUp(sdk);
       var windows = new ArrayList<Window>();
       for (int r = 0; r < runs; r++) {
         windows.add(window(sdk, rewards, "run " + (r + 1)));
@@ -116,12 +122,33 @@ final class RewardsRun {
       Reconciliation reconciliation = client.reconcile();
       boolean clean = reconciliation.ok();
       String report =
-          markdown(windows, clean ? "clean" : String.join("; ", reconciliation.discrepancies()));
+          markdown(
+              windows, warmUp, clean ? "clean" : String.join("; ", reconciliation.discrepancies()));
       System.out.println(report);
       Files.createDirectories(out);
       Files.writeString(out.resolve("summary.md"), report);
       return clean;
     }
+  }
+
+  /**
+   * Windows of a quarter of {@code --rewards} until the JIT has settled ({@link WarmUpRule}, on the
+   * credited rate and the service's CPU per reward) or {@value #WARM_UP_WINDOWS_MAX} windows ran;
+   * says which.
+   */
+  private String warmUp(RewardSdk sdk) throws Exception {
+    var rule = new WarmUpRule();
+    for (int w = 1; w <= WARM_UP_WINDOWS_MAX; w++) {
+      Window window = window(sdk, Math.max(1, rewards / 4), "warm-up " + w);
+      Map<Party, Double> micros = window.cpuMicrosPerReward();
+      if (rule.settledAfter(
+          window.creditedPerSec(),
+          micros.getOrDefault(Party.SERVICE, 0.0),
+          micros.getOrDefault(Party.SERVICE_JIT, 0.0))) {
+        return "settled after " + w + " windows";
+      }
+    }
+    return "not settled after " + WARM_UP_WINDOWS_MAX + " windows";
   }
 
   private void prepare() {
@@ -306,7 +333,7 @@ final class RewardsRun {
     return rounded;
   }
 
-  private String markdown(List<Window> windows, String reconciliation) {
+  private String markdown(List<Window> windows, String warmUp, String reconciliation) {
     var text = new StringBuilder();
     text.append("```\n").append(command).append("\n```\n\n");
     text.append(
@@ -319,6 +346,7 @@ final class RewardsRun {
             Math.max(1, rewards / 4),
             concurrency));
     text.append("| measure | value |\n| --- | --- |\n");
+    text.append("| warm-up | ").append(warmUp).append(" |\n");
     row(text, "accepted via SDK (rewards/s)", median(windows, Window::sdkPerSec), "%.0f");
     row(
         text,
