@@ -7,9 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import hongbao.app.embedded.EmbeddedRedis;
-import hongbao.app.support.Backends;
 import hongbao.core.campaign.TapOutcome;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,41 +43,24 @@ class RainRepairWindowTest {
   private static final int LOST = 300;
   private static final int IN_THE_WINDOW = 400;
 
+  private RestartableRain rain;
   private EmbeddedRedis redis;
-  private Path snapshots;
   private RainFixture fixture;
 
   @BeforeAll
   void start() throws Exception {
-    snapshots = Files.createTempDirectory("hongbao-rain-window-");
-    redis = EmbeddedRedis.start();
-    try {
-      String schema = "rain_window_" + Long.toString(System.nanoTime(), 36);
-      fixture =
-          new RainFixture(
-              new Backends("rain-window", redis.url(), Backends.embedded().jdbcUrl(), schema),
-              Map.of(
-                  "HONGBAO_SWEEP_INTERVAL_MILLIS", Long.toString(Duration.ofHours(1).toMillis())));
-    } catch (RuntimeException | Error e) {
-      redis.close();
-      throw e;
-    }
+    rain =
+        new RestartableRain(
+            "rain-window",
+            Map.of("HONGBAO_SWEEP_INTERVAL_MILLIS", Long.toString(Duration.ofHours(1).toMillis())));
+    redis = rain.redis;
+    fixture = rain.fixture;
   }
 
   @AfterAll
   void stop() throws Exception {
-    try {
-      if (fixture != null) {
-        fixture.close();
-      }
-    } finally {
-      redis.close();
-      try (var files = Files.list(snapshots)) {
-        for (Path file : files.toList()) {
-          Files.delete(file);
-        }
-      }
-      Files.delete(snapshots);
+    if (rain != null) {
+      rain.close();
     }
   }
 
@@ -95,7 +76,7 @@ class RainRepairWindowTest {
 
     fixture.tap(id, RainFixture.users("kept-", KEPT), 1, wins, perUser);
     fixture.books.awaitCredited(id, KEPT, Duration.ofSeconds(60));
-    Path older = redis.snapshot(snapshots.resolve("older.aof"));
+    Path older = redis.snapshot(rain.snapshots.resolve("older.aof"));
     fixture.tap(id, RainFixture.users("lost-", LOST), 1, wins, perUser);
     Set<String> lost =
         wins.keySet().stream().filter(t -> t.contains("_lost-")).collect(Collectors.toSet());

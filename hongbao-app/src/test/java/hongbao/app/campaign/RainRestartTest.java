@@ -7,10 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import hongbao.app.embedded.EmbeddedRedis;
-import hongbao.app.support.Backends;
 import hongbao.core.campaign.TapOutcome;
 import hongbao.redis.RedisLink;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,40 +44,21 @@ class RainRestartTest {
   private static final int KEPT = 2_000;
   private static final int LOST = 1_000;
 
+  private RestartableRain rain;
   private EmbeddedRedis redis;
-  private Path snapshots;
   private RainFixture fixture;
 
   @BeforeAll
   void start() throws Exception {
-    snapshots = Files.createTempDirectory("hongbao-rain-restart-");
-    redis = EmbeddedRedis.start();
-    try {
-      String schema = "rain_restart_" + Long.toString(System.nanoTime(), 36);
-      fixture =
-          new RainFixture(
-              new Backends("rain-restart", redis.url(), Backends.embedded().jdbcUrl(), schema),
-              Map.of());
-    } catch (RuntimeException | Error e) {
-      redis.close();
-      throw e;
-    }
+    rain = new RestartableRain("rain-restart", Map.of());
+    redis = rain.redis;
+    fixture = rain.fixture;
   }
 
   @AfterAll
   void stop() throws Exception {
-    try {
-      if (fixture != null) {
-        fixture.close();
-      }
-    } finally {
-      redis.close();
-      try (var files = Files.list(snapshots)) {
-        for (Path file : files.toList()) {
-          Files.delete(file);
-        }
-      }
-      Files.delete(snapshots);
+    if (rain != null) {
+      rain.close();
     }
   }
 
@@ -108,7 +87,7 @@ class RainRestartTest {
     fixture.books.awaitCredited(id, KEPT, Duration.ofSeconds(60));
     Set<String> keptTrades = Set.copyOf(trades(id));
     assertThat(keptTrades).isEqualTo(wins.keySet());
-    Path older = redis.snapshot(snapshots.resolve("older.aof"));
+    Path older = redis.snapshot(rain.snapshots.resolve("older.aof"));
     String generation = generation();
 
     fixture.tap(id, RainFixture.users("lost-", LOST), 1, wins, perUser);
