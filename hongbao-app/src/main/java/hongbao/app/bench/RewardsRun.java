@@ -60,8 +60,8 @@ final class RewardsRun {
   private static final Duration CREDIT_PATIENCE = Duration.ofMinutes(5);
 
   /**
-   * Bounds the warm-up: each window is a quarter of {@code --rewards} (about 5 s at the default on
-   * two cores), and the compiler can still take a fifth of the service's CPU after 150,000 rewards.
+   * Bounds the warm-up: each window is a quarter of {@code --rewards}, and on two cores the
+   * compiler still took a fifth of the service's CPU after 150,000 rewards.
    */
   static final int WARM_UP_WINDOWS_MAX = 12;
 
