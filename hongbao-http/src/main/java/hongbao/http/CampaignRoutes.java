@@ -22,7 +22,6 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletionException;
 
 /**
  * The red-packet rain's routes (API.md part 2, "Campaigns"): creating a campaign (admin,
@@ -210,10 +209,7 @@ public final class CampaignRoutes implements HttpApi.Routes, AutoCloseable {
   }
 
   private void answerTap(RoutingContext ctx, TapOutcome outcome, Throwable failure, long started) {
-    Throwable cause =
-        failure instanceof CompletionException && failure.getCause() != null
-            ? failure.getCause()
-            : failure;
+    Throwable cause = failure == null ? null : Failures.unwrap(failure);
     if (cause instanceof RewardQueues.QueuesFull) {
       // The win is recorded in the pools; the closer issues it if nobody else does.
       ctx.fail(new ApiError(503, "UNAVAILABLE", "the reward queues are down"));

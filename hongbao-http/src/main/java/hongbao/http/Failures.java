@@ -150,7 +150,8 @@ final class Failures {
     LOG.info("connection fault: {}", String.valueOf(failure));
   }
 
-  private static Throwable unwrap(Throwable failure) {
+  /** The failure itself, out of the completion and execution wrappers around it. */
+  static Throwable unwrap(Throwable failure) {
     Throwable current = failure;
     while (current instanceof java.util.concurrent.CompletionException
         || current instanceof java.util.concurrent.ExecutionException) {
