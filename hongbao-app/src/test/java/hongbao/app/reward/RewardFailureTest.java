@@ -229,14 +229,14 @@ class RewardFailureTest {
         .extracting(item -> item.getString("tradeNo"))
         .containsExactlyInAnyOrderElementsOf(down);
     for (String tradeNo : down) {
-      var retried = retry(tradeNo);
+      var retried = fixture.retryFailure(tradeNo);
       assertThat(retried.status()).as(retried.raw()).isEqualTo(200);
     }
     fixture.awaitAllCredited(down, Duration.ofSeconds(30));
     assertThat(failures.tradeNos(100)).isEmpty();
     assertThat(working.snapshot().issuedByType()).containsEntry("DOWN_TEA", EACH);
     assertThat(working.snapshot().repeats()).isZero();
-    var again = retry(down.getFirst());
+    var again = fixture.retryFailure(down.getFirst());
     assertThat(again.status()).as(again.raw()).isEqualTo(404);
     var clean = fixture.api.get("/api/v1/admin/reconciliation", fixture.admin);
     assertThat(clean.json().getBoolean("ok")).as(clean.raw()).isTrue();
@@ -257,14 +257,6 @@ class RewardFailureTest {
             "MASSIVE",
             "issuerUrl",
             issuer.url()));
-  }
-
-  private hongbao.app.support.Api.Response retry(String tradeNo) {
-    return fixture.api.post(
-        "/api/v1/admin/reward-failures/retry",
-        fixture.admin,
-        Map.of(),
-        JsonObject.of("tradeNo", tradeNo).encode());
   }
 
   /** The one tradeNo of {@code tradeNos} the line names (a line naming none or two fails). */

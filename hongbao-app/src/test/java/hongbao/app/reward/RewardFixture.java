@@ -114,6 +114,15 @@ final class RewardFixture implements AutoCloseable {
         reward.encode());
   }
 
+  /** An operator's retry of a reward in the failure stream, over HTTP. */
+  Api.Response retryFailure(String tradeNo) {
+    return api.post(
+        "/api/v1/admin/reward-failures/retry",
+        admin,
+        Map.of(),
+        JsonObject.of("tradeNo", tradeNo).encode());
+  }
+
   boolean isCredited(String tradeNo) {
     return service
         .hongbao()

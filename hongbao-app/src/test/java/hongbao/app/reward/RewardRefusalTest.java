@@ -113,12 +113,7 @@ class RewardRefusalTest {
     // The operator retries each: answered from the reward book, it fails again, with a new entry.
     Set<String> before = ids(failures);
     for (String tradeNo : banned) {
-      var retried =
-          fixture.api.post(
-              "/api/v1/admin/reward-failures/retry",
-              fixture.admin,
-              Map.of(),
-              JsonObject.of("tradeNo", tradeNo).encode());
+      var retried = fixture.retryFailure(tradeNo);
       assertThat(retried.status()).as(retried.raw()).isEqualTo(200);
     }
     await()
