@@ -113,13 +113,18 @@ public final class EmbeddedRedis implements AutoCloseable {
    * write made since — an AOF cut back, a replica that lagged, a backup restored.
    */
   public synchronized Path snapshot(Path copy) {
-    RedisClient client = RedisClient.create(url());
+    return snapshot(url(), aof(), copy);
+  }
+
+  /** {@link #snapshot} of the server at {@code url}, whose append-only file is {@code aof}. */
+  static Path snapshot(String url, Path aof, Path copy) {
+    RedisClient client = RedisClient.create(url);
     try (var connection = client.connect()) {
       var redis = connection.sync();
       awaitNoRewrite(redis);
       redis.bgrewriteaof();
       awaitNoRewrite(redis);
-      Files.copy(aof(), copy, StandardCopyOption.REPLACE_EXISTING);
+      Files.copy(aof, copy, StandardCopyOption.REPLACE_EXISTING);
       return copy;
     } catch (IOException e) {
       throw new UncheckedIOException("could not copy the embedded Redis's AOF", e);
@@ -133,14 +138,16 @@ public final class EmbeddedRedis implements AutoCloseable {
    * a new run id with the older state.
    */
   public void restartFrom(Path snapshot) {
-    restart(
-        directory -> {
-          try {
-            Files.copy(snapshot, directory.resolve(AOF), StandardCopyOption.REPLACE_EXISTING);
-          } catch (IOException e) {
-            throw new UncheckedIOException("could not put the snapshot back", e);
-          }
-        });
+    restart(directory -> putBack(snapshot, directory));
+  }
+
+  /** Puts a {@link #snapshot} back as the append-only file of the server in {@code directory}. */
+  static void putBack(Path snapshot, Path directory) {
+    try {
+      Files.copy(snapshot, directory.resolve(AOF), StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not put the snapshot back", e);
+    }
   }
 
   /** Waits until no AOF rewrite runs or waits to run (BGREWRITEAOF forks before it answers). */

@@ -34,7 +34,7 @@ public final class StoreRepair {
    * Passes repeated after a restart was seen: a payout worker may still pay a batch it polled
    * before the loss (it keeps a batch through an outage), and each such grab must be put back too.
    */
-  static final int PASSES_AFTER_RESTART = 10;
+  public static final int PASSES_AFTER_RESTART = 10;
 
   private final GrabStore store;
   private final PacketStore packets;
