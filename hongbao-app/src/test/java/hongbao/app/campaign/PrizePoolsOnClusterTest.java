@@ -3,7 +3,6 @@ package hongbao.app.campaign;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import hongbao.app.embedded.EmbeddedRedisCluster;
-import hongbao.app.support.TestClock;
 import hongbao.core.campaign.Campaign;
 import hongbao.core.campaign.CampaignStore;
 import hongbao.core.campaign.Campaigns;
@@ -19,6 +18,7 @@ import hongbao.core.ledger.StoredAnswer;
 import hongbao.core.money.Amount;
 import hongbao.redis.RedisLink;
 import hongbao.redis.campaign.RedisPrizePools;
+import hongbao.testkit.SimClock;
 import io.lettuce.core.cluster.SlotHash;
 import java.time.Duration;
 import java.time.Instant;
@@ -205,7 +205,7 @@ class PrizePoolsOnClusterTest {
   void racingTaps_takeEachPrizeOnce_andKeepTheLimit() throws Exception {
     Campaign c = campaign("c_cluster3", 2);
     var store = new OneCampaign(c);
-    var clock = new TestClock(c.round(2).endsAt().minusMillis(500));
+    var clock = new SimClock(c.round(2).endsAt().minusMillis(500));
     var campaigns = new Campaigns(store, this::armOpen, clock, Duration.ofSeconds(60));
     var issued = new ConcurrentHashMap<String, String>();
     var random = new SplittableRandom(11);

@@ -6,10 +6,10 @@ import static org.awaitility.Awaitility.await;
 import hongbao.app.support.Api;
 import hongbao.app.support.Backends;
 import hongbao.app.support.Books;
-import hongbao.app.support.TestClock;
 import hongbao.app.support.TestService;
 import hongbao.core.campaign.TapOutcome;
 import hongbao.kafka.embedded.EmbeddedKafka;
+import hongbao.testkit.SimClock;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
@@ -34,7 +34,7 @@ import java.util.function.BiConsumer;
  */
 final class RainFixture implements AutoCloseable {
 
-  final TestClock clock;
+  final SimClock clock;
   final EmbeddedKafka kafka;
   final TestService service;
   final Books books;
@@ -64,7 +64,7 @@ final class RainFixture implements AutoCloseable {
   }
 
   private RainFixture(Backends backends, Map<String, String> overrides, Instant clockStart) {
-    clock = new TestClock(clockStart);
+    clock = new SimClock(clockStart);
     kafka = EmbeddedKafka.start();
     var env = new HashMap<String, String>();
     env.put("HONGBAO_KAFKA_BOOTSTRAP", kafka.bootstrap());

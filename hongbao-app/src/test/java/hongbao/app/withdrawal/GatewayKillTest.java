@@ -9,7 +9,6 @@ import hongbao.app.embedded.GatewaySimProcess;
 import hongbao.app.support.Api;
 import hongbao.app.support.Api.Response;
 import hongbao.app.support.Backends;
-import hongbao.app.support.TestClock;
 import hongbao.app.support.TestService;
 import hongbao.core.withdrawal.StatementLine;
 import hongbao.core.withdrawal.Withdrawal;
@@ -18,6 +17,7 @@ import hongbao.core.withdrawal.WithdrawalJanitor;
 import hongbao.core.withdrawal.WithdrawalStatus;
 import hongbao.gateway.GatewaySignature;
 import hongbao.gateway.sim.SimulatorControl;
+import hongbao.testkit.SimClock;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -101,7 +101,7 @@ class GatewayKillTest {
   private Api api;
   private WithdrawalParts withdrawals;
   private Vertx vertx;
-  private TestClock clock;
+  private SimClock clock;
 
   @BeforeAll
   void start() {
@@ -277,7 +277,7 @@ class GatewayKillTest {
         down.stream().filter(b -> b.withdrawal().status() == WithdrawalStatus.UNKNOWN).toList();
     assertThat(unknown).as("unknown while the gateway is down").isNotEmpty();
 
-    clock = new TestClock(Instant.now());
+    clock = new SimClock(Instant.now());
     janitorRound();
     Map<Long, Withdrawal> before = byId(down);
     List<Booked> asked = booked();

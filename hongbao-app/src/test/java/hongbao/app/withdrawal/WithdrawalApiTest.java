@@ -7,13 +7,13 @@ import hongbao.app.WithdrawalParts;
 import hongbao.app.support.Api;
 import hongbao.app.support.Api.Response;
 import hongbao.app.support.Backends;
-import hongbao.app.support.TestClock;
 import hongbao.app.support.TestService;
 import hongbao.gateway.GatewayProtocol;
 import hongbao.gateway.GatewaySignature;
 import hongbao.gateway.sim.Faults;
 import hongbao.gateway.sim.SimulatorControl;
 import hongbao.http.WithdrawalRoutes;
+import hongbao.testkit.SimClock;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -281,7 +281,7 @@ class WithdrawalApiTest {
     simulator.faults(new Faults(0, 0, 0, 1, 0));
     String id = withdraw(token, 400).json().getString("id");
     WithdrawalParts withdrawals = service.hongbao().parts().withdrawals();
-    var clock = new TestClock(Instant.now());
+    var clock = new SimClock(Instant.now());
     for (int round = 0;
         round < 10
             && "PENDING"

@@ -8,7 +8,6 @@ import hongbao.app.WithdrawalParts;
 import hongbao.app.support.Api;
 import hongbao.app.support.Api.Response;
 import hongbao.app.support.Backends;
-import hongbao.app.support.TestClock;
 import hongbao.app.support.TestService;
 import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.StoredAnswer;
@@ -29,6 +28,7 @@ import hongbao.gateway.GatewaySignature;
 import hongbao.gateway.HttpGateway;
 import hongbao.gateway.sim.Faults;
 import hongbao.gateway.sim.SimulatorControl;
+import hongbao.testkit.SimClock;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
@@ -83,7 +83,7 @@ class WithdrawalFaultsTest {
   private Vertx vertx;
   private SimulatorControl simulator;
   private WithdrawalParts withdrawals;
-  private TestClock clock;
+  private SimClock clock;
   private HttpGateway gatewayWithoutCallbacks;
 
   @BeforeAll
@@ -275,7 +275,7 @@ class WithdrawalFaultsTest {
   @Test
   void killedBetweenTheDebitAndSending_isSentByTheJanitorAfterRestart() {
     String user = funded("crash-debited");
-    clock = new TestClock(Instant.now());
+    clock = new SimClock(Instant.now());
     // The request commits, then the process dies: its sender never runs.
     var dying =
         new WithdrawalService(
@@ -311,7 +311,7 @@ class WithdrawalFaultsTest {
   @Test
   void killedBetweenSendingAndTheAnswer_isAskedAboutAfterRestart_neverPaidTwice() {
     String user = funded("crash-sent");
-    clock = new TestClock(Instant.now());
+    clock = new SimClock(Instant.now());
     long paid = request(user, 400);
     long dropped = request(user, 500);
     JsonObject before = simulator.stats();
@@ -392,7 +392,7 @@ class WithdrawalFaultsTest {
 
   /** Rounds of concurrent janitors, the clock moved past every backoff between rounds. */
   private int settleWithJanitors(List<String> users) throws Exception {
-    clock = new TestClock(Instant.now());
+    clock = new SimClock(Instant.now());
     ExecutorService janitors = Executors.newFixedThreadPool(JANITORS);
     try {
       int round = 0;
