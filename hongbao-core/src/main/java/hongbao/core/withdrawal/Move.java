@@ -105,10 +105,15 @@ public record Move(
         ANY_ATTEMPTS);
   }
 
-  /** Too many retryable refusals: each was a definite "not paid", so the money may go back. */
-  static Move giveUp(long id, String cause, Instant at) {
+  /**
+   * Too many retryable refusals: each was a definite "not paid", so the money may go back. Only if
+   * no request was made since the refused one: a refusal read late (its sender stalled past the
+   * answer deadline) says nothing of a later request another settler made, which the gateway may
+   * pay.
+   */
+  static Move giveUp(Withdrawal refused, String cause, Instant at) {
     return new Move(
-        id,
+        refused.id(),
         Set.of(WithdrawalStatus.SENT),
         WithdrawalStatus.FAILED,
         cause,
@@ -117,6 +122,6 @@ public record Move(
         null,
         false,
         true,
-        ANY_ATTEMPTS);
+        refused.attempts());
   }
 }

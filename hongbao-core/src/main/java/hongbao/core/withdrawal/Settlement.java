@@ -115,7 +115,7 @@ public final class Settlement {
     if (refusals >= timings.refusalsMax()) {
       store.move(
           Move.giveUp(
-              sent.id(),
+              sent,
               "transfer: FAIL (retryable) " + reason + "; gave up after " + refusals + " refusals",
               now));
       return;

@@ -304,6 +304,60 @@ class SettlementTest {
     assertThat(w.status(id)).isEqualTo(UNKNOWN);
   }
 
+  /**
+   * The last retryable refusal gives up (SENT -> FAILED, money back to the wallet) only on the
+   * request it answers: read by a sender that stalled past the answer deadline, it must not give up
+   * on a later request another settler made under the same out-trade-no after a NOT_FOUND, which
+   * the gateway may pay. Otherwise the money would be both paid and back in the wallet.
+   */
+  @Test
+  void aStaleLastRefusal_doesNotGiveUp_onALaterRequestTheGatewayPaid() {
+    w.gateway.then(FAIL_RETRYABLE, FAIL_RETRYABLE);
+    long id = w.withdraw("alice", 400);
+    w.runDispatched(); // attempt 1 refused: UNKNOWN, 1 refusal
+    w.janitorRound(); // NOT_FOUND, attempt 2 refused: UNKNOWN, 2 refusals
+    assertThat(w.status(id)).isEqualTo(UNKNOWN);
+    assertThat(w.get(id).refusals()).isEqualTo(2);
+
+    // Attempt 3 is refused (it leaves nothing at the gateway), but its sender stalls past the
+    // answer
+    // deadline before it reads the answer. Meanwhile another janitor finds the withdrawal SENT and
+    // unanswered, asks (NOT_FOUND, truly), sends attempt 4, which the gateway pays, and dies before
+    // reading the answer.
+    w.gateway.then(FAIL_RETRYABLE, FakeGateway.OnTransfer.PAY);
+    Settlement other =
+        new Settlement(
+            w.store, new DiesAfterSending(w.gateway), Withdrawals.TIMINGS, w.backoff, w.clock);
+    WithdrawalJanitor otherJanitor =
+        new WithdrawalJanitor(w.store, other, w.backoff, Withdrawals.TIMINGS, w.clock, 50);
+    Gateway stalling =
+        new Gateway() {
+          @Override
+          public TransferAnswer transfer(String outTradeNo, String userId, Amount amount) {
+            TransferAnswer refused = w.gateway.transfer(outTradeNo, userId, amount);
+            w.clock.advance(Withdrawals.TIMINGS.answerDeadline().plusSeconds(1));
+            assertThatThrownBy(otherJanitor::settleOnce).isInstanceOf(Killed.class);
+            return refused;
+          }
+
+          @Override
+          public QueryAnswer query(String outTradeNo) {
+            return w.gateway.query(outTradeNo);
+          }
+        };
+    Settlement stalled = new Settlement(w.store, stalling, Withdrawals.TIMINGS, w.backoff, w.clock);
+    w.clock.advance(Withdrawals.TIMINGS.backoffMax());
+    stalled.advance(w.get(id)); // asks: NOT_FOUND; sends attempt 3 (stalls; see above)
+
+    assertThat(w.gateway.callsOf(no(id))).isEqualTo("TQTQTQT");
+    assertThat(w.gateway.payments).as("attempt 4 was paid").isEqualTo(1);
+    w.janitorRound();
+    assertThat(w.status(id)).isEqualTo(SUCCEEDED);
+    assertThat(w.store.wallet("alice"))
+        .as("paid at the gateway, so not back in the wallet too")
+        .isEqualTo(Amount.fen(600));
+  }
+
   /** Stands for the process dying at a crash point. An Error: nothing may catch it and go on. */
   static final class Killed extends Error {
     private static final long serialVersionUID = 1L;
