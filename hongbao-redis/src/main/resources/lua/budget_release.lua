@@ -13,6 +13,9 @@ Atomic so a release happens once: used and the trade record move together.
 local prior = redis.call('HGET', KEYS[2], ARGV[1])
 if not prior then return 0 end
 local cost = tonumber(string.match(prior, '^[^|]*|([^|]*)|'))
-redis.call('HINCRBY', KEYS[1], 'used', -cost)
+-- A coupon or item reserves nothing, and Lua would send -0 as "-0", which HINCRBY refuses.
+if cost ~= 0 then
+  redis.call('HINCRBY', KEYS[1], 'used', -cost)
+end
 redis.call('HDEL', KEYS[2], ARGV[1])
 return 1

@@ -34,6 +34,28 @@ class RedisRewardBudgetTest {
         tradeNo, "u" + tradeNo, campaign, "rain", "CASH", Amount.fen(fen), "", Instant.EPOCH);
   }
 
+  /**
+   * A reward that costs nothing (every COUPON and ITEM) can be released like any other: a
+   * synchronous coupon the issuer refused or could not take, a sync send while rewards are switched
+   * off, a send no queue would take. Lua's -0 reached HINCRBY as "-0", which Redis refuses.
+   */
+  @Test
+  void release_ofAZeroCostReservation_forgetsTheTrade() {
+    String campaign = "c" + IDS.incrementAndGet();
+    budget.open(campaign, Amount.fen(1_000));
+    Reward coupon =
+        new Reward(
+            campaign + "-coupon", "u1", campaign, "shop", "TEA", Amount.fen(1), "", Instant.EPOCH);
+    assertThat(budget.reserve(coupon, Amount.ZERO, "tok")).isInstanceOf(Reservation.Reserved.class);
+
+    budget.release(coupon);
+
+    assertThat(budget.trades(campaign)).doesNotContainKey(coupon.tradeNo());
+    assertThat(budget.reserve(coupon, Amount.ZERO, "tok2"))
+        .as("the tradeNo may be used again")
+        .isInstanceOf(Reservation.Reserved.class);
+  }
+
   @Test
   void reserve_racingFromManyThreads_neverExceedsTheBudget_andSpendsItAllByBorrowing()
       throws Exception {
