@@ -1,7 +1,9 @@
 package hongbao.core.campaign;
 
+import hongbao.core.Invariants;
 import hongbao.core.money.Amount;
 import hongbao.core.reward.RewardBudget;
+import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,6 +25,8 @@ import java.util.Map;
  * </ol>
  */
 public final class CampaignCloser {
+
+  private static final System.Logger LOG = System.getLogger(CampaignCloser.class.getName());
 
   static final int CAMPAIGNS_PER_PASS = 100;
 
@@ -54,24 +58,54 @@ public final class CampaignCloser {
     this.grace = grace;
   }
 
-  /** One pass over the campaigns not yet returned; returns how many this pass returned. */
+  /**
+   * One pass over the campaigns not yet returned; returns how many this pass returned.
+   *
+   * <p>A campaign that cannot be closed now (a lost win the reward pipeline refuses to issue, an
+   * outage) is left for the next pass and the others are closed meanwhile: the campaigns come
+   * oldest end first, so one that fails every pass would otherwise keep every later one from ever
+   * being returned. The pass then fails with the first such failure, for the loop to report and
+   * back off; an invariant violation stops it at once.
+   *
+   * @throws RuntimeException the first campaign's failure, after the others were closed
+   */
   public int closeOnce() {
     int returned = 0;
+    RuntimeException first = null;
     for (String id : store.unreturned(CAMPAIGNS_PER_PASS)) {
-      // The clock first: a copy got after it is right at that instant (see Campaigns), so a copy an
-      // edit replaced never looks ended.
-      Instant now = clock.instant();
-      Campaign campaign = campaigns.get(id);
-      if (now.isBefore(campaign.endsAt().plus(grace))) {
-        continue;
-      }
-      reissueLostWins(campaign);
-      Amount reserved = closing.close(id);
-      if (store.returnUnspent(id, campaign.budget().minus(reserved), clock.instant())) {
-        returned++;
+      try {
+        if (close(id)) {
+          returned++;
+        }
+      } catch (Invariants.InvariantViolation bug) {
+        throw bug;
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "campaign " + id + " not closed this pass: " + e);
+        if (first == null) {
+          first = e;
+        } else {
+          first.addSuppressed(e);
+        }
       }
     }
+    if (first != null) {
+      throw first;
+    }
     return returned;
+  }
+
+  /** Closes one campaign if it ended long enough ago; true if this call returned its budget. */
+  private boolean close(String id) {
+    // The clock first: a copy got after it is right at that instant (see Campaigns), so a copy an
+    // edit replaced never looks ended.
+    Instant now = clock.instant();
+    Campaign campaign = campaigns.get(id);
+    if (now.isBefore(campaign.endsAt().plus(grace))) {
+      return false;
+    }
+    reissueLostWins(campaign);
+    Amount reserved = closing.close(id);
+    return store.returnUnspent(id, campaign.budget().minus(reserved), clock.instant());
   }
 
   private void reissueLostWins(Campaign campaign) {
