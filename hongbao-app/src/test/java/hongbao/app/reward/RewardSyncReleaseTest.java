@@ -17,7 +17,9 @@ import org.junit.jupiter.api.TestInstance;
  * {@code DISABLED} for coupon or cash while issuing is switched off. The same request afterwards is
  * a new attempt, not a replay of a trade nothing will ever issue. Coupons and items reserve
  * nothing, and their release used to fail in Redis (the caller got 503 and the trade stayed,
- * answered ACCEPTED ever after).
+ * answered ACCEPTED ever after). The contract's order holds too: a switched-off sync send is 503
+ * before its campaign or budget is looked at, and a 409 for a tradeNo another campaign holds leaves
+ * nothing reserved.
  *
  * <p>Its own Redis and schema: the refused rewards stay in the reward book.
  */
@@ -103,6 +105,44 @@ class RewardSyncReleaseTest {
       assertThat(fixture.isCredited("later_" + kind)).isTrue();
     }
     fixture.service.assertReconciled();
+  }
+
+  @Test
+  void whileIssuingIsOff_aSyncRewardIsRefused503_beforeItsCampaignOrBudgetIsLookedAt() {
+    fixture.rewardsSwitch(false);
+    try {
+      JsonObject unknownCampaign = reward("nowhere_CASH", "u", "CASH", 100).put("campaignId", "no");
+      JsonObject overBudget = reward("too_much_CASH", "u", "CASH", 1_000_000);
+      for (JsonObject reward : new JsonObject[] {unknownCampaign, overBudget}) {
+        var answer = fixture.sendOverHttp(reward, "sync");
+        assertThat(answer.status()).as(answer.raw()).isEqualTo(503);
+        assertThat(answer.errorCode()).isEqualTo("DISABLED");
+      }
+    } finally {
+      fixture.rewardsSwitch(true);
+    }
+    assertThat(
+            fixture.sendOverHttp(reward("too_much_CASH", "u", "CASH", 1_000_000), "sync").status())
+        .isEqualTo(402);
+  }
+
+  @Test
+  void aTradeNoCreditedInAnotherCampaign_is409_andLeavesNothingReservedHere() {
+    fixture.openCampaign("other", 10_000);
+    JsonObject first = reward("twice_CASH", "u", "CASH", 400).put("campaignId", "other");
+    assertThat(fixture.sendOverHttp(first, "sync").status()).isEqualTo(200);
+    long reservedBefore = reserved("sync");
+
+    var again = fixture.sendOverHttp(reward("twice_CASH", "u", "CASH", 400), "sync");
+
+    assertThat(again.status()).as(again.raw()).isEqualTo(409);
+    assertThat(again.errorCode()).isEqualTo("IDEMPOTENCY_CONFLICT");
+    assertThat(trades()).doesNotContainKey("twice_CASH");
+    assertThat(reserved("sync")).isEqualTo(reservedBefore);
+  }
+
+  private long reserved(String campaign) {
+    return fixture.rewards().sdk().parts().budget().state(campaign).reserved().fen();
   }
 
   private Map<String, ?> trades() {

@@ -70,6 +70,9 @@ public final class RewardSender {
                         Rejection.INVALID_REQUEST, "unknown reward type " + reward.type()));
     String token = tokens.seal(reward);
     Amount cost = type.kind() == RewardKind.CASH ? reward.amount() : Amount.ZERO;
+    // The contract's order: a replay or a conflict answers before the switch is looked at, the
+    // switch before the campaign and its budget. Only a synchronous send needs issuing now.
+    boolean disabled = sync && !switches.enabled(Switch.REWARDS);
     switch (budget.reserve(reward, cost, token)) {
       case RewardBudget.Reservation.Reserved reserved -> {}
       case RewardBudget.Reservation.Replay replay -> {
@@ -78,21 +81,32 @@ public final class RewardSender {
       case RewardBudget.Reservation.Conflict conflict ->
           throw new RejectedException(
               Rejection.IDEMPOTENCY_CONFLICT, "this tradeNo was used with a different request");
-      case RewardBudget.Reservation.Insufficient insufficient ->
-          throw new RejectedException(
-              Rejection.INSUFFICIENT_FUNDS,
-              "the campaign's budget has " + insufficient.left() + " left");
-      case RewardBudget.Reservation.UnknownCampaign unknown ->
-          throw new RejectedException(
-              Rejection.NOT_FOUND, "no campaign " + reward.campaignId() + " with a budget");
+      case RewardBudget.Reservation.Insufficient insufficient -> {
+        if (disabled) {
+          throw switchedOff();
+        }
+        throw new RejectedException(
+            Rejection.INSUFFICIENT_FUNDS,
+            "the campaign's budget has " + insufficient.left() + " left");
+      }
+      case RewardBudget.Reservation.UnknownCampaign unknown -> {
+        if (disabled) {
+          throw switchedOff();
+        }
+        throw new RejectedException(
+            Rejection.NOT_FOUND, "no campaign " + reward.campaignId() + " with a budget");
+      }
     }
-    // The contract's order: a replay or a conflict answers before the switch is looked at.
-    if (sync && !switches.enabled(Switch.REWARDS)) {
+    if (disabled) {
       budget.release(reward);
-      throw new RejectedException(Rejection.DISABLED, "issuing rewards is switched off");
+      throw switchedOff();
     }
     keepCopy(reward, token);
     return sync ? creditNow(reward, type, token) : enqueue(reward, type, token);
+  }
+
+  private static RejectedException switchedOff() {
+    return new RejectedException(Rejection.DISABLED, "issuing rewards is switched off");
   }
 
   private SendOutcome replayed(Reward reward, String firstToken) {
@@ -141,9 +155,13 @@ public final class RewardSender {
         undo(reward);
         yield new SendOutcome.IssuerFailed(reward.tradeNo(), refused.reason());
       }
-      case CreditOutcome.Conflict conflict ->
-          throw new RejectedException(
-              Rejection.IDEMPOTENCY_CONFLICT, "this tradeNo was used with a different request");
+      case CreditOutcome.Conflict conflict -> {
+        // The reward book holds the tradeNo with another request (another campaign's, say): the
+        // reservation just made must go, or a 409 would leave budget reserved for nothing.
+        undo(reward);
+        throw new RejectedException(
+            Rejection.IDEMPOTENCY_CONFLICT, "this tradeNo was used with a different request");
+      }
     };
   }
 
