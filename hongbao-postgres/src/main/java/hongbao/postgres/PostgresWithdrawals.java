@@ -442,6 +442,24 @@ public final class PostgresWithdrawals implements WithdrawalStore, WithdrawalBoo
   }
 
   @Override
+  public List<Booked> unsettledBefore(Instant before, int limit) {
+    return transactions.read(
+        "unsettled withdrawals before " + before,
+        connection -> {
+          // next_check_at is null exactly when settled: the janitor's index holds the rest.
+          try (PreparedStatement find =
+              connection.prepareStatement(
+                  BOOKED
+                      + " WHERE w.next_check_at IS NOT NULL AND w.created_at < ?"
+                      + " ORDER BY w.id LIMIT ?")) {
+            find.setObject(1, Sql.timestamp(before));
+            find.setInt(2, limit);
+            return readBooked(find);
+          }
+        });
+  }
+
+  @Override
   public Optional<Booked> byOutTradeNo(String outTradeNo) {
     return transactions.read(
         "booked withdrawal " + outTradeNo,

@@ -257,6 +257,27 @@ class PostgresWithdrawalsTest extends LedgerTestBase {
   }
 
   @Test
+  void unsettledBefore_findsThePendingOnesCreatedBefore_withTheirBooks() {
+    String alice = user("alice");
+    db.topUp(alice, 1_000);
+    Withdrawal pending = sent(alice, 400);
+    Withdrawal failed = sent(alice, 300);
+    withdrawals.move(move(failed.id(), Set.of(SENT), FAILED)).orElseThrow();
+
+    List<Booked> before = withdrawals.unsettledBefore(T0.plusMillis(1), 1_000);
+
+    assertThat(before).extracting(b -> b.withdrawal().id()).contains(pending.id());
+    assertThat(before).extracting(b -> b.withdrawal().id()).doesNotContain(failed.id());
+    assertThat(before)
+        .filteredOn(b -> b.withdrawal().id() == pending.id())
+        .singleElement()
+        .satisfies(b -> assertThat(b.inFlight()).isEqualTo(Amount.fen(400)));
+    assertThat(withdrawals.unsettledBefore(T0, 1_000))
+        .extracting(b -> b.withdrawal().id())
+        .doesNotContain(pending.id());
+  }
+
+  @Test
   void pages_newestFirst() {
     String alice = user("alice");
     db.topUp(alice, 1_000);

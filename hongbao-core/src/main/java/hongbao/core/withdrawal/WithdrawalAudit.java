@@ -68,11 +68,26 @@ public final class WithdrawalAudit implements Audit {
     LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
     LocalDate first = today.minusDays(lookbackDays);
     List<String> problems = new ArrayList<>();
-    List<Booked> window = books.since(first.atStartOfDay(ZoneOffset.UTC).toInstant(), WINDOW_MAX);
+    Instant windowStart = first.atStartOfDay(ZoneOffset.UTC).toInstant();
+    List<Booked> window = books.since(windowStart, WINDOW_MAX);
     if (window.size() == WINDOW_MAX) {
       problems.add("withdrawals: more than " + WINDOW_MAX + " since " + first + "; checked those");
     }
     for (Booked booked : window) {
+      ledgerProblem(booked).ifPresent(problems::add);
+      stuck(booked, now).ifPresent(problems::add);
+    }
+    // Older ones still pending: stuck for days, their money in flight all the while.
+    List<Booked> olderPending = books.unsettledBefore(windowStart, WINDOW_MAX);
+    if (olderPending.size() == WINDOW_MAX) {
+      problems.add(
+          "withdrawals: more than "
+              + WINDOW_MAX
+              + " pending since before "
+              + first
+              + "; checked those");
+    }
+    for (Booked booked : olderPending) {
       ledgerProblem(booked).ifPresent(problems::add);
       stuck(booked, now).ifPresent(problems::add);
     }

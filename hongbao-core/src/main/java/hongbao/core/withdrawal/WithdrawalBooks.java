@@ -14,6 +14,12 @@ public interface WithdrawalBooks {
   Optional<Booked> byOutTradeNo(String outTradeNo);
 
   /**
+   * Withdrawals not yet settled (REQUESTED, SENT or UNKNOWN) created before {@code before}, by id,
+   * at most {@code limit}: the audit's window holds the newer ones.
+   */
+  List<Booked> unsettledBefore(Instant before, int limit);
+
+  /**
    * A withdrawal and what the ledger holds for it.
    *
    * @param debited moved from the wallet into flight ({@code withdraw:<id>})

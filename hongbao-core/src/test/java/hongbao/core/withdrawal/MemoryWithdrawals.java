@@ -176,6 +176,16 @@ final class MemoryWithdrawals implements WithdrawalStore, WithdrawalBooks {
   }
 
   @Override
+  public synchronized List<Booked> unsettledBefore(Instant before, int limit) {
+    return rows.values().stream()
+        .filter(w -> !w.status().settled() && w.createdAt().isBefore(before))
+        .sorted(Comparator.comparingLong(Withdrawal::id))
+        .limit(limit)
+        .map(this::booked)
+        .toList();
+  }
+
+  @Override
   public synchronized Optional<Booked> byOutTradeNo(String outTradeNo) {
     return findByOutTradeNo(outTradeNo).map(this::booked);
   }

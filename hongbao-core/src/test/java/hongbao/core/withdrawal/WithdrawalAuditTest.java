@@ -33,6 +33,14 @@ class WithdrawalAuditTest {
         }
 
         @Override
+        public List<Booked> unsettledBefore(Instant before, int limit) {
+          return booked.stream()
+              .filter(b -> !b.withdrawal().status().settled())
+              .filter(b -> b.withdrawal().createdAt().isBefore(before))
+              .toList();
+        }
+
+        @Override
         public Optional<Booked> byOutTradeNo(String outTradeNo) {
           return older.stream()
               .filter(b -> b.withdrawal().outTradeNo().equals(outTradeNo))
@@ -132,6 +140,22 @@ class WithdrawalAuditTest {
         .containsExactly(
             "withdrawal 9 (HBW0000000000000009, FAILED): paid 500 fen at the gateway but FAILED"
                 + " here");
+  }
+
+  /**
+   * The audit's window starts yesterday (UTC); a withdrawal still pending from before it, its money
+   * in flight and the gateway silent about it, is reported as stuck for as long as it stays so.
+   */
+  @Test
+  void aWithdrawalStillPending_fromBeforeTheWindow_isStillReportedStuck() {
+    Withdrawal stuck = withdrawal(7, WithdrawalStatus.UNKNOWN, NOW.minus(Duration.ofDays(3)));
+    Booked stuckBooks = new Booked(stuck, A, ZERO, ZERO, A);
+    older.add(stuckBooks); // the books know it by its out-trade-no
+    booked.add(stuckBooks); // and by its creation time (outside the window)
+
+    assertThat(audit.discrepancies())
+        .as("400 fen in flight for three days")
+        .anyMatch(line -> line.contains("withdrawal 7"));
   }
 
   @Test
