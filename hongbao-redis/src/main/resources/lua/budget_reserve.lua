@@ -4,13 +4,17 @@ the trade, or answers the first reservation of the same tradeNo.
 
 KEYS[1] budget key  hb:rwb:{<campaign>:<k>}     hash: cap, used, ...
 KEYS[2] trades      hb:rwb:{<campaign>:<k>}:t   hash: tradeNo -> digest|cost|acceptedAtMillis|token
+                                                 (|S appended for a synchronous send)
 ARGV[1] tradeNo  ARGV[2] request digest  ARGV[3] cost (fen, 0 for non-cash)  ARGV[4] now (ms)
-ARGV[5] token
+ARGV[5] token  ARGV[6] 'S' for a synchronous send (issued now, undone if that fails), else 'A'
+
 
 Replies (one string: the verdict, then what it carries after one space):
   'OK'                  reserved and recorded
   'REPLAY token'        reserved before with the same digest: its first token (the rest of the
                         string, whatever it holds)
+  'SYNC token'          as REPLAY, by a synchronous send: it may still be issuing, and undo the
+                        reservation if that fails
   'CONFLICT'            reserved before with another digest
   'DRY left'            this key's allowance has only `left` fen: borrow from the other keys
   'UNKNOWN'             the budget key was never opened
@@ -22,9 +26,10 @@ requests with one tradeNo reserve once, and used never exceeds cap on this key.
 --]]
 local prior = redis.call('HGET', KEYS[2], ARGV[1])
 if prior then
-  local digest, token = string.match(prior, '^([^|]*)|[^|]*|[^|]*|(.*)$')
-  if digest == ARGV[2] then return 'REPLAY ' .. token end
-  return 'CONFLICT'
+  local digest, token, mode = string.match(prior, '^([^|]*)|[^|]*|[^|]*|([^|]*)(.*)$')
+  if digest ~= ARGV[2] then return 'CONFLICT' end
+  if mode == '|S' then return 'SYNC ' .. token end
+  return 'REPLAY ' .. token
 end
 local state = redis.call('HMGET', KEYS[1], 'cap', 'used')
 if not state[1] then return 'UNKNOWN' end
@@ -33,5 +38,7 @@ local used = tonumber(state[2])
 local cost = tonumber(ARGV[3])
 if used + cost > cap then return 'DRY ' .. string.format('%d', cap - used) end
 redis.call('HINCRBY', KEYS[1], 'used', cost)
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2] .. '|' .. ARGV[3] .. '|' .. ARGV[4] .. '|' .. ARGV[5])
+local record = ARGV[2] .. '|' .. ARGV[3] .. '|' .. ARGV[4] .. '|' .. ARGV[5]
+if ARGV[6] == 'S' then record = record .. '|S' end
+redis.call('HSET', KEYS[2], ARGV[1], record)
 return 'OK'

@@ -26,7 +26,16 @@ public interface RewardBudget {
   void open(String campaignId, Amount budget, int version);
 
   /** Reserves {@code cost} (zero for rewards not paid in cash) and records the trade. */
-  Reservation reserve(Reward reward, Amount cost, String token);
+  default Reservation reserve(Reward reward, Amount cost, String token) {
+    return reserve(reward, cost, token, false);
+  }
+
+  /**
+   * As {@link #reserve(Reward, Amount, String)}; {@code sync} marks the trade as a synchronous
+   * send's, which issues now and undoes the reservation if that fails: a replay then learns that it
+   * cannot tell the caller ACCEPTED ({@link Reservation.SyncReplay}).
+   */
+  Reservation reserve(Reward reward, Amount cost, String token, boolean sync);
 
   /** Undoes a reservation (a synchronous issue failed); the tradeNo may be used again. */
   void release(Reward reward);
@@ -43,6 +52,12 @@ public interface RewardBudget {
 
     /** The tradeNo was reserved before with the same request: its first token. */
     record Replay(String token) implements Reservation {}
+
+    /**
+     * As {@link Replay}, by a synchronous send, which may still be issuing and undo the reservation
+     * if that fails; or which issued it (the reward book says so).
+     */
+    record SyncReplay(String token) implements Reservation {}
 
     /** The tradeNo was reserved before with another request. */
     record Conflict() implements Reservation {}

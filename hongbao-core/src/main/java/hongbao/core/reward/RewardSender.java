@@ -2,6 +2,7 @@ package hongbao.core.reward;
 
 import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
+import hongbao.core.Unavailable;
 import hongbao.core.money.Amount;
 import hongbao.core.ops.Switch;
 import hongbao.core.ops.Switches;
@@ -73,10 +74,13 @@ public final class RewardSender {
     // The contract's order: a replay or a conflict answers before the switch is looked at, the
     // switch before the campaign and its budget. Only a synchronous send needs issuing now.
     boolean disabled = sync && !switches.enabled(Switch.REWARDS);
-    switch (budget.reserve(reward, cost, token)) {
+    switch (budget.reserve(reward, cost, token, sync)) {
       case RewardBudget.Reservation.Reserved reserved -> {}
       case RewardBudget.Reservation.Replay replay -> {
         return replayed(reward, replay.token());
+      }
+      case RewardBudget.Reservation.SyncReplay replay -> {
+        return replayedSync(reward, replay.token());
       }
       case RewardBudget.Reservation.Conflict conflict ->
           throw new RejectedException(
@@ -107,6 +111,26 @@ public final class RewardSender {
 
   private static RejectedException switchedOff() {
     return new RejectedException(Rejection.DISABLED, "issuing rewards is switched off");
+  }
+
+  /**
+   * A replay of a synchronous send: credited if the book says so; otherwise the first send may
+   * still be issuing, and undo its reservation if that fails, so ACCEPTED would be a promise
+   * nothing keeps. The caller is told to try again; once the first send is settled, it is credited
+   * (this answers so) or undone (the next try is a send of its own).
+   */
+  private SendOutcome replayedSync(Reward reward, String firstToken) {
+    boolean credited =
+        book.find(reward.tradeNo())
+            .map(r -> r.status() == RewardRecord.Status.CREDITED)
+            .orElse(false);
+    if (!credited) {
+      throw new Unavailable(
+          "reward",
+          "the first request with tradeNo " + reward.tradeNo() + " is still being issued",
+          null);
+    }
+    return new SendOutcome.Credited(reward.tradeNo(), firstToken);
   }
 
   private SendOutcome replayed(Reward reward, String firstToken) {

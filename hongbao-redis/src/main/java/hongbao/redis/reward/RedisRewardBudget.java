@@ -138,14 +138,14 @@ public final class RedisRewardBudget implements RewardBudget {
   }
 
   @Override
-  public Reservation reserve(Reward reward, Amount cost, String token) {
+  public Reservation reserve(Reward reward, Amount cost, String token, boolean sync) {
     Layout layout = layout(reward.campaignId());
     if (layout == null) {
       return new Reservation.UnknownCampaign();
     }
     int k = keyOf(reward.tradeNo(), layout.keys());
     for (int round = 0; round < BORROW_ROUNDS; round++) {
-      String reply = reserveOn(k, reward, cost, token);
+      String reply = reserveOn(k, reward, cost, token, sync);
       Reservation settled = settled(reply);
       if (settled != null) {
         return settled;
@@ -155,7 +155,7 @@ public final class RedisRewardBudget implements RewardBudget {
         break;
       }
     }
-    return gatherAndReserve(layout, k, reward, cost, token);
+    return gatherAndReserve(layout, k, reward, cost, token, sync);
   }
 
   /**
@@ -168,14 +168,14 @@ public final class RedisRewardBudget implements RewardBudget {
    * after {@value #GATHER_ROUNDS_MAX} rounds).
    */
   private Reservation gatherAndReserve(
-      Layout layout, int k, Reward reward, Amount cost, String token) {
+      Layout layout, int k, Reward reward, Amount cost, String token, boolean sync) {
     ReentrantLock gathering =
         gatherings.computeIfAbsent(reward.campaignId(), id -> new ReentrantLock());
     gathering.lock();
     try {
       Amount left = Amount.ZERO;
       for (int round = 0; round < GATHER_ROUNDS_MAX; round++) {
-        String reply = reserveOn(k, reward, cost, token);
+        String reply = reserveOn(k, reward, cost, token, sync);
         Reservation settled = settled(reply);
         if (settled != null) {
           return settled;
@@ -193,7 +193,7 @@ public final class RedisRewardBudget implements RewardBudget {
     }
   }
 
-  private String reserveOn(int k, Reward reward, Amount cost, String token) {
+  private String reserveOn(int k, Reward reward, Amount cost, String token, boolean sync) {
     return RESERVE.run(
         redis,
         ScriptOutputType.VALUE,
@@ -202,7 +202,8 @@ public final class RedisRewardBudget implements RewardBudget {
         reward.digest(),
         Long.toString(cost.fen()),
         Long.toString(clock.millis()),
-        token);
+        token,
+        sync ? "S" : "A");
   }
 
   /** What a reply of budget_reserve.lua settles; null for DRY (the key lacks allowance). */
@@ -210,6 +211,7 @@ public final class RedisRewardBudget implements RewardBudget {
     return switch (ScriptReply.verdict(reply)) {
       case "OK" -> new Reservation.Reserved();
       case "REPLAY" -> new Reservation.Replay(ScriptReply.rest(reply));
+      case "SYNC" -> new Reservation.SyncReplay(ScriptReply.rest(reply));
       case "CONFLICT" -> new Reservation.Conflict();
       case "UNKNOWN" -> new Reservation.UnknownCampaign();
       case "DRY" -> null;

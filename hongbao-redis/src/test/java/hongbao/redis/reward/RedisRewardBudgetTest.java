@@ -181,6 +181,25 @@ class RedisRewardBudgetTest {
   }
 
   @Test
+  void aSyncSendsTrade_isReplayedAsSuch_isReadByTheAudit_andIsReleased() {
+    String campaign = "c" + IDS.incrementAndGet();
+    budget.open(campaign, Amount.fen(1_000));
+    Reward sync = reward(campaign, "sync", 100);
+
+    assertThat(budget.reserve(sync, sync.amount(), "sync-token", true))
+        .isInstanceOf(Reservation.Reserved.class);
+    assertThat(budget.reserve(sync, sync.amount(), "again", false))
+        .isEqualTo(new Reservation.SyncReplay("sync-token"));
+    assertThat(budget.reserve(reward(campaign, "sync", 200), Amount.fen(200), "t", true))
+        .isInstanceOf(Reservation.Conflict.class);
+    assertThat(budget.trades(campaign).get("sync").cost()).isEqualTo(Amount.fen(100));
+
+    budget.release(sync);
+    assertThat(budget.state(campaign).reserved()).isEqualTo(Amount.ZERO);
+    assertThat(budget.trades(campaign)).doesNotContainKey("sync");
+  }
+
+  @Test
   void reserve_beyondTheBudget_isInsufficient_andOfAnUnknownCampaign_isUnknown() {
     String campaign = "c" + IDS.incrementAndGet();
     budget.open(campaign, Amount.fen(500));
