@@ -2,13 +2,19 @@
 rain_release.lua: gives back a win reserved in the home slot that the tail found no prize for.
 
 KEYS[1] hb:cp:{cp:<campaign>:<j>}:wins  hash: user -> wins (and reserved wins)
-ARGV[1] user
+KEYS[2] hb:cp:{cp:<campaign>:<j>}:seq   hash: user -> the last win number handed out
+ARGV[1] user  ARGV[2] the reservation's win number n
 
 Replies: the user's count after the release.
 
-Atomic so the count never goes below zero; the win number handed out with the reservation is
-not given back (a tradeNo is never used twice).
+Atomic so the count never goes below zero. The win number goes back too when it is still the
+user's last one, so the user's tradeNos count wins without a gap; when another tap of the same
+user took a later number meanwhile, n stays skipped (a tradeNo is never used twice). Nothing was
+issued under n: the tail found no prize.
 --]]
 local wins = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+if redis.call('HGET', KEYS[2], ARGV[1]) == ARGV[2] then
+  redis.call('HINCRBY', KEYS[2], ARGV[1], -1)
+end
 if wins <= 0 then return 0 end
 return redis.call('HINCRBY', KEYS[1], ARGV[1], -1)

@@ -126,14 +126,14 @@ class PrizePoolsOnClusterTest {
     assertThat(reserved).isEqualTo(new PrizePools.HomeReply.Reserved(1));
     assertThat(pools.tap(c, small, user, prefix, 100_000, true, 0.5))
         .isEqualTo(new PrizePools.HomeReply.LimitReached());
-    pools.release(c, user);
+    pools.release(c, user, 1);
     var again = pools.tap(c, small, user, prefix, 100_000, true, 0.5);
     assertThat(again)
-        .as("released: the win number moves on")
-        .isEqualTo(new PrizePools.HomeReply.Reserved(2));
-    assertThat(pools.drawAt(c, small, 0, prefix + 2, user, 0, 0.5)).isZero();
+        .as("released: the win number is given back, the user's first win is still n = 1")
+        .isEqualTo(new PrizePools.HomeReply.Reserved(1));
+    assertThat(pools.drawAt(c, small, 0, prefix + 1, user, 0, 0.5)).isZero();
     assertThat(pools.pulse(c, small).leftTotal()).isEqualTo(9);
-    assertThat(pools.wins(c)).containsOnlyKeys(prefix + 2);
+    assertThat(pools.wins(c)).containsOnlyKeys(prefix + 1);
     for (int i = 0; i < 3; i++) {
       pools.tap(c, null, user, "", 101_000, false, 0);
     }

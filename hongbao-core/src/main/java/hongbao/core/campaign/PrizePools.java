@@ -114,8 +114,11 @@ public interface PrizePools {
   /** What {@link #drawAt} answers when the slot is lost or being restored: nothing was taken. */
   int LOST = -2;
 
-  /** Gives back a tail reservation that found no prize. */
-  void release(Campaign campaign, String userId);
+  /**
+   * Gives back a tail reservation that found no prize, and its win number {@code seq} if no later
+   * one was handed out to the user meanwhile.
+   */
+  void release(Campaign campaign, String userId, long seq);
 
   /** The round's taps so far and what each prize line has left, summed over its sub-pools. */
   Pulse pulse(Campaign campaign, Round round);

@@ -216,6 +216,7 @@ public final class TapService {
               tap.campaign(),
               tap.round(),
               tap.userId(),
+              reserved.seq(),
               tap.prefix() + reserved.seq(),
               Math.floorDiv(tap.nowMillis(), 1_000));
       default ->
@@ -225,7 +226,7 @@ public final class TapService {
   }
 
   private TapOutcome tail(
-      Campaign campaign, Round round, String userId, String tradeNo, long nowSecond) {
+      Campaign campaign, Round round, String userId, long seq, String tradeNo, long nowSecond) {
     Set<Integer> dryPools =
         dry.computeIfAbsent(roundKey(campaign, round), k -> ConcurrentHashMap.newKeySet());
     int home = SubPools.home(userId, campaign.homePools());
@@ -255,7 +256,7 @@ public final class TapService {
         dryPools.add(pool);
       }
     }
-    this.pools.release(campaign, userId);
+    this.pools.release(campaign, userId, seq);
     return TapOutcome.MISSED;
   }
 

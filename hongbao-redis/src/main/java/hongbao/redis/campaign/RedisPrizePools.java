@@ -272,9 +272,14 @@ public final class RedisPrizePools implements PrizePools {
   }
 
   @Override
-  public void release(Campaign campaign, String userId) {
+  public void release(Campaign campaign, String userId, long seq) {
     int home = SubPools.home(userId, campaign.homePools());
-    RELEASE.run(redis, ScriptOutputType.INTEGER, new String[] {keys.wins(campaign, home)}, userId);
+    RELEASE.run(
+        redis,
+        ScriptOutputType.INTEGER,
+        new String[] {keys.wins(campaign, home), keys.seq(campaign, home)},
+        userId,
+        Long.toString(seq));
   }
 
   @Override
