@@ -1,5 +1,7 @@
 package hongbao.redis.reward;
 
+import hongbao.core.RejectedException;
+import hongbao.core.Rejection;
 import hongbao.core.reward.RewardKind;
 import hongbao.core.reward.RewardType;
 import hongbao.core.reward.RewardTypes;
@@ -51,9 +53,26 @@ public final class RedisRewardTypes implements RewardTypes, AutoCloseable {
     return Optional.ofNullable(cached.get(type));
   }
 
+  /**
+   * Stores a type; its kind, once set, never changes: rewards of the type in flight were reserved
+   * for that kind (a coupon reserves nothing from the budget), so a coupon type turned CASH would
+   * pay cash no budget ever held.
+   *
+   * @throws RejectedException CONFLICT for a type stored with another kind
+   */
   @Override
   public RewardType put(RewardType type) {
     synchronized (writeLock) {
+      String stored = redis.sync().hget(key, type.type());
+      RewardKind kind =
+          stored != null
+              ? decode(type.type(), stored).kind()
+              : find(type.type()).map(RewardType::kind).orElse(type.kind());
+      if (kind != type.kind()) {
+        throw new RejectedException(
+            Rejection.CONFLICT,
+            "reward type " + type.type() + " is " + kind + "; a type's kind never changes");
+      }
       redis.sync().hset(key, type.type(), encode(type));
       var next = new TreeMap<>(cached);
       next.put(type.type(), type);
