@@ -1,6 +1,7 @@
 package hongbao.app.drill;
 
-import static hongbao.app.drill.Drills.claim;
+import static hongbao.app.drill.Drills.assertRebuiltFromTheLedger;
+import static hongbao.app.drill.Drills.assertReceiptsHonoured;
 import static hongbao.app.drill.Drills.decode;
 import static hongbao.app.drill.Drills.drained;
 import static hongbao.app.drill.Drills.grab;
@@ -144,33 +145,10 @@ class ClusterMasterLossDrillTest {
         .untilAsserted(() -> assertThat(parts.repair().checkOnce()).isZero());
     payouts(parts, true);
 
-    // Ten new users on the half-paid packet: exactly the five unpaid shares are left.
-    int grabbed = 0;
-    for (int u = 0; u < 10; u++) {
-      String outcome = grab(api, "cm-" + run + "-n" + u, paidPacket).getString("outcome");
-      if (outcome.equals("GRABBED")) {
-        grabbed++;
-      } else {
-        assertThat(outcome).isEqualTo("SOLD_OUT");
-      }
-    }
-    assertThat(grabbed).isEqualTo(5);
-    // The paid grabbers are remembered from the ledger.
-    for (int u = 0; u < 5; u++) {
-      var again = grab(api, "cm-" + run + "-a" + u, paidPacket);
-      assertThat(again.getString("outcome")).isEqualTo("ALREADY_GRABBED");
-      assertThat(again.getLong("amount")).isEqualTo(100);
-    }
-    // The lost, unpaid grabs come back with their receipts, once each.
-    for (int u = 0; u < 3; u++) {
-      String user = "cm-" + run + "-b" + u;
-      var claimed = claim(api, user, unpaidPacket, receipts.get(u));
-      // PAID when a worker had polled it before payouts were switched off and held it in memory
-      assertThat(claimed.json().getString("outcome")).as(claimed.raw()).isIn("RECOVERED", "PAID");
-      assertThat(claimed.json().getLong("amount")).isEqualTo(100);
-      var twice = claim(api, user, unpaidPacket, receipts.get(u));
-      assertThat(twice.json().getString("outcome")).isIn("RECORDED", "PAID");
-    }
+    // Ten new users on the half-paid packet find exactly its five unpaid shares; the paid grabbers
+    // are remembered from the ledger; the lost, unpaid grabs come back with their receipts.
+    assertRebuiltFromTheLedger(api, "cm-" + run, paidPacket);
+    assertReceiptsHonoured(api, "cm-" + run, unpaidPacket, receipts);
 
     // Payouts carry on on every master; the expired packet gives back exactly what the ledger did
     // not pay, the strays all of theirs.

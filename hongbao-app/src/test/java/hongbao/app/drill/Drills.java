@@ -10,6 +10,7 @@ import hongbao.core.ops.Switch;
 import hongbao.http.PacketIds;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /** What the drills share: sending, grabbing, draining payouts and reading the books. */
@@ -58,6 +59,46 @@ final class Drills {
         api.token(user),
         Map.of(),
         JsonObject.of("receipt", receipt).encode());
+  }
+
+  /**
+   * After Redis lost a half-paid packet of ten shares of 100 whose grabbers {@code <users>-a0..a4}
+   * were paid: ten new users {@code <users>-n0..n9} find exactly the five unpaid shares left, and
+   * the paid grabbers are remembered from the ledger.
+   */
+  static void assertRebuiltFromTheLedger(Api api, String users, String paidPacket) {
+    int grabbed = 0;
+    for (int u = 0; u < 10; u++) {
+      String outcome = grab(api, users + "-n" + u, paidPacket).getString("outcome");
+      if (outcome.equals("GRABBED")) {
+        grabbed++;
+      } else {
+        assertThat(outcome).isEqualTo("SOLD_OUT");
+      }
+    }
+    assertThat(grabbed).isEqualTo(5);
+    for (int u = 0; u < 5; u++) {
+      var again = grab(api, users + "-a" + u, paidPacket);
+      assertThat(again.getString("outcome")).isEqualTo("ALREADY_GRABBED");
+      assertThat(again.getLong("amount")).isEqualTo(100);
+    }
+  }
+
+  /**
+   * The lost, unpaid grabs of 100 by {@code <users>-b0, b1, ...} come back with their receipts,
+   * once each.
+   */
+  static void assertReceiptsHonoured(
+      Api api, String users, String unpaidPacket, List<String> receipts) {
+    for (int u = 0; u < receipts.size(); u++) {
+      String user = users + "-b" + u;
+      var claimed = claim(api, user, unpaidPacket, receipts.get(u));
+      // PAID when a worker had polled it before payouts were switched off and held it in memory
+      assertThat(claimed.json().getString("outcome")).as(claimed.raw()).isIn("RECOVERED", "PAID");
+      assertThat(claimed.json().getLong("amount")).isEqualTo(100);
+      var twice = claim(api, user, unpaidPacket, receipts.get(u));
+      assertThat(twice.json().getString("outcome")).isIn("RECORDED", "PAID");
+    }
   }
 
   /** Waits until every queued payout is settled (the workers run on their own). */

@@ -1,5 +1,7 @@
 package hongbao.app.drill;
 
+import static hongbao.app.drill.Drills.assertRebuiltFromTheLedger;
+import static hongbao.app.drill.Drills.assertReceiptsHonoured;
 import static hongbao.app.drill.Drills.claim;
 import static hongbao.app.drill.Drills.decode;
 import static hongbao.app.drill.Drills.drained;
@@ -74,33 +76,10 @@ class RedisLossDrillTest {
     rig.flushRedis();
     payouts(parts, true);
 
-    // Ten new users on the half-paid packet: exactly the five unpaid shares are left.
-    int grabbed = 0;
-    for (int u = 0; u < 10; u++) {
-      String outcome = grab(api, "rl-" + run + "-n" + u, paidPacket).getString("outcome");
-      if (outcome.equals("GRABBED")) {
-        grabbed++;
-      } else {
-        assertThat(outcome).isEqualTo("SOLD_OUT");
-      }
-    }
-    assertThat(grabbed).isEqualTo(5);
-    // The paid grabbers are remembered from the ledger.
-    for (int u = 0; u < 5; u++) {
-      var again = grab(api, "rl-" + run + "-a" + u, paidPacket);
-      assertThat(again.getString("outcome")).isEqualTo("ALREADY_GRABBED");
-      assertThat(again.getLong("amount")).isEqualTo(100);
-    }
-    // The lost, unpaid grabs come back with their receipts, once each.
-    for (int u = 0; u < 3; u++) {
-      String user = "rl-" + run + "-b" + u;
-      var claimed = claim(api, user, unpaidPacket, receipts.get(u));
-      // PAID when a worker had polled it before payouts were switched off and held it in memory
-      assertThat(claimed.json().getString("outcome")).as(claimed.raw()).isIn("RECOVERED", "PAID");
-      assertThat(claimed.json().getLong("amount")).isEqualTo(100);
-      var twice = claim(api, user, unpaidPacket, receipts.get(u));
-      assertThat(twice.json().getString("outcome")).isIn("RECORDED", "PAID");
-    }
+    // Ten new users on the half-paid packet find exactly its five unpaid shares; the paid grabbers
+    // are remembered from the ledger; the lost, unpaid grabs come back with their receipts.
+    assertRebuiltFromTheLedger(api, "rl-" + run, paidPacket);
+    assertReceiptsHonoured(api, "rl-" + run, unpaidPacket, receipts);
     // Another user's receipt is worth nothing.
     var stolen = claim(api, "rl-" + run + "-thief", unpaidPacket, receipts.get(0));
     assertThat(stolen.status()).isEqualTo(400);
