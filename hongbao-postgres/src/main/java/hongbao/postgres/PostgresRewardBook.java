@@ -225,6 +225,15 @@ final class PostgresRewardBook implements RewardBook {
     String escrow = campaignAccount(reward.campaignId());
     String wallet = Sql.walletAccount(reward.userId());
     long fen = reward.amount().fen();
+    try {
+      return creditCashOnce(reward, digest, escrow, wallet, fen);
+    } catch (Shortfall shortfall) {
+      return Credit.UNPAYABLE;
+    }
+  }
+
+  private Credit creditCashOnce(
+      Reward reward, String digest, String escrow, String wallet, long fen) {
     return transactions.write(
         "credit reward " + reward.tradeNo(),
         connection -> {
@@ -246,12 +255,9 @@ final class PostgresRewardBook implements RewardBook {
               if (row.getInt(1) == 0) {
                 return existing(connection, reward.tradeNo(), digest);
               }
-              Invariants.check(
-                  row.getInt(2) == 1,
-                  "escrow of campaign %s cannot pay reward %s of %s",
-                  reward.campaignId(),
-                  reward.tradeNo(),
-                  reward.amount());
+              if (row.getInt(2) != 1) {
+                throw new Shortfall(); // rolls the claim back
+              }
               return Credit.DONE;
             }
           }
@@ -305,6 +311,32 @@ final class PostgresRewardBook implements RewardBook {
       return List.of();
     }
     Invariants.check(rewards.size() <= CASH_BATCH_MAX, "a batch of %d credits", rewards.size());
+    try {
+      return creditCashOnce(rewards);
+    } catch (Shortfall shortfall) {
+      // An escrow holds less than its rewards in the batch (the budget lost reservations): each
+      // on its own, so that only the rewards it cannot pay fail.
+      var answers = new ArrayList<Credit>(rewards.size());
+      for (Reward reward : rewards) {
+        answers.add(rewards.size() == 1 ? Credit.UNPAYABLE : creditCash(List.of(reward)).get(0));
+      }
+      return answers;
+    }
+  }
+
+  /**
+   * An escrow cannot pay what was claimed against it: thrown inside the transaction so that it
+   * rolls back, and answered outside it.
+   */
+  private static final class Shortfall extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Shortfall() {
+      super("an escrow cannot pay its rewards", null, false, false);
+    }
+  }
+
+  private List<Credit> creditCashOnce(List<Reward> rewards) {
     return transactions.write(
         "credit " + rewards.size() + " rewards",
         connection -> {
@@ -376,11 +408,9 @@ final class PostgresRewardBook implements RewardBook {
             claimed.add((String) tradeNo);
           }
         }
-        Invariants.check(
-            row.getInt(2) == row.getInt(3),
-            "a campaign escrow cannot pay its rewards in this batch (%d campaigns, %d debited)",
-            row.getInt(2),
-            row.getInt(3));
+        if (row.getInt(2) != row.getInt(3)) {
+          throw new Shortfall(); // a campaign's escrow was not debited: rolls the batch back
+        }
         return claimed;
       }
     }

@@ -64,7 +64,13 @@ public interface RewardBook {
     /** It was issued (or failed) before with the same request. */
     ALREADY,
     /** The tradeNo is in the book with another request. */
-    CONFLICT
+    CONFLICT,
+    /**
+     * Nothing written: the campaign's escrow holds less than the CASH reward. The budget reserved
+     * it, so the budget's keys must have lost reservations (Redis restarted with an older state):
+     * the reward fails, for an operator, and the books of the rest go on.
+     */
+    UNPAYABLE
   }
 
   /** A campaign's money: budget moved in, escrow left, cash credited, returned to the funder. */

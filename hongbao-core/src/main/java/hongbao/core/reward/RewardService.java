@@ -85,6 +85,16 @@ public final class RewardService {
       }
       case ALREADY -> settledBefore(reward.tradeNo());
       case CONFLICT -> new CreditOutcome.Conflict();
+      case UNPAYABLE -> {
+        LOG.log(
+            Level.ERROR,
+            "campaign {0}''s escrow cannot pay reward {1} of {2}: its budget lost reservations",
+            reward.campaignId(),
+            reward.tradeNo(),
+            reward.amount());
+        yield new CreditOutcome.Refused(
+            "the campaign's escrow holds less than the reward (its budget lost reservations)");
+      }
     };
   }
 
@@ -118,6 +128,9 @@ public final class RewardService {
       }
       case ALREADY -> settledBefore(reward.tradeNo());
       case CONFLICT -> new CreditOutcome.Conflict();
+      case UNPAYABLE ->
+          throw new Invariants.InvariantViolation(
+              "reward " + reward.tradeNo() + ": no escrow pays a coupon or an item");
     };
   }
 
