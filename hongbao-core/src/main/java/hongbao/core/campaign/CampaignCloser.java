@@ -1,6 +1,8 @@
 package hongbao.core.campaign;
 
 import hongbao.core.Invariants;
+import hongbao.core.RejectedException;
+import hongbao.core.Rejection;
 import hongbao.core.money.Amount;
 import hongbao.core.reward.RewardBudget;
 import java.lang.System.Logger.Level;
@@ -116,8 +118,25 @@ public final class CampaignCloser {
             (tradeNo, win) -> {
               if (!trades.containsKey(tradeNo)) {
                 Round round = campaign.round(win.round());
-                issuer.issue(
-                    campaign, round, win.userId(), tradeNo, round.prizes().get(win.line()));
+                try {
+                  issuer.issue(
+                      campaign, round, win.userId(), tradeNo, round.prizes().get(win.line()));
+                } catch (RejectedException refused) {
+                  if (refused.rejection() != Rejection.INSUFFICIENT_FUNDS) {
+                    throw refused;
+                  }
+                  // The budget was spent otherwise; it never will issue this win. The campaign
+                  // closes all the same, and its return falls short of its CASH won for the
+                  // reconciler to name, rather than keep the rest of its budget forever.
+                  LOG.log(
+                      Level.ERROR,
+                      "campaign "
+                          + campaign.id()
+                          + ": lost win "
+                          + tradeNo
+                          + " cannot be issued: "
+                          + refused.getMessage());
+                }
               }
             });
   }

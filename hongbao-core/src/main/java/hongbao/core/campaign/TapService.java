@@ -1,6 +1,9 @@
 package hongbao.core.campaign;
 
+import hongbao.core.RejectedException;
+import hongbao.core.Rejection;
 import hongbao.core.Unavailable;
+import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
@@ -51,6 +54,8 @@ import java.util.function.DoubleSupplier;
  * #tap(String, String)} does all of it on the calling thread.
  */
 public final class TapService {
+
+  private static final System.Logger LOG = System.getLogger(TapService.class.getName());
 
   static final long PULSE_MILLIS = 500;
 
@@ -260,10 +265,31 @@ public final class TapService {
     return TapOutcome.MISSED;
   }
 
+  /**
+   * Issues a drawn prize. The budget covers every prize of the rounds, so a refusal for want of it
+   * means the budget was spent otherwise (another sender's reward in the campaign, allowance lost
+   * to a crash while borrowing): the tap is answered MISSED, as a tap answers nothing but its
+   * outcomes, and the drawn win stays in the pools unissued. The closer cannot issue it either; the
+   * reconciler names the campaign, whose return then falls short of its CASH won.
+   */
   private TapOutcome issue(
       Campaign campaign, Round round, String userId, String tradeNo, int line) {
     PrizeLine prize = round.prizes().get(line);
-    String token = issuer.issue(campaign, round, userId, tradeNo, prize);
+    String token;
+    try {
+      token = issuer.issue(campaign, round, userId, tradeNo, prize);
+    } catch (RejectedException refused) {
+      if (refused.rejection() != Rejection.INSUFFICIENT_FUNDS) {
+        throw refused;
+      }
+      LOG.log(
+          Level.ERROR,
+          "campaign {0}: win {1} drawn but its budget cannot issue it: {2}",
+          campaign.id(),
+          tradeNo,
+          refused.getMessage());
+      return TapOutcome.MISSED;
+    }
     return new TapOutcome.Won(tradeNo, prize.type(), prize.amount(), token);
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
+import hongbao.core.Unavailable;
 import hongbao.core.money.Amount;
 import hongbao.core.reward.RewardBudget;
 import java.lang.reflect.Proxy;
@@ -19,10 +20,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link CampaignCloser#closeOnce} takes the unreturned campaigns oldest end first. A campaign
- * whose lost win cannot be issued again (refused INSUFFICIENT_FUNDS: another sender's reward took
- * the budget, or a crash between budget_lend and budget_grant lost allowance) fails every pass; it
- * must not keep the campaigns that ended after it from being returned.
+ * {@link CampaignCloser#closeOnce} takes the unreturned campaigns oldest end first. A campaign that
+ * cannot be closed now (its lost win meets an outage) must not keep the campaigns that ended after
+ * it from being returned; a lost win its budget can never issue (refused INSUFFICIENT_FUNDS:
+ * another sender's reward took the budget, or a crash while borrowing lost allowance) must not keep
+ * its own campaign from closing.
  */
 class CampaignCloserTest {
 
@@ -44,12 +46,12 @@ class CampaignCloserTest {
             (p, m, args) -> f.apply(m.getName(), args));
   }
 
-  @Test
-  void oneCampaignWhoseLostWinCannotBeIssued_doesNotKeepTheOthersFromBeingReturned() {
+  private final Map<String, Amount> returned = new ConcurrentHashMap<>();
+
+  private CampaignCloser closer(PrizeIssuer issuer) {
     Campaign early = campaign("early", T0);
     Campaign late = campaign("late", T0.plusSeconds(120));
     Map<String, Campaign> byId = Map.of("early", early, "late", late);
-    Map<String, Amount> returned = new ConcurrentHashMap<>();
     CampaignStore store =
         proxy(
             CampaignStore.class,
@@ -86,31 +88,38 @@ class CampaignCloserTest {
               }
               return Map.of();
             });
-    PrizeIssuer issuer =
-        (campaign, round, userId, tradeNo, prize) -> {
-          throw new RejectedException(
-              Rejection.INSUFFICIENT_FUNDS, "the campaign's budget has 0 fen left");
-        };
+    return new CampaignCloser(
+        store, campaigns, pools, issuer, budget, id -> Amount.ZERO, clock, Duration.ofSeconds(10));
+  }
+
+  @Test
+  void aCampaignThatCannotBeClosedNow_doesNotKeepTheOthersFromBeingReturned() {
     var closer =
-        new CampaignCloser(
-            store,
-            campaigns,
-            pools,
-            issuer,
-            budget,
-            id -> Amount.ZERO,
-            clock,
-            Duration.ofSeconds(10));
+        closer(
+            (campaign, round, userId, tradeNo, prize) -> {
+              throw new Unavailable("redis", "down", null);
+            });
 
     for (int pass = 0; pass < 3; pass++) {
       // The pass fails with the campaign that could not be closed, for its loop to report.
-      assertThatThrownBy(closer::closeOnce)
-          .isInstanceOf(RejectedException.class)
-          .hasMessageContaining("0 fen left");
+      assertThatThrownBy(closer::closeOnce).isInstanceOf(Unavailable.class);
     }
 
     assertThat(returned)
         .as("'late' ended an hour ago and has nothing to re-issue; 'early' waits")
         .containsOnlyKeys("late");
+  }
+
+  @Test
+  void aLostWinItsBudgetCannotIssue_doesNotKeepItsCampaignFromClosing() {
+    var closer =
+        closer(
+            (campaign, round, userId, tradeNo, prize) -> {
+              throw new RejectedException(
+                  Rejection.INSUFFICIENT_FUNDS, "the campaign's budget has 0 fen left");
+            });
+
+    assertThat(closer.closeOnce()).isEqualTo(2);
+    assertThat(returned).containsOnlyKeys("early", "late");
   }
 }

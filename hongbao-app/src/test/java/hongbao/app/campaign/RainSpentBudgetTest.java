@@ -1,0 +1,93 @@
+package hongbao.app.campaign;
+
+import static hongbao.app.campaign.RainFixture.campaign;
+import static hongbao.app.campaign.RainFixture.prize;
+import static hongbao.app.campaign.RainFixture.round;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import hongbao.core.campaign.Campaign;
+import hongbao.core.campaign.TapOutcome;
+import hongbao.sdk.Activity;
+import hongbao.sdk.Bonus;
+import hongbao.sdk.User;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * A rain's budget covers its prizes, but another sender may pay a reward out of the campaign (the
+ * reward API takes any campaign with a budget) and leave the rounds short. A tap that draws a prize
+ * the budget can no longer issue is answered MISSED, as a tap answers nothing but its outcomes (it
+ * was 402 INSUFFICIENT_FUNDS), and the campaign still closes: the closer skips the win it cannot
+ * issue instead of failing on it every pass, and returns what was not reserved.
+ *
+ * <p>Its own Redis and schema: the drawn, unissued wins stay in the campaign's pools.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RainSpentBudgetTest {
+
+  private static final long PRIZE = 100;
+  private static final int PRIZES = 10;
+  private static final long BONUS = 500;
+
+  private RestartableRain rain;
+  private RainFixture fixture;
+
+  @BeforeAll
+  void start() throws Exception {
+    rain = new RestartableRain("rain-spent-budget", Map.of());
+    fixture = rain.fixture;
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    if (rain != null) {
+      rain.close();
+    }
+  }
+
+  @Test
+  void aPrizeTheBudgetCannotIssue_isAMiss_andTheCampaignStillCloses() throws Exception {
+    Instant starts = fixture.clock.instant().plusSeconds(10);
+    String id =
+        fixture.created(
+            campaign(PRIZE * PRIZES, PRIZES, 10, round(starts, 60, prize("CASH", PRIZE, PRIZES))));
+    Campaign campaign = fixture.rain().campaigns().get(id);
+    fixture
+        .service
+        .hongbao()
+        .rewards()
+        .sdk()
+        .sendBonus(
+            new Activity(id, "bonus"),
+            new User("outsider"),
+            new Bonus("bonus-" + id, "CASH", BONUS, "bonus"));
+    fixture.books.awaitCredited(id, 1, Duration.ofSeconds(30));
+
+    fixture.clock.advance(Duration.ofSeconds(10));
+    var wins = new ConcurrentHashMap<String, TapOutcome.Won>();
+    var perUser = new ConcurrentHashMap<String, AtomicInteger>();
+    // Until every prize is drawn: half of them find the budget spent. No tap fails.
+    List<String> users = RainFixture.users("spent-", 50);
+    for (int pass = 0; pass < 40 && fixture.rain().pools().wins(campaign).size() < PRIZES; pass++) {
+      fixture.tap(id, users, 1, wins, perUser);
+    }
+    assertThat(fixture.rain().pools().wins(campaign)).hasSize(PRIZES);
+    assertThat(wins).hasSize((int) ((PRIZE * PRIZES - BONUS) / PRIZE));
+    fixture.books.awaitCredited(id, 1 + wins.size(), Duration.ofSeconds(30));
+
+    fixture.clock.advance(
+        Duration.between(
+            fixture.clock.instant(),
+            campaign.endsAt().plus(CampaignWiring.RETURN_GRACE).plusSeconds(1)));
+    assertThat(fixture.awaitReturned(id)).isZero();
+    assertThat(fixture.escrow(id)).as("every fen paid out").isZero();
+  }
+}
