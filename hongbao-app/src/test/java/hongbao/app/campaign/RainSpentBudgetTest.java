@@ -26,7 +26,8 @@ import org.junit.jupiter.api.TestInstance;
  * reward API takes any campaign with a budget) and leave the rounds short. A tap that draws a prize
  * the budget can no longer issue is answered MISSED, as a tap answers nothing but its outcomes (it
  * was 402 INSUFFICIENT_FUNDS), and the campaign still closes: the closer skips the win it cannot
- * issue instead of failing on it every pass, and returns what was not reserved.
+ * issue instead of failing on it every pass, and returns what was not reserved. The reconciler
+ * names the campaign, whose return falls short of the prizes drawn by those never issued.
  *
  * <p>Its own Redis and schema: the drawn, unissued wins stay in the campaign's pools.
  */
@@ -89,5 +90,11 @@ class RainSpentBudgetTest {
             campaign.endsAt().plus(CampaignWiring.RETURN_GRACE).plusSeconds(1)));
     assertThat(fixture.awaitReturned(id)).isZero();
     assertThat(fixture.escrow(id)).as("every fen paid out").isZero();
+    // The prizes drawn and never issued are what the reconciler names, by their campaign.
+    assertThat(fixture.service.hongbao().parts().reconciler().reconcile().discrepancies())
+        .singleElement()
+        .asString()
+        .startsWith("campaign " + id + ": returned 0 fen")
+        .endsWith("= -500 fen");
   }
 }
