@@ -4,9 +4,10 @@ the trade, or answers the first reservation of the same tradeNo.
 
 KEYS[1] budget key  hb:rwb:{<campaign>:<k>}     hash: cap, used, ...
 KEYS[2] trades      hb:rwb:{<campaign>:<k>}:t   hash: tradeNo -> digest|cost|acceptedAtMillis|token
-                                                 (|S appended for a synchronous send)
+                                                 (|sync appended for a synchronous send)
 ARGV[1] tradeNo  ARGV[2] request digest  ARGV[3] cost (fen, 0 for non-cash)  ARGV[4] now (ms)
-ARGV[5] token  ARGV[6] 'S' for a synchronous send (issued now, undone if that fails), else 'A'
+ARGV[5] token  ARGV[6] 'sync' for a synchronous send (issued now, undone if that fails), else
+'async'
 
 
 Replies (one string: the verdict, then what it carries after one space):
@@ -28,7 +29,7 @@ local prior = redis.call('HGET', KEYS[2], ARGV[1])
 if prior then
   local digest, token, mode = string.match(prior, '^([^|]*)|[^|]*|[^|]*|([^|]*)(.*)$')
   if digest ~= ARGV[2] then return 'CONFLICT' end
-  if mode == '|S' then return 'SYNC ' .. token end
+  if mode == '|sync' then return 'SYNC ' .. token end
   return 'REPLAY ' .. token
 end
 local state = redis.call('HMGET', KEYS[1], 'cap', 'used')
@@ -39,6 +40,6 @@ local cost = tonumber(ARGV[3])
 if used + cost > cap then return 'DRY ' .. string.format('%d', cap - used) end
 redis.call('HINCRBY', KEYS[1], 'used', cost)
 local record = ARGV[2] .. '|' .. ARGV[3] .. '|' .. ARGV[4] .. '|' .. ARGV[5]
-if ARGV[6] == 'S' then record = record .. '|S' end
+if ARGV[6] == 'sync' then record = record .. '|sync' end
 redis.call('HSET', KEYS[2], ARGV[1], record)
 return 'OK'

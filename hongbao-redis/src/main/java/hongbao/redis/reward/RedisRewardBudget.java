@@ -203,7 +203,7 @@ public final class RedisRewardBudget implements RewardBudget {
         Long.toString(cost.fen()),
         Long.toString(clock.millis()),
         token,
-        sync ? "S" : "A");
+        sync ? "sync" : "async");
   }
 
   /** What a reply of budget_reserve.lua settles; null for DRY (the key lacks allowance). */
