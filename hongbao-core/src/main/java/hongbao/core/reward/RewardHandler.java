@@ -91,7 +91,7 @@ public final class RewardHandler {
       if (!switches.enabled(Switch.REWARDS)) {
         return Handling.PAUSED;
       }
-      RewardType type = types.find(reward.type()).orElse(null);
+      RewardType type = types.findFresh(reward.type()).orElse(null);
       if (type == null) {
         failures.fail(reward, "unknown reward type " + reward.type());
         return Handling.FAILED;

@@ -64,7 +64,7 @@ public final class RewardSender {
     Reward reward = request.at(clock.instant());
     RewardType type =
         types
-            .find(reward.type())
+            .findFresh(reward.type())
             .orElseThrow(
                 () ->
                     new RejectedException(

@@ -61,6 +61,16 @@ public final class RedisRewardTypes implements RewardTypes, AutoCloseable {
    * @throws RejectedException CONFLICT for a type stored with another kind
    */
   @Override
+  public Optional<RewardType> findFresh(String type) {
+    Optional<RewardType> found = find(type);
+    if (found.isPresent()) {
+      return found;
+    }
+    refresh();
+    return find(type);
+  }
+
+  @Override
   public RewardType put(RewardType type) {
     synchronized (writeLock) {
       String stored = redis.sync().hget(key, type.type());

@@ -45,6 +45,16 @@ class RedisRewardTypesTest {
   }
 
   @Test
+  void aTypeDefinedElsewhereAMomentAgo_isFoundFresh_beforeTheCopyIsRefreshed() {
+    types.put(type("NEW_TEA", RewardKind.COUPON, 100));
+
+    assertThat(elsewhere.find("NEW_TEA")).as("its copy, refreshed hourly here").isEmpty();
+    assertThat(elsewhere.findFresh("NEW_TEA").map(RewardType::kind)).contains(RewardKind.COUPON);
+    assertThat(elsewhere.find("NEW_TEA")).isPresent();
+    assertThat(elsewhere.findFresh("NEVER_DEFINED")).isEmpty();
+  }
+
+  @Test
   void theBuiltInCashType_staysCash() {
     assertThatThrownBy(() -> types.put(type("CASH", RewardKind.COUPON, 100)))
         .isInstanceOf(RejectedException.class);
