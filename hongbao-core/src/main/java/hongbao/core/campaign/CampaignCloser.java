@@ -85,7 +85,7 @@ public final class CampaignCloser {
         LOG.log(Level.WARNING, "campaign " + id + " not closed this pass: " + e);
         if (first == null) {
           first = e;
-        } else {
+        } else if (e != first) {
           first.addSuppressed(e);
         }
       }
