@@ -9,6 +9,9 @@ import hongbao.app.support.Books;
 import hongbao.app.support.TestService;
 import hongbao.core.campaign.TapOutcome;
 import hongbao.kafka.embedded.EmbeddedKafka;
+import hongbao.sdk.Activity;
+import hongbao.sdk.Bonus;
+import hongbao.sdk.User;
 import hongbao.testkit.SimClock;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -137,6 +140,22 @@ final class RainFixture implements AutoCloseable {
 
   static JsonObject prize(String type, long amount, long count) {
     return JsonObject.of("type", type, "amount", amount, "count", count);
+  }
+
+  /**
+   * Another sender's CASH reward paid out of the campaign (the reward SDK takes any campaign with a
+   * budget), waited for until credited.
+   */
+  void othersBonus(String campaignId, long fen) {
+    service
+        .hongbao()
+        .rewards()
+        .sdk()
+        .sendBonus(
+            new Activity(campaignId, "bonus"),
+            new User("outsider"),
+            new Bonus("bonus-" + campaignId, "CASH", fen, "bonus"));
+    books.awaitCredited(campaignId, 1, Duration.ofSeconds(30));
   }
 
   long systemBalance() {

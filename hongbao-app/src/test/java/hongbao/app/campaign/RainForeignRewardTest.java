@@ -6,9 +6,6 @@ import static hongbao.app.campaign.RainFixture.round;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import hongbao.core.campaign.Campaign;
-import hongbao.sdk.Activity;
-import hongbao.sdk.Bonus;
-import hongbao.sdk.User;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -51,16 +48,7 @@ class RainForeignRewardTest {
     String id = fixture.created(campaign(BUDGET, 1, 10, round(starts, 60, prize("CASH", 100, 10))));
     Campaign campaign = fixture.rain().campaigns().get(id);
 
-    fixture
-        .service
-        .hongbao()
-        .rewards()
-        .sdk()
-        .sendBonus(
-            new Activity(id, "bonus"),
-            new User("outsider"),
-            new Bonus("bonus-" + id, "CASH", BONUS, "bonus"));
-    fixture.books.awaitCredited(id, 1, Duration.ofSeconds(30));
+    fixture.othersBonus(id, BONUS);
 
     // Nobody taps; the round ends and the closer returns what was not reserved.
     fixture.clock.advance(

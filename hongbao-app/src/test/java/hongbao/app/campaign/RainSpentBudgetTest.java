@@ -7,9 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import hongbao.core.campaign.Campaign;
 import hongbao.core.campaign.TapOutcome;
-import hongbao.sdk.Activity;
-import hongbao.sdk.Bonus;
-import hongbao.sdk.User;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -61,16 +58,7 @@ class RainSpentBudgetTest {
         fixture.created(
             campaign(PRIZE * PRIZES, PRIZES, 10, round(starts, 60, prize("CASH", PRIZE, PRIZES))));
     Campaign campaign = fixture.rain().campaigns().get(id);
-    fixture
-        .service
-        .hongbao()
-        .rewards()
-        .sdk()
-        .sendBonus(
-            new Activity(id, "bonus"),
-            new User("outsider"),
-            new Bonus("bonus-" + id, "CASH", BONUS, "bonus"));
-    fixture.books.awaitCredited(id, 1, Duration.ofSeconds(30));
+    fixture.othersBonus(id, BONUS);
 
     fixture.clock.advance(Duration.ofSeconds(10));
     var wins = new ConcurrentHashMap<String, TapOutcome.Won>();
