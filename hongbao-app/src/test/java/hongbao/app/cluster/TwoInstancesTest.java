@@ -133,6 +133,11 @@ class TwoInstancesTest {
     for (int i = 0; i < PACKETS; i++) {
       packets.add(here.sendLucky(token(sender), AMOUNT, SHARES, EXPIRES_IN_SECONDS));
     }
+    // The victim's route to PostgreSQL goes silent before the grabs begin: its payout consumers
+    // then hold every batch they poll (a batch is kept through an outage) while the grabs make
+    // tasks. Silenced only once the grabs were done, it held nothing on a fast box with a warm
+    // JVM: the grabs had finished and the survivor had paid them all.
+    victimDatabase.freeze();
     var victimServing = new AtomicBoolean(true);
     var unanswered = new AtomicInteger();
     List<Response> failures = new CopyOnWriteArrayList<>();
@@ -156,7 +161,7 @@ class TwoInstancesTest {
               }));
     }
 
-    Thread.sleep(1_000); // both instances grab and pay for a while
+    Thread.sleep(500); // both instances grab for a while; the victim's consumers hold tasks
     victimServing.set(false);
     long heldAtDeath = killWhileHoldingTasks();
     for (Future<?> future : futures) {
@@ -297,16 +302,14 @@ class TwoInstancesTest {
   }
 
   /**
-   * Silences the victim's route to PostgreSQL, so that its payout consumers poll tasks and hold
-   * them unpaid (a batch is kept through an outage), freezes it (SIGSTOP) at a moment when they
-   * hold some, and kills it (SIGKILL); returns how many tasks they held. Grabbing a moment between
-   * two batches instead would find nothing held on a loaded machine. The survivor's reclaimer may
-   * already take over some of them while the victim waits: a consumer that stopped paying is what
-   * it is for.
+   * Freezes the victim (SIGSTOP) at a moment when its payout consumers hold tasks unpaid (its route
+   * to PostgreSQL is silent), and kills it (SIGKILL); returns how many tasks they held. Grabbing a
+   * moment between two batches instead would find nothing held on a loaded machine. The survivor's
+   * reclaimer may already take over some of them while the victim waits: a consumer that stopped
+   * paying is what it is for.
    */
   private long killWhileHoldingTasks() throws Exception {
     long pid = victim.pid();
-    victimDatabase.freeze();
     var held = new AtomicLong();
     await()
         .atMost(Duration.ofSeconds(30))
