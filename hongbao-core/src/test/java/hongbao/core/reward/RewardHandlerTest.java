@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import hongbao.core.money.Amount;
 import hongbao.core.ops.Switch;
 import hongbao.core.ops.Switches;
-import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -67,7 +66,8 @@ class RewardHandlerTest {
         new RewardHandler(
             types,
             throttle,
-            new RewardService(emptyBook(), issuer, new NoTokens(), RewardMetrics.NONE),
+            new RewardService(
+                RewardDoubles.emptyBook(), issuer, new NoTokens(), RewardMetrics.NONE),
             new Lot(parked),
             new NoFailures(),
             noQueues(),
@@ -95,25 +95,7 @@ class RewardHandlerTest {
             throw new AssertionError("re-queued " + reward);
           }
         };
-    var queues = new ArrayList<FailoverQueue>();
-    for (VirtualQueue name : VirtualQueue.values()) {
-      queues.add(new FailoverQueue(name, unused, unused, 100, Clock.systemUTC()));
-    }
-    return new RewardQueues(queues, RewardMetrics.NONE);
-  }
-
-  /** A book that has seen nothing; anything but a lookup would be a wrong turn here. */
-  private static RewardBook emptyBook() {
-    return (RewardBook)
-        Proxy.newProxyInstance(
-            RewardBook.class.getClassLoader(),
-            new Class<?>[] {RewardBook.class},
-            (proxy, method, args) -> {
-              if (method.getName().equals("find")) {
-                return Optional.empty();
-              }
-              throw new AssertionError("unexpected " + method.getName());
-            });
+    return RewardDoubles.queuesOn(unused);
   }
 
   private record Lot(List<Reward> parked) implements ParkingLot {

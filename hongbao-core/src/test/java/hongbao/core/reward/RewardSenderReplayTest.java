@@ -6,7 +6,6 @@ import hongbao.core.Unavailable;
 import hongbao.core.money.Amount;
 import hongbao.core.ops.Switch;
 import hongbao.core.ops.Switches;
-import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -55,7 +54,7 @@ class RewardSenderReplayTest {
           }
           throw new Issuer.IssuerUnavailable("read timed out");
         };
-    RewardBook book = emptyBook();
+    RewardBook book = RewardDoubles.emptyBook();
     TokenStore tokenStore = new MemoryTokens();
     sender.set(
         new RewardSender(
@@ -191,25 +190,7 @@ class RewardSenderReplayTest {
             return CompletableFuture.completedFuture(null);
           }
         };
-    var queues = new ArrayList<FailoverQueue>();
-    for (VirtualQueue name : VirtualQueue.values()) {
-      queues.add(new FailoverQueue(name, producer, producer, 100, Clock.systemUTC()));
-    }
-    return new RewardQueues(queues, RewardMetrics.NONE);
-  }
-
-  /** A book that has seen nothing: the issuer never answered, so nothing is written. */
-  private static RewardBook emptyBook() {
-    return (RewardBook)
-        Proxy.newProxyInstance(
-            RewardBook.class.getClassLoader(),
-            new Class<?>[] {RewardBook.class},
-            (proxy, method, args) -> {
-              if (method.getName().equals("find")) {
-                return Optional.empty();
-              }
-              throw new AssertionError("unexpected " + method.getName());
-            });
+    return RewardDoubles.queuesOn(producer);
   }
 
   private static final class AlwaysOn implements Switches {
