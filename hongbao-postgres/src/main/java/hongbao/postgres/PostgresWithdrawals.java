@@ -428,31 +428,29 @@ public final class PostgresWithdrawals implements WithdrawalStore, WithdrawalBoo
 
   @Override
   public List<Booked> since(Instant since, int limit) {
-    return transactions.read(
-        "withdrawals since " + since,
-        connection -> {
-          try (PreparedStatement find =
-              connection.prepareStatement(
-                  BOOKED + " WHERE w.created_at >= ? ORDER BY w.id LIMIT ?")) {
-            find.setObject(1, Sql.timestamp(since));
-            find.setInt(2, limit);
-            return readBooked(find);
-          }
-        });
+    return booked("withdrawals since " + since, "w.created_at >= ?", since, limit);
   }
 
   @Override
   public List<Booked> unsettledBefore(Instant before, int limit) {
-    return transactions.read(
+    // next_check_at is null exactly when settled: the janitor's index holds the rest.
+    return booked(
         "unsettled withdrawals before " + before,
+        "w.next_check_at IS NOT NULL AND w.created_at < ?",
+        before,
+        limit);
+  }
+
+  /**
+   * Withdrawals with their books {@code where} (one instant to bind), by id, at most {@code limit}.
+   */
+  private List<Booked> booked(String what, String where, Instant at, int limit) {
+    return transactions.read(
+        what,
         connection -> {
-          // next_check_at is null exactly when settled: the janitor's index holds the rest.
           try (PreparedStatement find =
-              connection.prepareStatement(
-                  BOOKED
-                      + " WHERE w.next_check_at IS NOT NULL AND w.created_at < ?"
-                      + " ORDER BY w.id LIMIT ?")) {
-            find.setObject(1, Sql.timestamp(before));
+              connection.prepareStatement(BOOKED + " WHERE " + where + " ORDER BY w.id LIMIT ?")) {
+            find.setObject(1, Sql.timestamp(at));
             find.setInt(2, limit);
             return readBooked(find);
           }
