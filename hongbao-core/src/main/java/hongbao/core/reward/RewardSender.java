@@ -120,11 +120,7 @@ public final class RewardSender {
    * (this answers so) or undone (the next try is a send of its own).
    */
   private SendOutcome replayedSync(Reward reward, String firstToken) {
-    boolean credited =
-        book.find(reward.tradeNo())
-            .map(r -> r.status() == RewardRecord.Status.CREDITED)
-            .orElse(false);
-    if (!credited) {
+    if (!credited(reward)) {
       throw new Unavailable(
           "reward",
           "the first request with tradeNo " + reward.tradeNo() + " is still being issued",
@@ -134,13 +130,15 @@ public final class RewardSender {
   }
 
   private SendOutcome replayed(Reward reward, String firstToken) {
-    boolean credited =
-        book.find(reward.tradeNo())
-            .map(r -> r.status() == RewardRecord.Status.CREDITED)
-            .orElse(false);
-    return credited
+    return credited(reward)
         ? new SendOutcome.Credited(reward.tradeNo(), firstToken)
         : new SendOutcome.Accepted(reward.tradeNo(), firstToken);
+  }
+
+  private boolean credited(Reward reward) {
+    return book.find(reward.tradeNo())
+        .map(r -> r.status() == RewardRecord.Status.CREDITED)
+        .orElse(false);
   }
 
   /** One attempt, as the seed design does: a lost copy makes the token UNKNOWN, never wrong. */
