@@ -7,6 +7,9 @@ import hongbao.core.money.Amount;
 import hongbao.core.reward.RewardBook;
 import hongbao.core.reward.RewardBudget;
 import hongbao.core.reward.RewardHandler;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanIterator;
 import io.vertx.core.json.JsonObject;
 import java.time.Clock;
 import java.time.Duration;
@@ -228,9 +231,29 @@ class RewardFailureTest {
     assertThat(listed.json().getJsonArray("items").stream().map(JsonObject.class::cast))
         .extracting(item -> item.getString("tradeNo"))
         .containsExactlyInAnyOrderElementsOf(down);
+
+    // While neither of MASSIVE's topics takes an event (the broker killed, the Redis streams
+    // refusing writes) a retry is an outage: 503, and its entry stays in the failure stream, the
+    // one durable copy of the reward.
+    fixture.kafka.kill();
+    var refusing = RefusingStreams.of(fixture.redisUrl(), "rewards-massive");
+    try {
+      var refused = fixture.retryFailure(down.getFirst());
+      assertThat(refused.status()).as(refused.raw()).isEqualTo(503);
+      assertThat(refused.json().getJsonObject("error").getString("code")).isEqualTo("UNAVAILABLE");
+      assertThat(failures.tradeNos(100)).containsExactlyInAnyOrderElementsOf(down);
+    } finally {
+      refusing.close();
+    }
+    fixture.kafka.restart();
+
     for (String tradeNo : down) {
-      var retried = fixture.retryFailure(tradeNo);
-      assertThat(retried.status()).as(retried.raw()).isEqualTo(200);
+      // A topic that failed is skipped for a moment, so a retry right after the outage may still
+      // be refused; it changes nothing, and the operator tries again.
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(250))
+          .until(() -> fixture.retryFailure(tradeNo).status() == 200);
     }
     fixture.awaitAllCredited(down, Duration.ofSeconds(30));
     assertThat(failures.tradeNos(100)).isEmpty();
@@ -265,5 +288,57 @@ class RewardFailureTest {
         tradeNos.stream().filter(t -> line.matches(".*\\b" + t + "\\b.*")).toList();
     assertThat(found).as(line).hasSize(1);
     return found.getFirst();
+  }
+
+  /**
+   * A Redis topic's streams made to refuse every write: each is renamed aside (its consumer group
+   * and entries with it) and a string takes its key, so XADD fails with WRONGTYPE while the rest of
+   * Redis — budgets, the failure stream — works. Closing puts the streams back.
+   */
+  private static final class RefusingStreams implements AutoCloseable {
+    private final RedisClient client;
+    private final List<String> streams;
+
+    private RefusingStreams(RedisClient client, List<String> streams) {
+      this.client = client;
+      this.streams = streams;
+    }
+
+    static RefusingStreams of(String redisUrl, String topic) {
+      RedisClient client = RedisClient.create(redisUrl);
+      try (var connection = client.connect()) {
+        var redis = connection.sync();
+        var streams = new ArrayList<String>();
+        ScanIterator.scan(redis, ScanArgs.Builder.matches("*:rwq:{" + topic + "*"))
+            .forEachRemaining(
+                key -> {
+                  if (redis.type(key).equals("stream")) {
+                    streams.add(key);
+                  }
+                });
+        assertThat(streams).as("the streams of " + topic).isNotEmpty();
+        for (String stream : streams) {
+          redis.rename(stream, stream + ":aside");
+          redis.set(stream, "refusing writes");
+        }
+        return new RefusingStreams(client, streams);
+      } catch (RuntimeException | Error e) {
+        client.shutdown();
+        throw e;
+      }
+    }
+
+    @Override
+    public void close() {
+      try (var connection = client.connect()) {
+        var redis = connection.sync();
+        for (String stream : streams) {
+          redis.del(stream);
+          redis.rename(stream + ":aside", stream);
+        }
+      } finally {
+        client.shutdown();
+      }
+    }
   }
 }

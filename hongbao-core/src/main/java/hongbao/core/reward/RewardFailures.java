@@ -56,7 +56,9 @@ public final class RewardFailures {
     if (type.isEmpty()) {
       return Retry.UNKNOWN_TYPE;
     }
-    queues.send(reward, type.get().queue(), 0);
+    // Forgotten only once a queue has it: with both topics down the retry fails and the entry
+    // stays.
+    queues.handOver(reward, type.get().queue(), 0);
     log.forget(failed.get().id());
     return Retry.QUEUED;
   }

@@ -176,7 +176,9 @@ public final class RewardHandler {
         reward.tradeNo(),
         attempt + 1,
         outage.toString());
-    queues.send(reward, type.queue(), attempt + 1);
+    // Handed over, not held: this event is acknowledged once the queue has the new one, so while
+    // both topics are down the outage stays the consumer's, and the entry stays in its queue.
+    queues.handOver(reward, type.queue(), attempt + 1);
     return Handling.REQUEUED;
   }
 }

@@ -1,6 +1,7 @@
 package hongbao.core.reward;
 
 import hongbao.core.Invariants;
+import hongbao.core.Unavailable;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -82,6 +83,31 @@ public final class RewardQueues {
     }
   }
 
+  /**
+   * Sends an event that another durable store still holds (a queue entry being consumed, the
+   * parking lot, the failure stream), failing over to the other topic, but never holding it in
+   * memory: its caller removes that other copy only once a queue has it, so while both topics are
+   * down the event stays where it is and survives a crash of this process.
+   *
+   * @throws QueuesDown when neither topic took it
+   */
+  public void handOver(Reward reward, VirtualQueue queue, int attempt) {
+    try {
+      RewardProducer producer =
+          queues
+              .get(queue)
+              .send(reward, attempt)
+              .toCompletableFuture()
+              .get(SEND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      metrics.produced(producer.name());
+    } catch (ExecutionException | CompletionException | TimeoutException e) {
+      throw new QueuesDown(queue, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new QueuesDown(queue, e);
+    }
+  }
+
   private void hold(Held event) {
     if (heldCount.incrementAndGet() > MAX_HELD) {
       heldCount.decrementAndGet();
@@ -136,6 +162,15 @@ public final class RewardQueues {
   }
 
   private record Held(Reward reward, VirtualQueue queue, int attempt, boolean nextToMaster) {}
+
+  /** Neither topic of a virtual queue took an event handed over: an outage, retried later. */
+  public static final class QueuesDown extends Unavailable {
+    private static final long serialVersionUID = 1L;
+
+    QueuesDown(VirtualQueue queue, Exception cause) {
+      super("reward queues", "neither topic of " + queue + " took the event: " + cause, cause);
+    }
+  }
 
   /** Too many events are held already: the queues are down for too long. */
   public static final class QueuesFull extends RuntimeException {

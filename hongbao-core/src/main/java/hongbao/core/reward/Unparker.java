@@ -1,11 +1,14 @@
 package hongbao.core.reward;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Sends the parked events of every type that is no longer fused back onto its virtual queue, then
  * removes them from the lot. Sending before removing means a crash in between only sends an event
- * twice, which crediting by tradeNo absorbs. Any number of instances may run it.
+ * twice, which crediting by tradeNo absorbs. An event is handed over, never held in memory: while
+ * both topics of its queue are down it stays parked, and the pass stops there. Any number of
+ * instances may run it.
  */
 public final class Unparker {
 
@@ -23,6 +26,8 @@ public final class Unparker {
 
   /**
    * @return how many events went back on their queues
+   * @throws RewardQueues.QueuesDown when a queue took none of an event (what it took before that is
+   *     out of the lot)
    */
   public int unparkOnce() {
     int sent = 0;
@@ -31,10 +36,17 @@ public final class Unparker {
         continue;
       }
       List<ParkingLot.Parked> parked = parking.peek(type.type(), BATCH);
-      for (ParkingLot.Parked event : parked) {
-        queues.send(event.reward(), type.queue(), event.attempt());
+      var handedOver = new ArrayList<ParkingLot.Parked>(parked.size());
+      try {
+        for (ParkingLot.Parked event : parked) {
+          queues.handOver(event.reward(), type.queue(), event.attempt());
+          handedOver.add(event);
+        }
+      } finally {
+        if (!handedOver.isEmpty()) {
+          parking.remove(type.type(), handedOver);
+        }
       }
-      parking.remove(type.type(), parked);
       sent += parked.size();
     }
     return sent;

@@ -1,9 +1,15 @@
 package hongbao.core.reward;
 
+import hongbao.core.ops.Switch;
+import hongbao.core.ops.Switches;
 import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /** Stand-ins the reward tests share. */
 final class RewardDoubles {
@@ -12,9 +18,14 @@ final class RewardDoubles {
 
   /** Every virtual queue on {@code producer}, as master and backup. */
   static RewardQueues queuesOn(RewardProducer producer) {
+    return queuesOn(producer, producer, Clock.systemUTC());
+  }
+
+  /** Every virtual queue on {@code master} and {@code backup}, each user's events to the master. */
+  static RewardQueues queuesOn(RewardProducer master, RewardProducer backup, Clock clock) {
     var queues = new ArrayList<FailoverQueue>();
     for (VirtualQueue name : VirtualQueue.values()) {
-      queues.add(new FailoverQueue(name, producer, producer, 100, Clock.systemUTC()));
+      queues.add(new FailoverQueue(name, master, backup, 100, clock));
     }
     return new RewardQueues(queues, RewardMetrics.NONE);
   }
@@ -31,5 +42,120 @@ final class RewardDoubles {
               }
               throw new AssertionError("unexpected " + method.getName());
             });
+  }
+
+  /** The types {@code defined}, fixed. */
+  static RewardTypes typesOf(RewardType... defined) {
+    List<RewardType> all = List.of(defined);
+    return new RewardTypes() {
+      @Override
+      public Optional<RewardType> find(String type) {
+        return all.stream().filter(t -> t.type().equals(type)).findFirst();
+      }
+
+      @Override
+      public RewardType put(RewardType type) {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public List<RewardType> all() {
+        return all;
+      }
+    };
+  }
+
+  /** A producer that takes events or fails on demand, and remembers what it took. */
+  static final class FakeProducer implements RewardProducer {
+    final String name;
+    final List<String> taken = new ArrayList<>();
+    final List<Integer> attempts = new ArrayList<>();
+    boolean down;
+    int refused;
+
+    FakeProducer(String name) {
+      this.name = name;
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public CompletionStage<Void> send(Reward reward, int attempt) {
+      if (down) {
+        refused++;
+        return CompletableFuture.failedFuture(new IllegalStateException(name + " is down"));
+      }
+      taken.add(reward.tradeNo());
+      attempts.add(attempt);
+      return CompletableFuture.completedFuture(null);
+    }
+  }
+
+  /** Every switch on. */
+  static final class AlwaysOn implements Switches {
+    @Override
+    public boolean enabled(Switch which) {
+      return true;
+    }
+
+    @Override
+    public Map<Switch, Boolean> set(Switch which, boolean enabled) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Map<Switch, Boolean> all() {
+      return Map.of();
+    }
+  }
+
+  /** A token store that keeps nothing. */
+  static final class NoTokens implements TokenStore {
+    @Override
+    public void save(Reward reward, String token) {}
+
+    @Override
+    public boolean holds(Reward reward) {
+      return false;
+    }
+
+    @Override
+    public void delete(Reward reward) {}
+
+    @Override
+    public List<String> pending(String userId, int max) {
+      return List.of();
+    }
+  }
+
+  /** A failure stream nothing may enter. */
+  static final class NoFailures implements FailureLog {
+    @Override
+    public void fail(Reward reward, String reason) {
+      throw new AssertionError("failed: " + reason);
+    }
+
+    @Override
+    public List<String> entries(int max) {
+      return List.of();
+    }
+
+    @Override
+    public List<String> tradeNos(int max) {
+      return List.of();
+    }
+
+    @Override
+    public List<Failure> failures(int max) {
+      return List.of();
+    }
+
+    @Override
+    public boolean forget(String id) {
+      return false;
+    }
   }
 }

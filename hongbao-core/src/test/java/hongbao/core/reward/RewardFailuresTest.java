@@ -1,15 +1,16 @@
 package hongbao.core.reward;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import hongbao.core.TestClock;
+import hongbao.core.Unavailable;
 import hongbao.core.money.Amount;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.Test;
@@ -23,6 +24,16 @@ class RewardFailuresTest {
 
   private static final Reward REFUSED =
       new Reward("t-1", "banned", "c", "", "VIP_PASS", Amount.fen(1), "", Instant.EPOCH);
+
+  private static final RewardType VIP_PASS =
+      new RewardType(
+          "VIP_PASS",
+          RewardKind.COUPON,
+          100,
+          10,
+          false,
+          VirtualQueue.SPECIAL,
+          "http://127.0.0.1:9/i");
 
   /** The failure stream in memory: entries in order, ids counting up as Redis's do. */
   private static final class MemoryFailureLog implements FailureLog {
@@ -73,43 +84,18 @@ class RewardFailuresTest {
     }
   }
 
+  private final TestClock clock = new TestClock(Instant.ofEpochSecond(1_000));
   private final MemoryFailureLog log = new MemoryFailureLog();
   private final RefusingAgain producer = new RefusingAgain();
   private final RewardFailures failures = failures();
 
   private RewardFailures failures() {
-    var clock = new TestClock(Instant.ofEpochSecond(1_000));
-    var list = new ArrayList<FailoverQueue>();
-    for (VirtualQueue name : VirtualQueue.values()) {
-      list.add(new FailoverQueue(name, producer, producer, 100, clock));
-    }
-    RewardType type =
-        new RewardType(
-            "VIP_PASS",
-            RewardKind.COUPON,
-            100,
-            10,
-            false,
-            VirtualQueue.SPECIAL,
-            "http://127.0.0.1:9/issue");
-    RewardTypes types =
-        new RewardTypes() {
-          @Override
-          public Optional<RewardType> find(String name) {
-            return name.equals(type.type()) ? Optional.of(type) : Optional.empty();
-          }
+    return failuresOn(producer, producer);
+  }
 
-          @Override
-          public RewardType put(RewardType put) {
-            throw new UnsupportedOperationException();
-          }
-
-          @Override
-          public List<RewardType> all() {
-            return List.of(type);
-          }
-        };
-    return new RewardFailures(log, new RewardQueues(list, RewardMetrics.NONE), types);
+  private RewardFailures failuresOn(RewardProducer master, RewardProducer backup) {
+    return new RewardFailures(
+        log, RewardDoubles.queuesOn(master, backup, clock), RewardDoubles.typesOf(VIP_PASS));
   }
 
   @Test
@@ -143,5 +129,28 @@ class RewardFailuresTest {
     assertThat(failures.retry("t-2")).isEqualTo(RewardFailures.Retry.UNKNOWN_TYPE);
     assertThat(log.tradeNos(10)).containsExactly("t-2");
     assertThat(producer.sent).isEmpty();
+  }
+
+  @Test
+  void retry_whileBothTopicsAreDown_isAnOutage_andTheEntryStays_untilAQueueTakesIt() {
+    var kafka = new RewardDoubles.FakeProducer("kafka");
+    var redis = new RewardDoubles.FakeProducer("redis");
+    kafka.down = true;
+    redis.down = true;
+    RewardFailures retrying = failuresOn(kafka, redis);
+    log.fail(REFUSED, "gave up after 20 attempts: issuer timed out");
+
+    assertThatThrownBy(() -> retrying.retry("t-1"))
+        .isInstanceOf(RewardQueues.QueuesDown.class)
+        .isInstanceOf(Unavailable.class);
+    assertThat(log.tradeNos(10))
+        .as("not forgotten: nothing holds it but the stream")
+        .contains("t-1");
+
+    redis.down = false;
+    clock.advance(FailoverQueue.SUSPECT_FOR.plusSeconds(1));
+    assertThat(retrying.retry("t-1")).isEqualTo(RewardFailures.Retry.QUEUED);
+    assertThat(redis.taken).containsExactly("t-1");
+    assertThat(log.tradeNos(10)).isEmpty();
   }
 }

@@ -3,13 +3,10 @@ package hongbao.core.reward;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import hongbao.core.money.Amount;
-import hongbao.core.ops.Switch;
-import hongbao.core.ops.Switches;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -67,11 +64,14 @@ class RewardHandlerTest {
             types,
             throttle,
             new RewardService(
-                RewardDoubles.emptyBook(), issuer, new NoTokens(), RewardMetrics.NONE),
+                RewardDoubles.emptyBook(),
+                issuer,
+                new RewardDoubles.NoTokens(),
+                RewardMetrics.NONE),
             new Lot(parked),
-            new NoFailures(),
+            new RewardDoubles.NoFailures(),
             noQueues(),
-            new AlwaysOn(),
+            new RewardDoubles.AlwaysOn(),
             RewardMetrics.NONE,
             sleeper,
             new ConsumeRate(1_000_000, Clock.systemUTC(), duration -> {}));
@@ -115,68 +115,6 @@ class RewardHandlerTest {
     @Override
     public long size() {
       return parked.size();
-    }
-  }
-
-  private static final class NoFailures implements FailureLog {
-    @Override
-    public void fail(Reward reward, String reason) {
-      throw new AssertionError("failed: " + reason);
-    }
-
-    @Override
-    public List<String> entries(int max) {
-      return List.of();
-    }
-
-    @Override
-    public List<String> tradeNos(int max) {
-      return List.of();
-    }
-
-    @Override
-    public List<Failure> failures(int max) {
-      return List.of();
-    }
-
-    @Override
-    public boolean forget(String id) {
-      return false;
-    }
-  }
-
-  private static final class NoTokens implements TokenStore {
-    @Override
-    public void save(Reward reward, String token) {}
-
-    @Override
-    public boolean holds(Reward reward) {
-      return false;
-    }
-
-    @Override
-    public void delete(Reward reward) {}
-
-    @Override
-    public List<String> pending(String userId, int max) {
-      return List.of();
-    }
-  }
-
-  private static final class AlwaysOn implements Switches {
-    @Override
-    public boolean enabled(Switch which) {
-      return true;
-    }
-
-    @Override
-    public Map<Switch, Boolean> set(Switch which, boolean enabled) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public Map<Switch, Boolean> all() {
-      return Map.of();
     }
   }
 }

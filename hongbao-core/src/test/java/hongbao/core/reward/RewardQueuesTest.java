@@ -6,46 +6,16 @@ import hongbao.core.TestClock;
 import hongbao.core.money.Amount;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.Test;
 
 class RewardQueuesTest {
-
-  /** A producer that takes events or fails on demand, and remembers what it took. */
-  private static final class FakeProducer implements RewardProducer {
-    final String name;
-    final List<String> taken = new ArrayList<>();
-    boolean down;
-    int refused;
-
-    FakeProducer(String name) {
-      this.name = name;
-    }
-
-    @Override
-    public String name() {
-      return name;
-    }
-
-    @Override
-    public CompletionStage<Void> send(Reward reward, int attempt) {
-      if (down) {
-        refused++;
-        return CompletableFuture.failedFuture(new IllegalStateException(name + " is down"));
-      }
-      taken.add(reward.tradeNo());
-      return CompletableFuture.completedFuture(null);
-    }
-  }
 
   private static Reward reward(String user) {
     return new Reward("t-" + user, user, "c", "", "CASH", Amount.fen(1), "", Instant.EPOCH);
   }
 
-  private final FakeProducer kafka = new FakeProducer("kafka");
-  private final FakeProducer redis = new FakeProducer("redis");
+  private final RewardDoubles.FakeProducer kafka = new RewardDoubles.FakeProducer("kafka");
+  private final RewardDoubles.FakeProducer redis = new RewardDoubles.FakeProducer("redis");
   private final TestClock clock = new TestClock(Instant.ofEpochSecond(1_000));
 
   private RewardQueues queues(int masterPercent) {

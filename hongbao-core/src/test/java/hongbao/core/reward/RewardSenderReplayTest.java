@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import hongbao.core.Unavailable;
 import hongbao.core.money.Amount;
-import hongbao.core.ops.Switch;
-import hongbao.core.ops.Switches;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -65,7 +63,7 @@ class RewardSenderReplayTest {
             recordingQueues(queued),
             new RewardService(book, slowThenDown, tokenStore, RewardMetrics.NONE),
             book,
-            new AlwaysOn(),
+            new RewardDoubles.AlwaysOn(),
             Clock.systemUTC()));
 
     SendOutcome first = sender.get().sendSync(REQUEST);
@@ -191,22 +189,5 @@ class RewardSenderReplayTest {
           }
         };
     return RewardDoubles.queuesOn(producer);
-  }
-
-  private static final class AlwaysOn implements Switches {
-    @Override
-    public boolean enabled(Switch which) {
-      return true;
-    }
-
-    @Override
-    public Map<Switch, Boolean> set(Switch which, boolean enabled) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public Map<Switch, Boolean> all() {
-      return Map.of();
-    }
   }
 }

@@ -1,0 +1,164 @@
+package hongbao.core.reward;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import hongbao.core.TestClock;
+import hongbao.core.Unavailable;
+import hongbao.core.money.Amount;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An event that a durable store still holds — the queue entry being re-queued, a parked event — is
+ * handed over to its queue, never held in memory: with both topics down the move fails as an outage
+ * and the old copy stays, so a crash of this process loses nothing. (The operator's retry of a
+ * failure-stream entry is in {@link RewardFailuresTest}.)
+ */
+class RewardHandOverTest {
+
+  private static final RewardType TEA =
+      new RewardType("TEA", RewardKind.COUPON, 10, 1, false, VirtualQueue.SPECIAL, "http://issuer");
+
+  private final TestClock clock = new TestClock(Instant.ofEpochSecond(1_000));
+  private final RewardDoubles.FakeProducer kafka = new RewardDoubles.FakeProducer("kafka");
+  private final RewardDoubles.FakeProducer redis = new RewardDoubles.FakeProducer("redis");
+  private final RewardQueues queues = RewardDoubles.queuesOn(kafka, redis, clock);
+
+  private static Reward reward(String tradeNo) {
+    return new Reward(
+        tradeNo, "u-" + tradeNo, "c1", "rain", "TEA", Amount.fen(1), "", Instant.EPOCH);
+  }
+
+  private void bothTopics(boolean down) {
+    kafka.down = down;
+    redis.down = down;
+    // Past the suspect period of the last failure, so the next event tries them again.
+    clock.advance(FailoverQueue.SUSPECT_FOR.plusSeconds(1));
+  }
+
+  @Test
+  void aRequeue_whileBothTopicsAreDown_failsAsAnOutage_holdingNothing_thenGoesThroughOnceOneIsUp()
+      throws Exception {
+    Issuer down =
+        (reward, type) -> {
+          throw new Issuer.IssuerUnavailable("issuer timed out");
+        };
+    var handler =
+        new RewardHandler(
+            RewardDoubles.typesOf(TEA),
+            (type, permits) -> 0,
+            new RewardService(
+                RewardDoubles.emptyBook(), down, new RewardDoubles.NoTokens(), RewardMetrics.NONE),
+            new Lot(),
+            new RewardDoubles.NoFailures(),
+            queues,
+            new RewardDoubles.AlwaysOn(),
+            RewardMetrics.NONE,
+            duration -> {},
+            new ConsumeRate(1_000_000, clock, duration -> {}));
+    bothTopics(true);
+
+    // The consumer leaves the entry unacknowledged on an outage: Kafka retries it in place, Redis
+    // leaves it pending to be reclaimed.
+    assertThatThrownBy(() -> handler.handle(reward("t1"), 4))
+        .isInstanceOf(RewardQueues.QueuesDown.class)
+        .isInstanceOf(Unavailable.class);
+    assertThat(queues.held()).as("nothing held in memory for the entry").isZero();
+    assertThat(kafka.refused + redis.refused).as("both topics were tried").isEqualTo(2);
+
+    bothTopics(false);
+    assertThat(handler.handle(reward("t1"), 4)).isEqualTo(RewardHandler.Handling.REQUEUED);
+    assertThat(kafka.taken).containsExactly("t1");
+    assertThat(kafka.attempts).as("with its attempt counted").containsExactly(5);
+    assertThat(queues.held()).isZero();
+  }
+
+  @Test
+  void theUnparker_whileBothTopicsAreDown_removesOnlyWhatAQueueTook_andSendsTheRestLater() {
+    var lot = new Lot();
+    lot.park(reward("t1"), 0);
+    lot.park(reward("t2"), 3);
+    lot.park(reward("t3"), 0);
+    // The master takes one event, then goes down with the backup.
+    var takesOne =
+        new RewardProducer() {
+          final List<String> taken = new ArrayList<>();
+
+          @Override
+          public String name() {
+            return "kafka";
+          }
+
+          @Override
+          public CompletionStage<Void> send(Reward reward, int attempt) {
+            if (taken.size() == 1) {
+              return CompletableFuture.failedFuture(new IllegalStateException("kafka is down"));
+            }
+            taken.add(reward.tradeNo());
+            return CompletableFuture.completedFuture(null);
+          }
+        };
+    redis.down = true;
+    var unparker =
+        new Unparker(
+            RewardDoubles.typesOf(TEA), lot, RewardDoubles.queuesOn(takesOne, redis, clock));
+
+    assertThatThrownBy(unparker::unparkOnce).isInstanceOf(RewardQueues.QueuesDown.class);
+    assertThat(takesOne.taken).containsExactly("t1");
+    assertThat(lot.tradeNos()).as("still parked, durably").containsExactly("t2", "t3");
+
+    bothTopics(false);
+    var queuesUp = RewardDoubles.queuesOn(redis, redis, clock);
+    assertThat(new Unparker(RewardDoubles.typesOf(TEA), lot, queuesUp).unparkOnce()).isEqualTo(2);
+    assertThat(redis.taken).containsExactly("t2", "t3");
+    assertThat(redis.attempts).as("each with its own attempt").containsExactly(3, 0);
+    assertThat(lot.tradeNos()).isEmpty();
+  }
+
+  @Test
+  void theUnparker_leavesAFusedTypesEventsParked() {
+    var lot = new Lot();
+    lot.park(reward("t1"), 0);
+    RewardType fused =
+        new RewardType("TEA", RewardKind.COUPON, 10, 1, true, VirtualQueue.SPECIAL, "http://i");
+
+    assertThat(new Unparker(RewardDoubles.typesOf(fused), lot, queues).unparkOnce()).isZero();
+    assertThat(lot.tradeNos()).containsExactly("t1");
+    assertThat(kafka.taken).isEmpty();
+  }
+
+  /** The parking lot in memory, in order of parking. */
+  private static final class Lot implements ParkingLot {
+    private final List<Parked> parked = new ArrayList<>();
+    private int next;
+
+    @Override
+    public void park(Reward reward, int attempt) {
+      parked.add(new Parked(String.valueOf(++next), reward, attempt));
+    }
+
+    @Override
+    public List<Parked> peek(String type, int max) {
+      return parked.stream().filter(p -> p.reward().type().equals(type)).limit(max).toList();
+    }
+
+    @Override
+    public void remove(String type, List<Parked> removed) {
+      parked.removeAll(removed);
+    }
+
+    @Override
+    public long size() {
+      return parked.size();
+    }
+
+    List<String> tradeNos() {
+      return parked.stream().map(p -> p.reward().tradeNo()).toList();
+    }
+  }
+}
