@@ -1,6 +1,8 @@
 --[[
 budget_close.lua: closes one budget key of a campaign: its allowance becomes what it reserved, so
-nothing more can be reserved on it (nor lent from it).
+nothing can be lent from it, and it is marked closed: budget_reserve.lua reserves nothing more on
+it (not even in room a later release leaves), and budget_grant.lua gives it no allowance a
+borrower took before the close.
 
 KEYS[1] budget key  hb:rwb:{<campaign>:<k>}   hash: cap, used, ...
 
@@ -11,5 +13,5 @@ nothing the second time.
 --]]
 local used = redis.call('HGET', KEYS[1], 'used')
 if not used then return -1 end
-redis.call('HSET', KEYS[1], 'cap', used)
+redis.call('HSET', KEYS[1], 'cap', used, 'closed', 1)
 return tonumber(used)

@@ -18,6 +18,8 @@ Replies (one string: the verdict, then what it carries after one space):
                         reservation if that fails
   'CONFLICT'            reserved before with another digest
   'DRY left'            this key's allowance has only `left` fen: borrow from the other keys
+  'CLOSED'              the campaign's budget was closed (budget_close.lua): nothing more is
+                        reserved on it, whatever room a release left
   'UNKNOWN'             the budget key was never opened
 A string, not an array: Redis 6.2 writes a script's array reply with a system call of its own
 (see grab.lua), and reservations share a connection.
@@ -32,8 +34,9 @@ if prior then
   if mode == '|sync' then return 'SYNC ' .. token end
   return 'REPLAY ' .. token
 end
-local state = redis.call('HMGET', KEYS[1], 'cap', 'used')
+local state = redis.call('HMGET', KEYS[1], 'cap', 'used', 'closed')
 if not state[1] then return 'UNKNOWN' end
+if state[3] then return 'CLOSED' end
 local cap = tonumber(state[1])
 local used = tonumber(state[2])
 local cost = tonumber(ARGV[3])

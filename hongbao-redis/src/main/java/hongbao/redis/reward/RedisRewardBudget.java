@@ -214,6 +214,8 @@ public final class RedisRewardBudget implements RewardBudget {
       case "SYNC" -> new Reservation.SyncReplay(ScriptReply.rest(reply));
       case "CONFLICT" -> new Reservation.Conflict();
       case "UNKNOWN" -> new Reservation.UnknownCampaign();
+      // Refused at once: borrowing could only gather allowance the closing has counted out.
+      case "CLOSED" -> new Reservation.Insufficient(Amount.ZERO);
       case "DRY" -> null;
       default -> throw new Invariants.InvariantViolation("budget_reserve.lua replied " + reply);
     };
@@ -241,11 +243,16 @@ public final class RedisRewardBudget implements RewardBudget {
       gathered += given;
     }
     if (gathered > 0) {
-      GRANT.run(
-          redis,
-          ScriptOutputType.INTEGER,
-          new String[] {keys.budget(campaignId, k)},
-          Long.toString(gathered));
+      Long granted =
+          GRANT.run(
+              redis,
+              ScriptOutputType.INTEGER,
+              new String[] {keys.budget(campaignId, k)},
+              Long.toString(gathered));
+      if (granted == 0) {
+        // The campaign closed since: what was lent stays unspent and goes back with its escrow.
+        return 0;
+      }
     }
     return gathered;
   }

@@ -5,12 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import hongbao.core.money.Amount;
 import hongbao.core.reward.Reward;
 import hongbao.core.reward.RewardBudget.Reservation;
+import hongbao.redis.LuaScript;
 import hongbao.redis.RedisLink;
 import hongbao.redis.TestRedis;
+import hongbao.redis.campaign.RedisBudgetClosing;
+import io.lettuce.core.ScriptOutputType;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
@@ -158,6 +162,91 @@ class RedisRewardBudgetTest {
         .isInstanceOf(hongbao.core.Invariants.InvariantViolation.class)
         .hasMessageContaining("spent from");
     assertThat(budget.state(campaign).reserved()).isEqualTo(Amount.fen(3_000));
+  }
+
+  /**
+   * A borrower lends allowance off one key, the campaign's keys are closed, and then the borrower
+   * grants what it took to its own key: the grant must not raise a closed key's cap, or a
+   * reservation after the close would be paid from an escrow already returned. Nor may the room a
+   * release leaves after the close be reserved again.
+   */
+  @Test
+  void afterTheClose_aLateGrantIsRefused_andNothingIsReservedAgain() {
+    String campaign = "c" + IDS.incrementAndGet();
+    budget.open(campaign, Amount.fen(8_000));
+    Reward before = reward(campaign, campaign + "-before", 300);
+    assertThat(budget.reserve(before, before.amount(), "tok"))
+        .isInstanceOf(Reservation.Reserved.class);
+    Long lent =
+        LuaScript.fromResource("budget_lend.lua")
+            .run(redis(), ScriptOutputType.INTEGER, new String[] {keys.budget(campaign, 1)}, "500");
+    assertThat(lent).isEqualTo(500);
+
+    Amount closed = new RedisBudgetClosing(redis(), keys).close(campaign);
+    Long granted =
+        LuaScript.fromResource("budget_grant.lua")
+            .run(
+                redis(),
+                ScriptOutputType.INTEGER,
+                new String[] {keys.budget(campaign, 0)},
+                Long.toString(lent));
+
+    assertThat(closed).isEqualTo(Amount.fen(300));
+    assertThat(granted).as("refused on a closed key").isZero();
+    assertThat(budget.state(campaign).allowance()).isEqualTo(closed);
+    // A reservation released after the close (a synchronous send that failed) leaves room on its
+    // key, but the closing counted it out: nothing is reserved there either.
+    budget.release(before);
+    Reward again = reward(campaign, campaign + "-again", 300);
+    assertThat(budget.reserve(again, again.amount(), "tok"))
+        .isInstanceOf(Reservation.Insufficient.class);
+    for (int i = 0; i < 16; i++) {
+      Reward late = reward(campaign, campaign + "-late-" + i, 100);
+      assertThat(budget.reserve(late, late.amount(), "tok"))
+          .isInstanceOf(Reservation.Insufficient.class);
+    }
+    assertThat(budget.state(campaign).reserved()).isEqualTo(Amount.ZERO);
+  }
+
+  /**
+   * Reservations racing, and borrowing, while the campaign's keys are closed: whatever was reserved
+   * once every reservation is answered is exactly the sum the closing counted.
+   */
+  @Test
+  void reserve_racingTheClose_reservesNothingBeyondTheClosingSum() throws Exception {
+    var pool = Executors.newFixedThreadPool(16);
+    try {
+      for (int c = 0; c < 10; c++) {
+        String campaign = "c" + IDS.incrementAndGet();
+        budget.open(campaign, Amount.fen(8_000));
+        var attempts = new ArrayList<Future<Reservation>>();
+        var halfway = new CountDownLatch(400);
+        for (int i = 0; i < 1_600; i++) {
+          Reward reward = reward(campaign, campaign + "-" + i, 7);
+          attempts.add(
+              pool.submit(
+                  () -> {
+                    try {
+                      return budget.reserve(reward, reward.amount(), "tok");
+                    } finally {
+                      halfway.countDown();
+                    }
+                  }));
+        }
+        halfway.await();
+        Amount closed = new RedisBudgetClosing(redis(), keys).close(campaign);
+        long reserved = 0;
+        for (Future<Reservation> attempt : attempts) {
+          if (attempt.get() instanceof Reservation.Reserved) {
+            reserved += 7;
+          }
+        }
+        assertThat(closed.fen()).as("campaign %s", campaign).isEqualTo(reserved);
+        assertThat(budget.state(campaign).reserved()).isEqualTo(closed);
+      }
+    } finally {
+      pool.shutdown();
+    }
   }
 
   @Test
