@@ -25,6 +25,7 @@ import hongbao.redis.reward.RedisRewardBudget;
 import hongbao.redis.reward.RedisRewardStream;
 import hongbao.redis.reward.RedisRewardTypes;
 import hongbao.redis.reward.RedisTokenStore;
+import hongbao.redis.reward.RedisTradeClaims;
 import hongbao.redis.reward.RewardKeys;
 import java.time.Clock;
 import java.time.Duration;
@@ -321,7 +322,16 @@ public final class RewardSdk implements AutoCloseable {
           service != null ? service : new RewardService(NO_BOOK, NO_ISSUER, tokenStore, metrics);
       var sender =
           new RewardSender(
-              types, tokens, budget, tokenStore, queues, crediting, rewardBook, switches, clock);
+              types,
+              tokens,
+              budget,
+              new RedisTradeClaims(connection, keys),
+              tokenStore,
+              queues,
+              crediting,
+              rewardBook,
+              switches,
+              clock);
       var parts =
           new Parts(connection, keys, types, budget, tokenStore, tokens, queues, redisTopics);
       return new RewardSdk(resources, sender, queues, parts);

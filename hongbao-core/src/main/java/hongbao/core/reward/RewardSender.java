@@ -10,10 +10,11 @@ import java.lang.System.Logger.Level;
 import java.time.Clock;
 
 /**
- * SendBonus: validates a reward request, reserves its cost in the campaign's budget (recording the
- * trade, so a replayed tradeNo answers its first token), keeps the server's copy of the encrypted
- * token, and puts the event on the virtual queue of its type. Synchronous mode credits it instead
- * and releases the budget if the issuer refuses.
+ * SendBonus: validates a reward request, claims its tradeNo for its campaign (a tradeNo another
+ * campaign holds is a conflict), reserves its cost in the campaign's budget (recording the trade,
+ * so a replayed tradeNo answers its first token), keeps the server's copy of the encrypted token,
+ * and puts the event on the virtual queue of its type. Synchronous mode credits it instead and
+ * releases the budget, and the claim, if the issuer refuses.
  */
 public final class RewardSender {
 
@@ -22,6 +23,7 @@ public final class RewardSender {
   private final RewardTypes types;
   private final RewardTokens tokens;
   private final RewardBudget budget;
+  private final TradeClaims claims;
   private final TokenStore tokenStore;
   private final RewardQueues queues;
   private final RewardService service;
@@ -33,6 +35,7 @@ public final class RewardSender {
       RewardTypes types,
       RewardTokens tokens,
       RewardBudget budget,
+      TradeClaims claims,
       TokenStore tokenStore,
       RewardQueues queues,
       RewardService service,
@@ -42,6 +45,7 @@ public final class RewardSender {
     this.types = types;
     this.tokens = tokens;
     this.budget = budget;
+    this.claims = claims;
     this.tokenStore = tokenStore;
     this.queues = queues;
     this.service = service;
@@ -74,6 +78,12 @@ public final class RewardSender {
     // The contract's order: a replay or a conflict answers before the switch is looked at, the
     // switch before the campaign and its budget. Only a synchronous send needs issuing now.
     boolean disabled = sync && !switches.enabled(Switch.REWARDS);
+    TradeClaims.Claim claim = claims.claim(reward.tradeNo(), reward.campaignId());
+    if (claim == TradeClaims.Claim.OTHER) {
+      throw new RejectedException(
+          Rejection.IDEMPOTENCY_CONFLICT, "this tradeNo was used in another campaign");
+    }
+    var accepting = new Accepting(reward, claim == TradeClaims.Claim.CLAIMED);
     switch (budget.reserve(reward, cost, token, sync)) {
       case RewardBudget.Reservation.Reserved reserved -> {}
       case RewardBudget.Reservation.Replay replay -> {
@@ -86,6 +96,7 @@ public final class RewardSender {
           throw new RejectedException(
               Rejection.IDEMPOTENCY_CONFLICT, "this tradeNo was used with a different request");
       case RewardBudget.Reservation.Insufficient insufficient -> {
+        unclaim(accepting);
         if (disabled) {
           throw switchedOff();
         }
@@ -94,6 +105,7 @@ public final class RewardSender {
             "the campaign's budget has " + insufficient.left() + " left");
       }
       case RewardBudget.Reservation.UnknownCampaign unknown -> {
+        unclaim(accepting);
         if (disabled) {
           throw switchedOff();
         }
@@ -103,10 +115,20 @@ public final class RewardSender {
     }
     if (disabled) {
       budget.release(reward);
+      unclaim(accepting);
       throw switchedOff();
     }
     keepCopy(reward, token);
-    return sync ? creditNow(reward, type, token) : enqueue(reward, type, token);
+    return sync ? creditNow(accepting, type, token) : enqueue(accepting, type, token);
+  }
+
+  /** A send being accepted, and whether it made its tradeNo's claim (and so may give it up). */
+  private record Accepting(Reward reward, boolean claimedNow) {}
+
+  private void unclaim(Accepting accepting) {
+    if (accepting.claimedNow()) {
+      claims.release(accepting.reward().tradeNo(), accepting.reward().campaignId());
+    }
   }
 
   private static RejectedException switchedOff() {
@@ -150,17 +172,19 @@ public final class RewardSender {
     }
   }
 
-  private SendOutcome enqueue(Reward reward, RewardType type, String token) {
+  private SendOutcome enqueue(Accepting accepting, RewardType type, String token) {
+    Reward reward = accepting.reward();
     try {
       queues.send(reward, type.queue(), 0);
     } catch (RewardQueues.QueuesFull full) {
-      undo(reward);
+      undo(accepting);
       throw full;
     }
     return new SendOutcome.Accepted(reward.tradeNo(), token);
   }
 
-  private SendOutcome creditNow(Reward reward, RewardType type, String token) {
+  private SendOutcome creditNow(Accepting accepting, RewardType type, String token) {
+    Reward reward = accepting.reward();
     CreditOutcome outcome;
     try {
       outcome = service.credit(reward, type);
@@ -168,27 +192,28 @@ public final class RewardSender {
       if (book.find(reward.tradeNo()).isPresent()) {
         throw e;
       }
-      undo(reward);
+      undo(accepting);
       return new SendOutcome.IssuerFailed(reward.tradeNo(), "the issuer is unavailable");
     }
     return switch (outcome) {
       case CreditOutcome.Credited credited -> new SendOutcome.Credited(reward.tradeNo(), token);
       case CreditOutcome.Refused refused -> {
-        undo(reward);
+        undo(accepting);
         yield new SendOutcome.IssuerFailed(reward.tradeNo(), refused.reason());
       }
       case CreditOutcome.Conflict conflict -> {
         // The reward book holds the tradeNo with another request (another campaign's, say): the
         // reservation just made must go, or a 409 would leave budget reserved for nothing.
-        undo(reward);
+        undo(accepting);
         throw new RejectedException(
             Rejection.IDEMPOTENCY_CONFLICT, "this tradeNo was used with a different request");
       }
     };
   }
 
-  private void undo(Reward reward) {
-    budget.release(reward);
-    tokenStore.delete(reward);
+  private void undo(Accepting accepting) {
+    budget.release(accepting.reward());
+    tokenStore.delete(accepting.reward());
+    unclaim(accepting);
   }
 }

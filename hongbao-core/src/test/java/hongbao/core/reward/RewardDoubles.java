@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** Stand-ins the reward tests share. */
 final class RewardDoubles {
@@ -63,6 +64,25 @@ final class RewardDoubles {
         return all;
       }
     };
+  }
+
+  /** Trade claims in memory. */
+  static final class MemoryClaims implements TradeClaims {
+    final Map<String, String> byTradeNo = new ConcurrentHashMap<>();
+
+    @Override
+    public Claim claim(String tradeNo, String campaignId) {
+      String held = byTradeNo.putIfAbsent(tradeNo, campaignId);
+      if (held == null) {
+        return Claim.CLAIMED;
+      }
+      return held.equals(campaignId) ? Claim.HELD : Claim.OTHER;
+    }
+
+    @Override
+    public void release(String tradeNo, String campaignId) {
+      byTradeNo.remove(tradeNo, campaignId);
+    }
   }
 
   /** A producer that takes events or fails on demand, and remembers what it took. */

@@ -54,11 +54,13 @@ class RewardSenderReplayTest {
         };
     RewardBook book = RewardDoubles.emptyBook();
     TokenStore tokenStore = new MemoryTokens();
+    var claims = new RewardDoubles.MemoryClaims();
     sender.set(
         new RewardSender(
             new OneType(),
             new PlainTokens(),
             budget,
+            claims,
             tokenStore,
             recordingQueues(queued),
             new RewardService(book, slowThenDown, tokenStore, RewardMetrics.NONE),
@@ -75,6 +77,7 @@ class RewardSenderReplayTest {
     assertThat(queued).isEmpty();
     assertThat(budget.trades).as("the failed send undid its reservation").doesNotContainKey("t1");
     assertThat(tokenStore.holds(REQUEST.at(Instant.EPOCH))).isFalse();
+    assertThat(claims.byTradeNo).as("its tradeNo is free again").isEmpty();
   }
 
   /** budget_reserve.lua / budget_release.lua by tradeNo, without the allowance arithmetic. */

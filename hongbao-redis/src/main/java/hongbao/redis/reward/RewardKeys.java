@@ -92,6 +92,11 @@ public final class RewardKeys {
     return prefix + ":rwp:types";
   }
 
+  /** One bucket of the tradeNo claims: tradeNo -> the campaign that holds it. */
+  public String tradeClaims(int bucket) {
+    return prefix + ":rwn:{" + bucket + "}";
+  }
+
   public String failures() {
     return prefix + ":rw:failed";
   }
