@@ -2,7 +2,6 @@ package hongbao.core.campaign;
 
 import hongbao.core.Invariants;
 import hongbao.core.RejectedException;
-import hongbao.core.Rejection;
 import hongbao.core.money.Amount;
 import hongbao.core.reward.RewardBudget;
 import java.lang.System.Logger.Level;
@@ -122,12 +121,13 @@ public final class CampaignCloser {
                   issuer.issue(
                       campaign, round, win.userId(), tradeNo, round.prizes().get(win.line()));
                 } catch (RejectedException refused) {
-                  if (refused.rejection() != Rejection.INSUFFICIENT_FUNDS) {
+                  if (!PrizeIssuer.neverIssuable(refused)) {
                     throw refused;
                   }
-                  // The budget was spent otherwise; it never will issue this win. The campaign
-                  // closes all the same, and its return falls short of its CASH won for the
-                  // reconciler to name, rather than keep the rest of its budget forever.
+                  // The budget was spent otherwise, or another campaign holds the tradeNo: this
+                  // win never will be issued. The campaign closes all the same, and its return
+                  // falls short of its CASH won for the reconciler to name, rather than keep the
+                  // rest of its budget forever.
                   LOG.log(
                       Level.ERROR,
                       "campaign "

@@ -1,7 +1,6 @@
 package hongbao.core.campaign;
 
 import hongbao.core.RejectedException;
-import hongbao.core.Rejection;
 import hongbao.core.Unavailable;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -268,9 +267,10 @@ public final class TapService {
   /**
    * Issues a drawn prize. The budget covers every prize of the rounds, so a refusal for want of it
    * means the budget was spent otherwise (another sender's reward in the campaign, allowance lost
-   * to a crash while borrowing): the tap is answered MISSED, as a tap answers nothing but its
-   * outcomes, and the drawn win stays in the pools unissued. The closer cannot issue it either; the
-   * reconciler names the campaign, whose return then falls short of its CASH won.
+   * to a crash while borrowing); a conflict means another campaign holds the win's tradeNo. Either
+   * way ({@link PrizeIssuer#neverIssuable}) the tap is answered MISSED, as a tap answers nothing
+   * but its outcomes, and the drawn win stays in the pools unissued. The closer cannot issue it
+   * either; the reconciler names the campaign, whose return then falls short of its CASH won.
    */
   private TapOutcome issue(
       Campaign campaign, Round round, String userId, String tradeNo, int line) {
@@ -279,12 +279,12 @@ public final class TapService {
     try {
       token = issuer.issue(campaign, round, userId, tradeNo, prize);
     } catch (RejectedException refused) {
-      if (refused.rejection() != Rejection.INSUFFICIENT_FUNDS) {
+      if (!PrizeIssuer.neverIssuable(refused)) {
         throw refused;
       }
       LOG.log(
           Level.ERROR,
-          "campaign {0}: win {1} drawn but its budget cannot issue it: {2}",
+          "campaign {0}: win {1} drawn but it cannot be issued: {2}",
           campaign.id(),
           tradeNo,
           refused.getMessage());
