@@ -109,9 +109,9 @@ class KeyTableTest {
             rewards.issuedIn("coupon", 1_700_000_000L),
             rewards.stream("rewards-massive"),
             rewards.streams("rewards-massive", 4).get(2),
-            rewards.deadLetters("rewards-massive"),
             rewards.parked("coupon"),
             rewards.parkedTypes(),
+            rewards.tradeClaims(7),
             rewards.failures());
     List<Pattern> rows = redisRows().stream().map(KeyTableTest::asRegex).toList();
     for (String key : built) {

@@ -80,10 +80,6 @@ public final class RewardKeys {
 
   public static final int MAX_STREAMS_PER_TOPIC = 1_024;
 
-  public String deadLetters(String topic) {
-    return stream(topic) + ":dead";
-  }
-
   public String parked(String type) {
     return prefix + ":rwp:{" + type + "}";
   }
