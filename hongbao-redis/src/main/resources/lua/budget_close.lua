@@ -1,8 +1,8 @@
 --[[
-budget_close.lua: closes one budget key of a campaign: its allowance becomes what it reserved, so
-nothing can be lent from it, and it is marked closed: budget_reserve.lua reserves nothing more on
-it (not even in room a later release leaves), and budget_grant.lua gives it no allowance a
-borrower took before the close.
+budget_close.lua: closes one budget key of a campaign: its allowance becomes what it reserved,
+and it is marked closed: budget_reserve.lua reserves nothing more on it and budget_lend.lua lends
+nothing from it (not even room a later release leaves), and budget_grant.lua gives it no allowance
+a borrower took before the close.
 
 KEYS[1] budget key  hb:rwb:{<campaign>:<k>}   hash: cap, used, ...
 

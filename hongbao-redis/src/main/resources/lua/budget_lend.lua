@@ -8,10 +8,13 @@ Reply (integer): how much was taken off this key's allowance (0..wanted); the ca
 the dry key with budget_grant.lua. If the caller dies in between, that much allowance is lost to
 the campaign (the books show it as lent minus borrowed): never more is spent than the budget.
 
+A closed key (budget_close.lua) lends nothing: the closing counted its allowance out, even room
+a release left on it afterwards.
+
 Atomic so the allowance given away is never reserved on this key at the same time.
 --]]
-local state = redis.call('HMGET', KEYS[1], 'cap', 'used')
-if not state[1] then return 0 end
+local state = redis.call('HMGET', KEYS[1], 'cap', 'used', 'closed')
+if not state[1] or state[3] then return 0 end
 local spare = tonumber(state[1]) - tonumber(state[2])
 local give = math.min(spare, tonumber(ARGV[1]))
 if give <= 0 then return 0 end

@@ -85,7 +85,11 @@ public final class RewardSender {
     }
     var accepting = new Accepting(reward, claim == TradeClaims.Claim.CLAIMED);
     switch (budget.reserve(reward, cost, token, sync)) {
-      case RewardBudget.Reservation.Reserved reserved -> {}
+      case RewardBudget.Reservation.Reserved reserved -> {
+        if (!accepting.claimedNow()) {
+          holdClaim(accepting);
+        }
+      }
       case RewardBudget.Reservation.Replay replay -> {
         return replayed(reward, replay.token());
       }
@@ -114,8 +118,8 @@ public final class RewardSender {
       }
     }
     if (disabled) {
-      budget.release(reward);
       unclaim(accepting);
+      budget.release(reward);
       throw switchedOff();
     }
     keepCopy(reward, token);
@@ -124,6 +128,21 @@ public final class RewardSender {
 
   /** A send being accepted, and whether it made its tradeNo's claim (and so may give it up). */
   private record Accepting(Reward reward, boolean claimedNow) {}
+
+  /**
+   * A reservation made under a claim this send found rather than made: the send that made it may
+   * have been failing meanwhile, and given the claim up (it does so before releasing its own
+   * reservation, so this one may be the newer). The claim is taken again; should another campaign
+   * have taken the tradeNo in between, this reservation goes and the send is a conflict.
+   */
+  private void holdClaim(Accepting accepting) {
+    Reward reward = accepting.reward();
+    if (claims.claim(reward.tradeNo(), reward.campaignId()) == TradeClaims.Claim.OTHER) {
+      budget.release(reward);
+      throw new RejectedException(
+          Rejection.IDEMPOTENCY_CONFLICT, "this tradeNo was used in another campaign");
+    }
+  }
 
   private void unclaim(Accepting accepting) {
     if (accepting.claimedNow()) {
@@ -211,9 +230,15 @@ public final class RewardSender {
     };
   }
 
+  /**
+   * Takes back a reservation this send made. The claim goes first and the reservation last: a retry
+   * of the same request meets this reservation (a replay, told to try again) until it is gone, and
+   * whatever it reserves after that it claims (or claims again) for itself, so neither the claim
+   * nor the token copy of an accepted retry is removed here.
+   */
   private void undo(Accepting accepting) {
-    budget.release(accepting.reward());
-    tokenStore.delete(accepting.reward());
     unclaim(accepting);
+    tokenStore.delete(accepting.reward());
+    budget.release(accepting.reward());
   }
 }

@@ -80,9 +80,57 @@ class RewardSenderReplayTest {
     assertThat(claims.byTradeNo).as("its tradeNo is free again").isEmpty();
   }
 
+  /**
+   * The retry comes the moment the failing send's reservation is gone, as an asynchronous request:
+   * it is a send of its own, accepted, and the rest of the undo must leave it whole — its claim on
+   * the tradeNo (or another campaign could accept the tradeNo again) and its token copy.
+   */
+  @Test
+  void aRetryAcceptedRightAfterTheFailedSyncSendReleased_keepsItsClaimAndItsTokenCopy() {
+    var budget = new MemoryBudget();
+    var queued = Collections.synchronizedList(new ArrayList<Reward>());
+    var sender = new AtomicReference<RewardSender>();
+    var retry = new AtomicReference<SendOutcome>();
+    budget.afterRelease = () -> retry.set(sender.get().send(REQUEST));
+    Issuer down =
+        (reward, type) -> {
+          throw new Issuer.IssuerUnavailable("read timed out");
+        };
+    RewardBook book = RewardDoubles.emptyBook();
+    TokenStore tokenStore = new MemoryTokens();
+    var claims = new RewardDoubles.MemoryClaims();
+    sender.set(
+        new RewardSender(
+            new OneType(),
+            new PlainTokens(),
+            budget,
+            claims,
+            tokenStore,
+            recordingQueues(queued),
+            new RewardService(book, down, tokenStore, RewardMetrics.NONE),
+            book,
+            new RewardDoubles.AlwaysOn(),
+            Clock.systemUTC()));
+
+    SendOutcome first = sender.get().sendSync(REQUEST);
+
+    assertThat(first).isInstanceOf(SendOutcome.IssuerFailed.class);
+    assertThat(retry.get()).isInstanceOf(SendOutcome.Accepted.class);
+    assertThat(budget.trades).containsKey("t1");
+    assertThat(queued).extracting(Reward::tradeNo).containsExactly("t1");
+    assertThat(claims.byTradeNo)
+        .as("the retry's campaign holds the tradeNo")
+        .containsEntry("t1", "c1");
+    assertThat(claims.claim("t1", "c2")).isEqualTo(TradeClaims.Claim.OTHER);
+    assertThat(tokenStore.holds(REQUEST.at(Instant.EPOCH))).as("the retry's token copy").isTrue();
+  }
+
   /** budget_reserve.lua / budget_release.lua by tradeNo, without the allowance arithmetic. */
   private static final class MemoryBudget implements RewardBudget {
     final Map<String, String[]> trades = new HashMap<>();
+
+    /** Runs once, right after the next release, outside the lock. */
+    Runnable afterRelease = () -> {};
 
     @Override
     public synchronized void open(String campaignId, Amount budget, int version) {}
@@ -104,8 +152,13 @@ class RewardSenderReplayTest {
     }
 
     @Override
-    public synchronized void release(Reward reward) {
-      trades.remove(reward.tradeNo());
+    public void release(Reward reward) {
+      synchronized (this) {
+        trades.remove(reward.tradeNo());
+      }
+      Runnable after = afterRelease;
+      afterRelease = () -> {};
+      after.run();
     }
 
     @Override

@@ -200,6 +200,18 @@ class RedisRewardBudgetTest {
     Reward again = reward(campaign, campaign + "-again", 300);
     assertThat(budget.reserve(again, again.amount(), "tok"))
         .isInstanceOf(Reservation.Insufficient.class);
+    for (int k = 0; k < 8; k++) {
+      Long lentAfter =
+          LuaScript.fromResource("budget_lend.lua")
+              .run(
+                  redis(),
+                  ScriptOutputType.INTEGER,
+                  new String[] {keys.budget(campaign, k)},
+                  "1000");
+      assertThat(lentAfter)
+          .as("a closed key lends nothing, not even the room a release left")
+          .isZero();
+    }
     for (int i = 0; i < 16; i++) {
       Reward late = reward(campaign, campaign + "-late-" + i, 100);
       assertThat(budget.reserve(late, late.amount(), "tok"))
