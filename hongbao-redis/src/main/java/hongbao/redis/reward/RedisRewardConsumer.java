@@ -1,5 +1,6 @@
 package hongbao.redis.reward;
 
+import hongbao.core.Unavailable;
 import hongbao.core.reward.FailureLog;
 import hongbao.core.reward.Reward;
 import hongbao.core.reward.RewardHandler;
@@ -16,7 +17,9 @@ import io.lettuce.core.XReadArgs.StreamOffset;
 import io.lettuce.core.models.stream.PendingMessage;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -28,9 +31,11 @@ import java.util.concurrent.TimeoutException;
  * batch with XREADGROUP, handles its events concurrently, and acknowledges (XACK and XDEL) those
  * that are settled. Events left pending — a paused pipeline, a crash — are taken over by {@link
  * #reclaimOnce} once idle long enough (XCLAIM's min-idle guard keeps two reclaimers from taking one
- * entry); after {@code maxDeliveries} deliveries an event goes to the failure stream. A read names
- * the streams of one slot (one group of {@link RewardKeys#streams}), every other command one
- * stream, so a cluster routes each to the master that owns it.
+ * entry); after {@code maxDeliveries} deliveries an event goes to the failure stream. A delivery
+ * whose handling met an outage ({@link Unavailable}: both queues down for a re-queue) is not
+ * counted: the outage is waited out, never held against the event. A read names the streams of one
+ * slot (one group of {@link RewardKeys#streams}), every other command one stream, so a cluster
+ * routes each to the master that owns it.
  */
 public final class RedisRewardConsumer implements AutoCloseable {
 
@@ -89,7 +94,7 @@ public final class RedisRewardConsumer implements AutoCloseable {
                 Consumer.from(RedisRewardStream.GROUP, consumer),
                 XReadArgs.Builder.count(settings.batch()).block(blockMillis),
                 lastConsumed(group));
-    return handle(batch);
+    return handle(batch, Map.of());
   }
 
   @SuppressWarnings("unchecked") // stream offsets through a generic varargs parameter
@@ -97,11 +102,26 @@ public final class RedisRewardConsumer implements AutoCloseable {
     return streams.stream().map(StreamOffset::lastConsumed).toArray(StreamOffset[]::new);
   }
 
-  /** Takes over entries other consumers left pending too long, and handles them. */
+  /**
+   * Takes over entries other consumers left pending too long, and handles them. Every stream is
+   * gone through even when one fails (an outage there); the first failure is thrown at the end.
+   */
   public int reclaimOnce() throws InterruptedException {
     int settled = 0;
+    RuntimeException failure = null;
     for (String stream : streams) {
-      settled += reclaimOnce(stream);
+      try {
+        settled += reclaimOnce(stream);
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
     }
     return settled;
   }
@@ -116,8 +136,10 @@ public final class RedisRewardConsumer implements AutoCloseable {
     List<PendingMessage> stale = commands.sync().xpending(stream, args);
     var claim = new ArrayList<String>();
     var dead = new ArrayList<String>();
+    var deliveredBefore = new HashMap<String, Long>();
     for (PendingMessage message : stale) {
       (message.getRedeliveryCount() > settings.maxDeliveries() ? dead : claim).add(message.getId());
+      deliveredBefore.put(message.getId(), message.getRedeliveryCount());
     }
     List<StreamMessage<String, String>> claimed = new ArrayList<>();
     if (!claim.isEmpty() || !dead.isEmpty()) {
@@ -146,10 +168,15 @@ public final class RedisRewardConsumer implements AutoCloseable {
         live.add(message);
       }
     }
-    return handle(live);
+    return handle(live, deliveredBefore);
   }
 
-  private int handle(List<StreamMessage<String, String>> batch) throws InterruptedException {
+  /**
+   * Handles a batch; {@code deliveredBefore} holds each reclaimed entry's delivery count before
+   * this delivery (a first delivery is absent: none before).
+   */
+  private int handle(List<StreamMessage<String, String>> batch, Map<String, Long> deliveredBefore)
+      throws InterruptedException {
     if (batch.isEmpty()) {
       return 0;
     }
@@ -160,6 +187,7 @@ public final class RedisRewardConsumer implements AutoCloseable {
       futures.add(workers.submit(() -> handler.handle(reward, attempt)));
     }
     var settled = new ArrayList<StreamMessage<String, String>>();
+    var outages = new ArrayList<StreamMessage<String, String>>();
     RuntimeException failure = null;
     long keepEveryNanos = keepEvery().toNanos();
     long keepAt = System.nanoTime() + keepEveryNanos;
@@ -187,10 +215,14 @@ public final class RedisRewardConsumer implements AutoCloseable {
         if (e.getCause() instanceof hongbao.core.Invariants.InvariantViolation bug) {
           throw bug;
         }
+        if (e.getCause() instanceof Unavailable) {
+          outages.add(batch.get(i));
+        }
         failure = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e);
       }
     }
     ack(settled);
+    uncount(outages, deliveredBefore);
     if (failure != null) {
       throw failure;
     }
@@ -231,6 +263,34 @@ public final class RedisRewardConsumer implements AutoCloseable {
                     XClaimArgs.Builder.minIdleTime(0).justid(),
                     ids.toArray(String[]::new)));
   }
+
+  /**
+   * Takes back the delivery an outage met: XCLAIM with JUSTID and RETRYCOUNT sets each entry's
+   * count back to what it was before (and resets its idle time, so it is reclaimed a reclaim idle
+   * later). Only a consumer that stopped while holding an entry — a crash, a kill — counts towards
+   * its failing.
+   */
+  private void uncount(
+      List<StreamMessage<String, String>> messages, Map<String, Long> deliveredBefore) {
+    var byCount = new java.util.LinkedHashMap<DeliveryCount, List<String>>();
+    for (StreamMessage<String, String> message : messages) {
+      var count =
+          new DeliveryCount(message.getStream(), deliveredBefore.getOrDefault(message.getId(), 0L));
+      byCount.computeIfAbsent(count, k -> new ArrayList<>()).add(message.getId());
+    }
+    byCount.forEach(
+        (count, ids) ->
+            commands
+                .sync()
+                .xclaim(
+                    count.stream(),
+                    Consumer.from(RedisRewardStream.GROUP, consumer),
+                    XClaimArgs.Builder.minIdleTime(0).justid().retryCount(count.deliveries()),
+                    ids.toArray(String[]::new)));
+  }
+
+  /** Entries of one stream to be set back to one delivery count. */
+  private record DeliveryCount(String stream, long deliveries) {}
 
   /** XACK and XDEL, stream by stream: each command names one stream's key. */
   private void ack(List<StreamMessage<String, String>> messages) {
