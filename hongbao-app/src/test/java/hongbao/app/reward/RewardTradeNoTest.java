@@ -19,9 +19,9 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * tradeNo is the global idempotency key. Once one campaign accepted a tradeNo, a send of it to any
  * other campaign is {@code 409 IDEMPOTENCY_CONFLICT} when it is made, asynchronous or synchronous,
- * with nothing reserved there; a send no campaign accepted (an unknown campaign, a spent budget)
- * leaves the tradeNo free. Campaigns racing for one tradeNo: exactly one accepts it. Each test ends
- * with every accepted reward credited once and the reconciliation clean.
+ * with nothing reserved there; a send refused before its budget was reserved (an unknown campaign,
+ * a spent budget) leaves the tradeNo free. Campaigns racing for one tradeNo: exactly one accepts
+ * it. Each test ends with every accepted reward credited once and the reconciliation clean.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RewardTradeNoTest {

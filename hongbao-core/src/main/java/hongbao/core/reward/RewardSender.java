@@ -10,11 +10,11 @@ import java.lang.System.Logger.Level;
 import java.time.Clock;
 
 /**
- * SendBonus: validates a reward request, claims its tradeNo for its campaign (a tradeNo another
- * campaign holds is a conflict), reserves its cost in the campaign's budget (recording the trade,
- * so a replayed tradeNo answers its first token), keeps the server's copy of the encrypted token,
- * and puts the event on the virtual queue of its type. Synchronous mode credits it instead and
- * releases the budget, and the claim, if the issuer refuses.
+ * SendBonus: validates a reward request, reserves its cost in the campaign's budget (recording the
+ * trade, so a replayed tradeNo answers its first token), claims its tradeNo for the campaign (a
+ * tradeNo another campaign holds is a conflict, its reservation taken back), keeps the server's
+ * copy of the encrypted token, and puts the event on the virtual queue of its type. Synchronous
+ * mode credits it instead and releases the budget if the issuer refuses.
  */
 public final class RewardSender {
 
@@ -78,29 +78,20 @@ public final class RewardSender {
     // The contract's order: a replay or a conflict answers before the switch is looked at, the
     // switch before the campaign and its budget. Only a synchronous send needs issuing now.
     boolean disabled = sync && !switches.enabled(Switch.REWARDS);
-    TradeClaims.Claim claim = claims.claim(reward.tradeNo(), reward.campaignId());
-    if (claim == TradeClaims.Claim.OTHER) {
-      throw new RejectedException(
-          Rejection.IDEMPOTENCY_CONFLICT, "this tradeNo was used in another campaign");
-    }
-    var accepting = new Accepting(reward, claim == TradeClaims.Claim.CLAIMED);
     switch (budget.reserve(reward, cost, token, sync)) {
-      case RewardBudget.Reservation.Reserved reserved -> {
-        if (!accepting.claimedNow()) {
-          holdClaim(accepting);
-        }
-      }
+      case RewardBudget.Reservation.Reserved reserved -> claimReserved(reward);
       case RewardBudget.Reservation.Replay replay -> {
+        claimReplayed(reward);
         return replayed(reward, replay.token());
       }
       case RewardBudget.Reservation.SyncReplay replay -> {
+        claimReplayed(reward);
         return replayedSync(reward, replay.token());
       }
       case RewardBudget.Reservation.Conflict conflict ->
           throw new RejectedException(
               Rejection.IDEMPOTENCY_CONFLICT, "this tradeNo was used with a different request");
       case RewardBudget.Reservation.Insufficient insufficient -> {
-        unclaim(accepting);
         if (disabled) {
           throw switchedOff();
         }
@@ -109,7 +100,6 @@ public final class RewardSender {
             "the campaign's budget has " + insufficient.left() + " left");
       }
       case RewardBudget.Reservation.UnknownCampaign unknown -> {
-        unclaim(accepting);
         if (disabled) {
           throw switchedOff();
         }
@@ -118,36 +108,51 @@ public final class RewardSender {
       }
     }
     if (disabled) {
-      unclaim(accepting);
       budget.release(reward);
       throw switchedOff();
     }
     keepCopy(reward, token);
-    return sync ? creditNow(accepting, type, token) : enqueue(accepting, type, token);
+    return sync ? creditNow(reward, type, token) : enqueue(reward, type, token);
   }
-
-  /** A send being accepted, and whether it made its tradeNo's claim (and so may give it up). */
-  private record Accepting(Reward reward, boolean claimedNow) {}
 
   /**
-   * A reservation made under a claim this send found rather than made: the send that made it may
-   * have been failing meanwhile, and given the claim up (it does so before releasing its own
-   * reservation, so this one may be the newer). The claim is taken again; should another campaign
-   * have taken the tradeNo in between, this reservation goes and the send is a conflict.
+   * Claims the tradeNo for the campaign that has just reserved it. Of campaigns racing for one
+   * tradeNo each may reserve, but one only claims: the others take their reservations back and
+   * answer 409. A claim is never given up, so no undo here can take it from a retry that reserved
+   * meanwhile; and nothing is claimed by a send its campaign refused before reserving (404, 402).
    */
-  private void holdClaim(Accepting accepting) {
-    Reward reward = accepting.reward();
-    if (claims.claim(reward.tradeNo(), reward.campaignId()) == TradeClaims.Claim.OTHER) {
+  private void claimReserved(Reward reward) {
+    TradeClaims.Claim claim;
+    try {
+      claim = claims.claim(reward.tradeNo(), reward.campaignId());
+    } catch (RuntimeException outage) {
+      try {
+        budget.release(reward);
+      } catch (RuntimeException alsoDown) {
+        outage.addSuppressed(alsoDown);
+      }
+      throw outage;
+    }
+    if (claim == TradeClaims.Claim.OTHER) {
       budget.release(reward);
-      throw new RejectedException(
-          Rejection.IDEMPOTENCY_CONFLICT, "this tradeNo was used in another campaign");
+      throw claimedElsewhere();
     }
   }
 
-  private void unclaim(Accepting accepting) {
-    if (accepting.claimedNow()) {
-      claims.release(accepting.reward().tradeNo(), accepting.reward().campaignId());
+  /**
+   * A replay claims too: its first send may have stopped between reserving and claiming. It does
+   * not take the first send's reservation back: if another campaign holds the tradeNo, that send
+   * (or whoever finds it) does, and the replay is the same conflict.
+   */
+  private void claimReplayed(Reward reward) {
+    if (claims.claim(reward.tradeNo(), reward.campaignId()) == TradeClaims.Claim.OTHER) {
+      throw claimedElsewhere();
     }
+  }
+
+  private static RejectedException claimedElsewhere() {
+    return new RejectedException(
+        Rejection.IDEMPOTENCY_CONFLICT, "this tradeNo was used in another campaign");
   }
 
   private static RejectedException switchedOff() {
@@ -191,19 +196,17 @@ public final class RewardSender {
     }
   }
 
-  private SendOutcome enqueue(Accepting accepting, RewardType type, String token) {
-    Reward reward = accepting.reward();
+  private SendOutcome enqueue(Reward reward, RewardType type, String token) {
     try {
       queues.send(reward, type.queue(), 0);
     } catch (RewardQueues.QueuesFull full) {
-      undo(accepting);
+      undo(reward);
       throw full;
     }
     return new SendOutcome.Accepted(reward.tradeNo(), token);
   }
 
-  private SendOutcome creditNow(Accepting accepting, RewardType type, String token) {
-    Reward reward = accepting.reward();
+  private SendOutcome creditNow(Reward reward, RewardType type, String token) {
     CreditOutcome outcome;
     try {
       outcome = service.credit(reward, type);
@@ -211,19 +214,19 @@ public final class RewardSender {
       if (book.find(reward.tradeNo()).isPresent()) {
         throw e;
       }
-      undo(accepting);
+      undo(reward);
       return new SendOutcome.IssuerFailed(reward.tradeNo(), "the issuer is unavailable");
     }
     return switch (outcome) {
       case CreditOutcome.Credited credited -> new SendOutcome.Credited(reward.tradeNo(), token);
       case CreditOutcome.Refused refused -> {
-        undo(accepting);
+        undo(reward);
         yield new SendOutcome.IssuerFailed(reward.tradeNo(), refused.reason());
       }
       case CreditOutcome.Conflict conflict -> {
         // The reward book holds the tradeNo with another request (another campaign's, say): the
         // reservation just made must go, or a 409 would leave budget reserved for nothing.
-        undo(accepting);
+        undo(reward);
         throw new RejectedException(
             Rejection.IDEMPOTENCY_CONFLICT, "this tradeNo was used with a different request");
       }
@@ -231,14 +234,12 @@ public final class RewardSender {
   }
 
   /**
-   * Takes back a reservation this send made. The claim goes first and the reservation last: a retry
-   * of the same request meets this reservation (a replay, told to try again) until it is gone, and
-   * whatever it reserves after that it claims (or claims again) for itself, so neither the claim
-   * nor the token copy of an accepted retry is removed here.
+   * Takes back a reservation this send made; its claim stays (see {@link #claimReserved}). The
+   * token copy goes before the reservation: a retry of the same request meets the reservation (a
+   * replay) until it is gone, so a retry that reserves afresh keeps the copy it saves.
    */
-  private void undo(Accepting accepting) {
-    unclaim(accepting);
-    tokenStore.delete(accepting.reward());
-    budget.release(accepting.reward());
+  private void undo(Reward reward) {
+    tokenStore.delete(reward);
+    budget.release(reward);
   }
 }

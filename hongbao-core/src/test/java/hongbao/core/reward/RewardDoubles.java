@@ -78,11 +78,6 @@ final class RewardDoubles {
       }
       return held.equals(campaignId) ? Claim.HELD : Claim.OTHER;
     }
-
-    @Override
-    public void release(String tradeNo, String campaignId) {
-      byTradeNo.remove(tradeNo, campaignId);
-    }
   }
 
   /** A producer that takes events or fails on demand, and remembers what it took. */

@@ -77,7 +77,9 @@ class RewardSenderReplayTest {
     assertThat(queued).isEmpty();
     assertThat(budget.trades).as("the failed send undid its reservation").doesNotContainKey("t1");
     assertThat(tokenStore.holds(REQUEST.at(Instant.EPOCH))).isFalse();
-    assertThat(claims.byTradeNo).as("its tradeNo is free again").isEmpty();
+    assertThat(claims.byTradeNo)
+        .as("the tradeNo stays its campaign's: a retry there is the same request")
+        .containsEntry("t1", "c1");
   }
 
   /**

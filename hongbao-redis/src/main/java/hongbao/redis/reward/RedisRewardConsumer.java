@@ -155,18 +155,24 @@ public final class RedisRewardConsumer implements AutoCloseable {
                   ids.toArray(String[]::new));
     }
     var live = new ArrayList<StreamMessage<String, String>>();
+    var gone = new ArrayList<StreamMessage<String, String>>();
     for (StreamMessage<String, String> message : claimed) {
       if (message == null || message.getBody() == null || message.getBody().isEmpty()) {
         continue;
       }
-      if (dead.contains(message.getId())) {
+      (dead.contains(message.getId()) ? gone : live).add(message);
+    }
+    try {
+      for (StreamMessage<String, String> message : gone) {
         failures.fail(
             RewardFields.reward(message.getBody()),
             "delivered more than " + settings.maxDeliveries() + " times");
         ack(List.of(message));
-      } else {
-        live.add(message);
       }
+    } catch (RuntimeException e) {
+      // The live entries were claimed above, a delivery counted, but are not handled now.
+      uncount(live, deliveredBefore);
+      throw e;
     }
     return handle(live, deliveredBefore);
   }

@@ -7,16 +7,15 @@ import hongbao.redis.RedisLink;
 import io.lettuce.core.ScriptOutputType;
 
 /**
- * Claims of tradeNos in {@value #BUCKETS} hashes ({@code trade_claim.lua}, {@code
- * trade_unclaim.lua}), a tradeNo in the one its hash picks: few keys, spread over a cluster's
- * slots, each field about the size of the tradeNo and the campaign id. Thread-safe.
+ * Claims of tradeNos in {@value #BUCKETS} hashes ({@code trade_claim.lua}), a tradeNo in the one
+ * its hash picks: few keys, spread over a cluster's slots, each field about the size of the tradeNo
+ * and the campaign id. Thread-safe.
  */
 public final class RedisTradeClaims implements TradeClaims {
 
   static final int BUCKETS = 1_024;
 
   private static final LuaScript CLAIM = LuaScript.fromResource("trade_claim.lua");
-  private static final LuaScript UNCLAIM = LuaScript.fromResource("trade_unclaim.lua");
 
   private final RedisLink redis;
   private final RewardKeys keys;
@@ -37,12 +36,6 @@ public final class RedisTradeClaims implements TradeClaims {
       case "OTHER" -> Claim.OTHER;
       default -> throw new Invariants.InvariantViolation("trade_claim.lua replied " + reply);
     };
-  }
-
-  @Override
-  public void release(String tradeNo, String campaignId) {
-    UNCLAIM.run(
-        redis, ScriptOutputType.INTEGER, new String[] {bucketOf(tradeNo)}, tradeNo, campaignId);
   }
 
   private String bucketOf(String tradeNo) {

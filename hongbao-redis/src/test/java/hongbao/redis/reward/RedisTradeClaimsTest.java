@@ -31,17 +31,6 @@ class RedisTradeClaimsTest {
   }
 
   @Test
-  void release_removesOnlyItsOwnCampaignsClaim() {
-    claims.claim("t1", "a");
-
-    claims.release("t1", "b");
-    assertThat(claims.claim("t1", "b")).as("a's claim stays").isEqualTo(Claim.OTHER);
-
-    claims.release("t1", "a");
-    assertThat(claims.claim("t1", "b")).isEqualTo(Claim.CLAIMED);
-  }
-
-  @Test
   void campaignsRacingForOneTradeNo_exactlyOneClaimsIt() throws Exception {
     var pool = Executors.newFixedThreadPool(16);
     try {
