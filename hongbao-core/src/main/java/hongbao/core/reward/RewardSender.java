@@ -141,8 +141,10 @@ public final class RewardSender {
 
   /**
    * A replay claims too: its first send may have stopped between reserving and claiming. It does
-   * not take the first send's reservation back: if another campaign holds the tradeNo, that send
-   * (or whoever finds it) does, and the replay is the same conflict.
+   * not take the first send's reservation back: if another campaign holds the tradeNo, the first
+   * send does so when it finds that out, and the replay is the same conflict. A first send that
+   * stopped before claiming leaves its reservation to the reconciler (accepted, neither credited
+   * nor failed).
    */
   private void claimReplayed(Reward reward) {
     if (claims.claim(reward.tradeNo(), reward.campaignId()) == TradeClaims.Claim.OTHER) {
