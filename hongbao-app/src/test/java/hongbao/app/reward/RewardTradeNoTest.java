@@ -19,9 +19,10 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * tradeNo is the global idempotency key. Once one campaign accepted a tradeNo, a send of it to any
  * other campaign is {@code 409 IDEMPOTENCY_CONFLICT} when it is made, asynchronous or synchronous,
- * with nothing reserved there; a send refused before its budget was reserved (an unknown campaign,
- * a spent budget) leaves the tradeNo free. Campaigns racing for one tradeNo: exactly one accepts
- * it. Each test ends with every accepted reward credited once and the reconciliation clean.
+ * with nothing reserved there, and before the campaign's own refusals; a refused send (an unknown
+ * campaign, a spent budget, issuing switched off) leaves the tradeNo free. Campaigns racing for one
+ * tradeNo: exactly one accepts it. Each test ends with every accepted reward credited once and the
+ * reconciliation clean.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RewardTradeNoTest {
@@ -66,6 +67,12 @@ class RewardTradeNoTest {
     assertThat(trades("b")).doesNotContainKey("once");
     assertThat(reserved("b")).isZero();
 
+    // The contract's order: the conflict answers before the campaign's own refusal.
+    var unknown = fixture.sendOverHttp(reward("once", "no-such-campaign", 300), null);
+    assertThat(unknown.status()).as(unknown.raw()).isEqualTo(409);
+    var spent = fixture.sendOverHttp(reward("once", "small", 300), null);
+    assertThat(spent.status()).as(spent.raw()).isEqualTo(409);
+
     fixture.awaitAllCredited(List.of("once"), Duration.ofSeconds(30));
     var afterCredit = fixture.sendOverHttp(reward("once", "b", 300), null);
     assertThat(afterCredit.status()).as(afterCredit.raw()).isEqualTo(409);
@@ -85,6 +92,31 @@ class RewardTradeNoTest {
       assertThat(accepted.status()).as(accepted.raw()).isEqualTo(202);
     }
     fixture.awaitAllCredited(List.of("typo", "too_big"), Duration.ofSeconds(30));
+    assertReconciled();
+  }
+
+  /**
+   * With issuing switched off a synchronous send is refused 503 DISABLED and claims nothing, but a
+   * tradeNo another campaign holds is still the conflict first.
+   */
+  @Test
+  void whileIssuingIsOff_aSyncSendClaimsNothing_butAConflictAnswersFirst() {
+    var first = fixture.sendOverHttp(reward("held_by_a", "a", 300), null);
+    assertThat(first.status()).as(first.raw()).isEqualTo(202);
+    fixture.rewardsSwitch(false);
+    try {
+      var conflict = fixture.sendOverHttp(reward("held_by_a", "b", 300), "sync");
+      assertThat(conflict.status()).as(conflict.raw()).isEqualTo(409);
+      var off = fixture.sendOverHttp(reward("while_off", "b", 300), "sync");
+      assertThat(off.status()).as(off.raw()).isEqualTo(503);
+      assertThat(off.errorCode()).isEqualTo("DISABLED");
+      assertThat(trades("b")).doesNotContainKeys("held_by_a", "while_off");
+    } finally {
+      fixture.rewardsSwitch(true);
+    }
+    var elsewhere = fixture.sendOverHttp(reward("while_off", "a", 300), null);
+    assertThat(elsewhere.status()).as("the refused send bound nothing").isEqualTo(202);
+    fixture.awaitAllCredited(List.of("held_by_a", "while_off"), Duration.ofSeconds(30));
     assertReconciled();
   }
 

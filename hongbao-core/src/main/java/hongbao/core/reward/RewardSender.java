@@ -8,13 +8,15 @@ import hongbao.core.ops.Switch;
 import hongbao.core.ops.Switches;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
+import java.util.Optional;
 
 /**
  * SendBonus: validates a reward request, reserves its cost in the campaign's budget (recording the
  * trade, so a replayed tradeNo answers its first token), claims its tradeNo for the campaign (a
- * tradeNo another campaign holds is a conflict, its reservation taken back), keeps the server's
- * copy of the encrypted token, and puts the event on the virtual queue of its type. Synchronous
- * mode credits it instead and releases the budget if the issuer refuses.
+ * tradeNo another campaign holds is a conflict, its reservation taken back; a refused send claims
+ * nothing, but answers that conflict first), keeps the server's copy of the encrypted token, and
+ * puts the event on the virtual queue of its type. Synchronous mode credits it instead and releases
+ * the budget if the issuer refuses.
  */
 public final class RewardSender {
 
@@ -79,7 +81,18 @@ public final class RewardSender {
     // switch before the campaign and its budget. Only a synchronous send needs issuing now.
     boolean disabled = sync && !switches.enabled(Switch.REWARDS);
     switch (budget.reserve(reward, cost, token, sync)) {
-      case RewardBudget.Reservation.Reserved reserved -> claimReserved(reward);
+      case RewardBudget.Reservation.Reserved reserved -> {
+        if (disabled) {
+          // Refused, so nothing is claimed; but a conflict answers before the switch.
+          try {
+            refuseIfClaimedElsewhere(reward);
+          } finally {
+            budget.release(reward);
+          }
+          throw switchedOff();
+        }
+        claimReserved(reward);
+      }
       case RewardBudget.Reservation.Replay replay -> {
         claimReplayed(reward);
         return replayed(reward, replay.token());
@@ -92,6 +105,7 @@ public final class RewardSender {
           throw new RejectedException(
               Rejection.IDEMPOTENCY_CONFLICT, "this tradeNo was used with a different request");
       case RewardBudget.Reservation.Insufficient insufficient -> {
+        refuseIfClaimedElsewhere(reward);
         if (disabled) {
           throw switchedOff();
         }
@@ -100,16 +114,13 @@ public final class RewardSender {
             "the campaign's budget has " + insufficient.left() + " left");
       }
       case RewardBudget.Reservation.UnknownCampaign unknown -> {
+        refuseIfClaimedElsewhere(reward);
         if (disabled) {
           throw switchedOff();
         }
         throw new RejectedException(
             Rejection.NOT_FOUND, "no campaign " + reward.campaignId() + " with a budget");
       }
-    }
-    if (disabled) {
-      budget.release(reward);
-      throw switchedOff();
     }
     keepCopy(reward, token);
     return sync ? creditNow(reward, type, token) : enqueue(reward, type, token);
@@ -148,6 +159,17 @@ public final class RewardSender {
    */
   private void claimReplayed(Reward reward) {
     if (claims.claim(reward.tradeNo(), reward.campaignId()) == TradeClaims.Claim.OTHER) {
+      throw claimedElsewhere();
+    }
+  }
+
+  /**
+   * A send its campaign refuses claims nothing, but the contract's order puts a conflict before the
+   * switch and the campaign's own answer: another campaign's claim is answered 409.
+   */
+  private void refuseIfClaimedElsewhere(Reward reward) {
+    Optional<String> holder = claims.holder(reward.tradeNo());
+    if (holder.isPresent() && !holder.get().equals(reward.campaignId())) {
       throw claimedElsewhere();
     }
   }

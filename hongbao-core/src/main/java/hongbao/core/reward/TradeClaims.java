@@ -1,5 +1,7 @@
 package hongbao.core.reward;
 
+import java.util.Optional;
+
 /**
  * Which campaign each tradeNo belongs to. The contract makes a tradeNo the global idempotency key,
  * but a campaign's budget records only its own trades: without this, a tradeNo already used in one
@@ -7,13 +9,14 @@ package hongbao.core.reward;
  * reserved its cost claims its tradeNo for its campaign; a claim another campaign holds is a
  * conflict, and that send takes its reservation back.
  *
- * <p>A claim is never given up: a tradeNo names one request, so once a campaign reserved it,
- * another campaign's request of it is a different request (409) even if the first then failed (a
- * synchronous 502). That also keeps the claim of a retry that reserved while an earlier send of it
- * was being undone. A send refused before reserving (unknown campaign, spent budget) claims
- * nothing. A send that stops between reserving and claiming leaves its trade unclaimed until a
- * replay claims it; lost with Redis, claims leave the reward book's check at crediting as the last
- * guard.
+ * <p>Of campaigns racing for one tradeNo, the first to claim it holds it. A claim is never given
+ * up: a tradeNo names one request, so once a campaign claimed it, another campaign's request of it
+ * is a different request (409) even if the first then failed (a synchronous 502). That also keeps
+ * the claim of a retry that reserved while an earlier send of it was being undone. A send refused
+ * (unknown campaign, spent budget, issuing switched off) claims nothing, but answers 409 first if
+ * another campaign holds the tradeNo ({@link #holder}). A send that stops between reserving and
+ * claiming leaves its trade unclaimed until a replay claims it; lost with Redis, claims leave the
+ * reward book's check at crediting as the last guard.
  */
 public interface TradeClaims {
 
@@ -28,4 +31,7 @@ public interface TradeClaims {
   }
 
   Claim claim(String tradeNo, String campaignId);
+
+  /** The campaign that holds {@code tradeNo}, if any; claims nothing. */
+  Optional<String> holder(String tradeNo);
 }

@@ -78,6 +78,11 @@ final class RewardDoubles {
       }
       return held.equals(campaignId) ? Claim.HELD : Claim.OTHER;
     }
+
+    @Override
+    public Optional<String> holder(String tradeNo) {
+      return Optional.ofNullable(byTradeNo.get(tradeNo));
+    }
   }
 
   /** A producer that takes events or fails on demand, and remembers what it took. */

@@ -5,6 +5,7 @@ import hongbao.core.reward.TradeClaims;
 import hongbao.redis.LuaScript;
 import hongbao.redis.RedisLink;
 import io.lettuce.core.ScriptOutputType;
+import java.util.Optional;
 
 /**
  * Claims of tradeNos in {@value #BUCKETS} hashes ({@code trade_claim.lua}), a tradeNo in the one
@@ -36,6 +37,11 @@ public final class RedisTradeClaims implements TradeClaims {
       case "OTHER" -> Claim.OTHER;
       default -> throw new Invariants.InvariantViolation("trade_claim.lua replied " + reply);
     };
+  }
+
+  @Override
+  public Optional<String> holder(String tradeNo) {
+    return Optional.ofNullable(redis.sync().hget(bucketOf(tradeNo), tradeNo));
   }
 
   private String bucketOf(String tradeNo) {
