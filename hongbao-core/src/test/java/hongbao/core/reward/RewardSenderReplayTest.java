@@ -36,10 +36,30 @@ class RewardSenderReplayTest {
   private static final RewardRequest REQUEST =
       new RewardRequest("t1", "u1", "c1", "rain", "TEA", 1, "");
 
+  /** Fresh for each test: the stores the sender under test works on. */
+  private final MemoryBudget budget = new MemoryBudget();
+
+  private final List<Reward> queued = Collections.synchronizedList(new ArrayList<>());
+  private final RewardDoubles.MemoryClaims claims = new RewardDoubles.MemoryClaims();
+  private final TokenStore tokenStore = new MemoryTokens();
+  private final RewardBook book = RewardDoubles.emptyBook();
+
+  private RewardSender sender(Issuer issuer) {
+    return new RewardSender(
+        new OneType(),
+        new PlainTokens(),
+        budget,
+        claims,
+        tokenStore,
+        recordingQueues(queued),
+        new RewardService(book, issuer, tokenStore, RewardMetrics.NONE),
+        book,
+        new RewardDoubles.AlwaysOn(),
+        Clock.systemUTC());
+  }
+
   @Test
   void aReplayAnsweredAccepted_whileTheSyncSendIsInFlight_isNotLostWhenTheSyncSendFails() {
-    var budget = new MemoryBudget();
-    var queued = Collections.synchronizedList(new ArrayList<Reward>());
     var sender = new AtomicReference<RewardSender>();
     var retry = new AtomicReference<Object>();
     Issuer slowThenDown =
@@ -52,21 +72,7 @@ class RewardSenderReplayTest {
           }
           throw new Issuer.IssuerUnavailable("read timed out");
         };
-    RewardBook book = RewardDoubles.emptyBook();
-    TokenStore tokenStore = new MemoryTokens();
-    var claims = new RewardDoubles.MemoryClaims();
-    sender.set(
-        new RewardSender(
-            new OneType(),
-            new PlainTokens(),
-            budget,
-            claims,
-            tokenStore,
-            recordingQueues(queued),
-            new RewardService(book, slowThenDown, tokenStore, RewardMetrics.NONE),
-            book,
-            new RewardDoubles.AlwaysOn(),
-            Clock.systemUTC()));
+    sender.set(sender(slowThenDown));
 
     SendOutcome first = sender.get().sendSync(REQUEST);
 
@@ -89,8 +95,6 @@ class RewardSenderReplayTest {
    */
   @Test
   void aRetryAcceptedRightAfterTheFailedSyncSendReleased_keepsItsClaimAndItsTokenCopy() {
-    var budget = new MemoryBudget();
-    var queued = Collections.synchronizedList(new ArrayList<Reward>());
     var sender = new AtomicReference<RewardSender>();
     var retry = new AtomicReference<SendOutcome>();
     budget.afterRelease = () -> retry.set(sender.get().send(REQUEST));
@@ -98,21 +102,7 @@ class RewardSenderReplayTest {
         (reward, type) -> {
           throw new Issuer.IssuerUnavailable("read timed out");
         };
-    RewardBook book = RewardDoubles.emptyBook();
-    TokenStore tokenStore = new MemoryTokens();
-    var claims = new RewardDoubles.MemoryClaims();
-    sender.set(
-        new RewardSender(
-            new OneType(),
-            new PlainTokens(),
-            budget,
-            claims,
-            tokenStore,
-            recordingQueues(queued),
-            new RewardService(book, down, tokenStore, RewardMetrics.NONE),
-            book,
-            new RewardDoubles.AlwaysOn(),
-            Clock.systemUTC()));
+    sender.set(sender(down));
 
     SendOutcome first = sender.get().sendSync(REQUEST);
 
