@@ -112,10 +112,7 @@ class RainClaimedTradeNoTest {
     assertThat(lost).hasSizeGreaterThanOrEqualTo(PRIZES - 1);
     fixture.books.awaitCredited(id, wins.size(), Duration.ofSeconds(30));
 
-    fixture.clock.advance(
-        Duration.between(
-            fixture.clock.instant(),
-            campaign.endsAt().plus(CampaignWiring.RETURN_GRACE).plusSeconds(1)));
+    fixture.pastReturnGrace(campaign);
     long shortBy = lost.size() * PRIZE;
     assertThat(fixture.awaitReturned(id)).isEqualTo(shortBy);
     assertThat(fixture.escrow(id)).as("every fen paid out or returned").isZero();

@@ -7,6 +7,7 @@ import hongbao.app.support.Api;
 import hongbao.app.support.Backends;
 import hongbao.app.support.Books;
 import hongbao.app.support.TestService;
+import hongbao.core.campaign.Campaign;
 import hongbao.core.campaign.TapOutcome;
 import hongbao.kafka.embedded.EmbeddedKafka;
 import hongbao.sdk.Activity;
@@ -188,6 +189,13 @@ final class RainFixture implements AutoCloseable {
                         "SELECT count(*) FROM campaign WHERE returned_at IS NULL AND ends_at < ?",
                         cutoff)
                     == 0);
+  }
+
+  /** Moves the clock a second past the end of {@code campaign} and its return grace. */
+  void pastReturnGrace(Campaign campaign) {
+    clock.advance(
+        Duration.between(
+            clock.instant(), campaign.endsAt().plus(CampaignWiring.RETURN_GRACE).plusSeconds(1)));
   }
 
   /** Waits for the closer (a worker on the test clock) to give the unspent budget back. */

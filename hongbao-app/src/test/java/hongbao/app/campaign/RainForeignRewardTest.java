@@ -6,7 +6,6 @@ import static hongbao.app.campaign.RainFixture.round;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import hongbao.core.campaign.Campaign;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -51,10 +50,7 @@ class RainForeignRewardTest {
     fixture.othersBonus(id, BONUS);
 
     // Nobody taps; the round ends and the closer returns what was not reserved.
-    fixture.clock.advance(
-        Duration.between(
-            fixture.clock.instant(),
-            campaign.endsAt().plus(CampaignWiring.RETURN_GRACE).plusSeconds(1)));
+    fixture.pastReturnGrace(campaign);
     assertThat(fixture.awaitReturned(id)).isEqualTo(BUDGET - BONUS);
     assertThat(fixture.escrow(id)).as("every fen accounted for").isZero();
 

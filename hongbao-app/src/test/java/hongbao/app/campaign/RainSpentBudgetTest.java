@@ -72,10 +72,7 @@ class RainSpentBudgetTest {
     assertThat(wins).hasSize((int) ((PRIZE * PRIZES - BONUS) / PRIZE));
     fixture.books.awaitCredited(id, 1 + wins.size(), Duration.ofSeconds(30));
 
-    fixture.clock.advance(
-        Duration.between(
-            fixture.clock.instant(),
-            campaign.endsAt().plus(CampaignWiring.RETURN_GRACE).plusSeconds(1)));
+    fixture.pastReturnGrace(campaign);
     assertThat(fixture.awaitReturned(id)).isZero();
     assertThat(fixture.escrow(id)).as("every fen paid out").isZero();
     // The prizes drawn and never issued are what the reconciler names, by their campaign.

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import hongbao.core.money.Amount;
-import hongbao.core.ops.Switch;
-import hongbao.core.ops.Switches;
 import hongbao.core.reward.ConsumeRate;
 import hongbao.core.reward.FailoverQueue;
 import hongbao.core.reward.Issuer;
@@ -24,6 +22,7 @@ import hongbao.core.reward.TokenStore;
 import hongbao.core.reward.VirtualQueue;
 import hongbao.redis.RedisLink;
 import hongbao.redis.TestRedis;
+import hongbao.testkit.MemorySwitches;
 import io.lettuce.core.XPendingArgs;
 import io.lettuce.core.models.stream.PendingMessage;
 import java.lang.reflect.Proxy;
@@ -32,7 +31,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -165,7 +163,7 @@ class RedisRewardConsumerOutageTest {
         unused(ParkingLot.class),
         failures,
         new RewardQueues(queues, RewardMetrics.NONE),
-        new AllOn(),
+        new MemorySwitches(),
         RewardMetrics.NONE,
         duration -> {},
         new ConsumeRate(1_000_000, clock, duration -> {}));
@@ -231,23 +229,6 @@ class RedisRewardConsumerOutageTest {
     @Override
     public List<String> pending(String userId, int max) {
       return List.of();
-    }
-  }
-
-  private static final class AllOn implements Switches {
-    @Override
-    public boolean enabled(Switch which) {
-      return true;
-    }
-
-    @Override
-    public Map<Switch, Boolean> set(Switch which, boolean enabled) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public Map<Switch, Boolean> all() {
-      return Map.of();
     }
   }
 }
