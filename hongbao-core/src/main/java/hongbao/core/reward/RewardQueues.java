@@ -64,23 +64,11 @@ public final class RewardQueues {
    * @throws QueuesFull when too many events are held already (nothing was accepted)
    */
   public Delivery send(Reward reward, VirtualQueue queue, int attempt) {
-    FailoverQueue target = queues.get(queue);
-    try {
-      RewardProducer producer =
-          target
-              .send(reward, attempt)
-              .toCompletableFuture()
-              .get(SEND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-      metrics.produced(producer.name());
+    if (trySend(reward, queue, attempt) == null) {
       return Delivery.SENT;
-    } catch (ExecutionException | CompletionException | TimeoutException e) {
-      hold(new Held(reward, queue, attempt, !target.prefersMaster(reward.userId())));
-      return Delivery.HELD;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      hold(new Held(reward, queue, attempt, !target.prefersMaster(reward.userId())));
-      return Delivery.HELD;
     }
+    hold(new Held(reward, queue, attempt, !queues.get(queue).prefersMaster(reward.userId())));
+    return Delivery.HELD;
   }
 
   /**
@@ -92,6 +80,14 @@ public final class RewardQueues {
    * @throws QueuesDown when neither topic took it
    */
   public void handOver(Reward reward, VirtualQueue queue, int attempt) {
+    Exception failure = trySend(reward, queue, attempt);
+    if (failure != null) {
+      throw new QueuesDown(queue, failure);
+    }
+  }
+
+  /** Sends on the queue's topics and waits for the verdict: null once one took it, else why not. */
+  private Exception trySend(Reward reward, VirtualQueue queue, int attempt) {
     try {
       RewardProducer producer =
           queues
@@ -100,11 +96,12 @@ public final class RewardQueues {
               .toCompletableFuture()
               .get(SEND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
       metrics.produced(producer.name());
+      return null;
     } catch (ExecutionException | CompletionException | TimeoutException e) {
-      throw new QueuesDown(queue, e);
+      return e;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new QueuesDown(queue, e);
+      return e;
     }
   }
 
