@@ -231,19 +231,17 @@ public final class RewardRoutes implements HttpApi.Routes, AutoCloseable {
                         : result.cause());
                 return;
               }
-              reply(ctx, result.result(), sync);
+              reply(ctx, result.result());
             });
   }
 
-  private static void reply(RoutingContext ctx, SendOutcome outcome, boolean sync) {
+  /** The outcome's own answer, not the request's mode: a replay answers as its first send did. */
+  private static void reply(RoutingContext ctx, SendOutcome outcome) {
     switch (outcome) {
       case SendOutcome.Accepted accepted ->
           json(ctx, 202, sent(accepted.tradeNo(), accepted.token(), "ACCEPTED"));
       case SendOutcome.Credited credited ->
-          json(
-              ctx,
-              sync ? 200 : 202,
-              sent(credited.tradeNo(), credited.token(), sync ? "CREDITED" : "ACCEPTED"));
+          json(ctx, 200, sent(credited.tradeNo(), credited.token(), "CREDITED"));
       case SendOutcome.IssuerFailed failed ->
           ctx.fail(new ApiError(502, "ISSUER_FAILED", "the issuer failed: " + failed.reason()));
     }

@@ -623,6 +623,39 @@ class RewardPipelineTest {
         .isEqualTo(Rejection.IDEMPOTENCY_CONFLICT);
   }
 
+  @Test
+  void aReplay_answersAsItsFirstSendDid_whateverModeTheReplayAsksFor() {
+    String campaign = unique("c");
+    fixture.openCampaign(campaign, 1_000);
+    String user = unique("replay");
+    JsonObject synced = reward(campaign + "_s", user, campaign, "CASH", 300);
+    var first = fixture.sendOverHttp(synced, "sync");
+    assertThat(first.status()).as("%s", first).isEqualTo(200);
+    for (String mode : new String[] {null, "sync"}) {
+      var again = fixture.sendOverHttp(synced, mode);
+      assertThat(again.status())
+          .as("sync send replayed with mode %s: %s", mode, again)
+          .isEqualTo(200);
+      assertThat(again.json().getString("status")).isEqualTo("CREDITED");
+      assertThat(again.json().getString("token")).isEqualTo(first.json().getString("token"));
+    }
+
+    JsonObject queued = reward(campaign + "_a", user, campaign, "CASH", 200);
+    var accepted = fixture.sendOverHttp(queued, null);
+    assertThat(accepted.status()).as("%s", accepted).isEqualTo(202);
+    fixture.books.awaitCredited(campaign, 2, Duration.ofSeconds(30));
+    for (String mode : new String[] {null, "sync"}) {
+      var again = fixture.sendOverHttp(queued, mode);
+      assertThat(again.status())
+          .as("credited async send replayed with mode %s: %s", mode, again)
+          .isEqualTo(202);
+      assertThat(again.json().getString("status")).isEqualTo("ACCEPTED");
+      assertThat(again.json().getString("token")).isEqualTo(accepted.json().getString("token"));
+    }
+    assertThat(fixture.api.get("/api/v1/wallet", fixture.api.token(user)).json().getLong("balance"))
+        .isEqualTo(500);
+  }
+
   private long producedTo(String topic) {
     String metrics = fixture.api.get("/metrics", null).raw();
     double total = 0;

@@ -184,10 +184,11 @@ public final class RewardSender {
   }
 
   /**
-   * A replay of a synchronous send: credited if the book says so; otherwise the first send may
-   * still be issuing, and undo its reservation if that fails, so ACCEPTED would be a promise
-   * nothing keeps. The caller is told to try again; once the first send is settled, it is credited
-   * (this answers so) or undone (the next try is a send of its own).
+   * A replay of a synchronous send, whatever mode the replay asks for: CREDITED, as the first send
+   * answered, if the book says so; otherwise the first send may still be issuing, and undo its
+   * reservation if that fails, so ACCEPTED would be a promise nothing keeps. The caller is told to
+   * try again; once the first send is settled, it is credited (this answers so) or undone (the next
+   * try is a send of its own).
    */
   private SendOutcome replayedSync(Reward reward, String firstToken) {
     if (!credited(reward)) {
@@ -199,10 +200,13 @@ public final class RewardSender {
     return new SendOutcome.Credited(reward.tradeNo(), firstToken);
   }
 
-  private SendOutcome replayed(Reward reward, String firstToken) {
-    return credited(reward)
-        ? new SendOutcome.Credited(reward.tradeNo(), firstToken)
-        : new SendOutcome.Accepted(reward.tradeNo(), firstToken);
+  /**
+   * A replay of an asynchronous send answers what that send answered, ACCEPTED with its token, even
+   * once the reward is credited and whatever mode the replay asks for: the tradeNo names one
+   * request, and its answer does not change with the caller's retry.
+   */
+  private static SendOutcome replayed(Reward reward, String firstToken) {
+    return new SendOutcome.Accepted(reward.tradeNo(), firstToken);
   }
 
   private boolean credited(Reward reward) {
