@@ -16,10 +16,11 @@ import java.util.function.Supplier;
 /**
  * Where the embedded default keeps what must survive a restart: the embedded Redis (its AOF), the
  * embedded PostgreSQL (wallets, packets, the id alphabet), the embedded Kafka's log directory
- * (reward events queued and not yet credited), the grab receipts' keys (unless HONGBAO_TOKEN_KEYSET
- * is set) and the dev-mode JWT secret (so tokens stay valid). {@code HONGBAO_DATA_DIR}, default
- * {@value #DEFAULT} in the working directory. Outside servers (HONGBAO_REDIS_URL, HONGBAO_JDBC_URL)
- * keep their data themselves.
+ * (reward events queued and not yet credited), the payment gateway simulator's book (what it paid,
+ * so that a restarted service neither pays a withdrawal again nor finds its payments missing), the
+ * grab receipts' keys (unless HONGBAO_TOKEN_KEYSET is set) and the dev-mode JWT secret (so tokens
+ * stay valid). {@code HONGBAO_DATA_DIR}, default {@value #DEFAULT} in the working directory.
+ * Outside servers (HONGBAO_REDIS_URL, HONGBAO_JDBC_URL) keep their data themselves.
  */
 public record DataDir(Path root) {
 
@@ -28,6 +29,7 @@ public record DataDir(Path root) {
   private static final String REDIS = "redis";
   private static final String POSTGRES = "postgres";
   private static final String KAFKA = "kafka";
+  private static final String GATEWAY = "gateway";
   private static final String JWT_SECRET = "jwt-secret";
   private static final String TOKEN_KEYSET = "token-keyset.json";
 
@@ -47,6 +49,11 @@ public record DataDir(Path root) {
     return root.resolve(KAFKA);
   }
 
+  /** The book of the gateway simulator that stands in for the payment gateway when none is set. */
+  public Path gatewayBook() {
+    return root.resolve(GATEWAY).resolve("book.csv");
+  }
+
   /**
    * Removes what this service keeps here, and only that: a data directory set by mistake to a
    * folder with other files loses none of them.
@@ -58,6 +65,7 @@ public record DataDir(Path root) {
     TemporaryFiles.deleteTree(redis());
     TemporaryFiles.deleteTree(postgres());
     TemporaryFiles.deleteTree(kafka());
+    TemporaryFiles.deleteTree(root.resolve(GATEWAY));
     TemporaryFiles.deleteTree(root.resolve(JWT_SECRET));
     TemporaryFiles.deleteTree(root.resolve(TOKEN_KEYSET));
   }

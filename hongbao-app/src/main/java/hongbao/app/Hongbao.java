@@ -249,6 +249,7 @@ public final class Hongbao implements AutoCloseable {
             () -> port,
             WithdrawalRoutes.CALLBACK_PATH,
             (userId, tokens) -> forcedCredit.get().credit(userId, tokens),
+            dataDir == null ? null : dataDir.gatewayBook(),
             resources);
     var reconciler =
         new Reconciler(

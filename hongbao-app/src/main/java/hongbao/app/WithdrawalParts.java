@@ -17,7 +17,11 @@ import hongbao.http.HttpServerSettings;
 import hongbao.postgres.PostgresWithdrawals;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -74,13 +78,19 @@ public record WithdrawalParts(
       Supplier<Integer> servicePort,
       String callbackPath,
       ForcedCredit forcedCredit,
+      Path simulatorBook,
       Deque<AutoCloseable> resources) {
     String url = config.gatewayUrl();
     String secret = config.gatewaySecret();
     boolean local = url == null;
     if (local) {
       secret = secret != null ? secret : randomSecret();
-      GatewaySimProcess simulator = GatewaySimProcess.start(secret, List.of());
+      // With kept data its book is kept too: after a restart the service queries the gateway
+      // for withdrawals it sent before, and one that forgot them would have them paid again.
+      GatewaySimProcess simulator =
+          simulatorBook == null
+              ? GatewaySimProcess.start(secret, List.of())
+              : GatewaySimProcess.start(secret, kept(simulatorBook), List.of());
       resources.push(simulator);
       url = simulator.url();
     } else if (secret == null) {
@@ -152,5 +162,15 @@ public record WithdrawalParts(
     byte[] bytes = new byte[24];
     new SecureRandom().nextBytes(bytes);
     return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+
+  /** The kept book's folder, made on the first start. */
+  private static Path kept(Path book) {
+    try {
+      Files.createDirectories(book.getParent());
+    } catch (IOException e) {
+      throw new UncheckedIOException("no folder for the gateway simulator's book " + book, e);
+    }
+    return book;
   }
 }

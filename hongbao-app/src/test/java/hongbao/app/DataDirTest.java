@@ -95,6 +95,48 @@ class DataDirTest {
     }
   }
 
+  /**
+   * The gateway simulator standing in for the payment gateway keeps its book in the data directory:
+   * after a restart it still knows the withdrawal it paid, so the three-way reconciliation (ledger,
+   * withdrawals, gateway) finds nothing missing at the gateway.
+   */
+  @Test
+  void restart_keepsTheGatewaysBook_andAPaidWithdrawalStaysReconciled(@TempDir Path root) {
+    var dataDir = new DataDir(root);
+    String id;
+    try (Hongbao before = serve(dataDir)) {
+      Api api = new Api(before.port());
+      String token = api.token("carol");
+      assertThat(api.topUp("carol", 5000).status()).isEqualTo(200);
+      var withdrawal =
+          api.post(
+              "/api/v1/withdrawals",
+              token,
+              Map.of("Idempotency-Key", "kept-withdrawal"),
+              JsonObject.of("amount", 1200).encode());
+      assertThat(withdrawal.status()).as(withdrawal.raw()).isEqualTo(202);
+      id = withdrawal.json().getString("id");
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  "SUCCEEDED"
+                      .equals(
+                          api.get("/api/v1/withdrawals/" + id, token).json().getString("status")));
+    }
+
+    try (Hongbao after = serve(dataDir)) {
+      Api api = new Api(after.port());
+      assertThat(api.get("/api/v1/withdrawals/" + id, api.adminToken()).json().getString("status"))
+          .isEqualTo("SUCCEEDED");
+      var reconciliation = api.get("/api/v1/admin/reconciliation", api.adminToken());
+      assertThat(reconciliation.json().getJsonArray("discrepancies"))
+          .as(reconciliation.raw())
+          .isEmpty();
+      assertThat(reconciliation.json().getBoolean("ok")).isTrue();
+    }
+  }
+
   @Test
   void cleared_startsEmpty_andForgetsTheSessions(@TempDir Path root) {
     var dataDir = new DataDir(root);
