@@ -27,6 +27,14 @@ public final class CampaignRules {
   public static final long MAX_WINS_PER_USER_MAX = 1_000;
   public static final long TAPS_PER_SECOND_MAX = 1_000;
 
+  /**
+   * The instants a round may start at. Beyond them a round's end overflows {@link Instant} or the
+   * store's timestamps, which would fail as a server error instead of refusing the request.
+   */
+  public static final Instant STARTS_AT_EARLIEST = Instant.parse("2000-01-01T00:00:00Z");
+
+  public static final Instant STARTS_AT_LATEST = Instant.parse("9999-01-01T00:00:00Z");
+
   private CampaignRules() {}
 
   /**
@@ -54,6 +62,10 @@ public final class CampaignRules {
     long cash = 0;
     for (CampaignDraft.RoundDraft round : sorted) {
       within(round.durationSeconds(), DURATION_SECONDS_MAX, "durationSeconds");
+      if (round.startsAt().isBefore(STARTS_AT_EARLIEST)
+          || round.startsAt().isAfter(STARTS_AT_LATEST)) {
+        throw invalid("startsAt must be from " + STARTS_AT_EARLIEST + " to " + STARTS_AT_LATEST);
+      }
       long prizes = checkPrizes(round.prizes());
       Instant starts = round.startsAt();
       if (!rounds.isEmpty() && starts.isBefore(rounds.getLast().endsAt())) {

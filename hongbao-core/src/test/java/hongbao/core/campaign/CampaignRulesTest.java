@@ -103,6 +103,26 @@ class CampaignRulesTest {
   }
 
   @Test
+  void accept_refusesARoundStartingOutsideTheStoresTimes() {
+    var line = List.of(new PrizeLine("CASH", 1, 1));
+    for (Instant startsAt :
+        List.of(
+            Instant.MAX,
+            Instant.MIN,
+            Instant.parse("+10000-01-01T00:00:00Z"),
+            CampaignRules.STARTS_AT_EARLIEST.minusSeconds(1),
+            CampaignRules.STARTS_AT_LATEST.plusSeconds(1))) {
+      var draft = draft(10, List.of(new CampaignDraft.RoundDraft(startsAt, 60, line)));
+      assertThat(rejection(draft)).as("%s", startsAt).isEqualTo(Rejection.INVALID_REQUEST);
+    }
+    for (Instant startsAt :
+        List.of(CampaignRules.STARTS_AT_EARLIEST, CampaignRules.STARTS_AT_LATEST)) {
+      var draft = draft(10, List.of(new CampaignDraft.RoundDraft(startsAt, 86_400, line)));
+      assertThat(accept(draft).round(1).startsAt()).isEqualTo(startsAt);
+    }
+  }
+
+  @Test
   void accept_boundsPrizesPerRound() {
     var tenMillion =
         draft(
