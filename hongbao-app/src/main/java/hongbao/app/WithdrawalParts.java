@@ -97,7 +97,8 @@ public record WithdrawalParts(
       throw new IllegalArgumentException("HONGBAO_GATEWAY_URL needs HONGBAO_GATEWAY_SECRET");
     }
     WithdrawalTimings timings =
-        WithdrawalTimings.DEFAULTS.requireLongerThan(config.gatewayTimeout());
+        WithdrawalTimings.DEFAULTS.requireLongerThan(
+            HttpGateway.longestCall(config.gatewayTimeout()));
     Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
     resources.push(() -> vertx.close().await());
     var signature = new GatewaySignature(secret);

@@ -169,6 +169,14 @@ public final class HttpGateway implements Gateway, GatewayStatements, AutoClosea
     return lines;
   }
 
+  /**
+   * The longest one call with this timeout may hold its caller: the timeout, and a second more for
+   * a client that does not time out (see {@code call}).
+   */
+  public static Duration longestCall(Duration timeout) {
+    return timeout.plusSeconds(1);
+  }
+
   private HttpResponse<Buffer> call(HttpMethod method, String path, String body, Duration limit)
       throws TimeoutException, ExecutionException {
     Future<HttpResponse<Buffer>> sent =
@@ -184,7 +192,7 @@ public final class HttpGateway implements Gateway, GatewayStatements, AutoClosea
       // The client's own timeout fires first; this one only bounds a wedged client.
       return sent.toCompletionStage()
           .toCompletableFuture()
-          .get(limit.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+          .get(longestCall(limit).toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ExecutionException("interrupted while waiting for the gateway", e);

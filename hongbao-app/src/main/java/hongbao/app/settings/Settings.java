@@ -333,12 +333,17 @@ public final class Settings {
               "an http:// or https:// address",
               "where the gateway posts its callbacks"));
 
+  /**
+   * At most 6 s: a janitor's lease on a withdrawal (15 s) must outlast two gateway calls, each up
+   * to this and a second more ({@code HttpGateway.longestCall}), or two janitors would work one.
+   */
   public static final IntSetting GATEWAY_TIMEOUT_MILLIS =
       add(
-          millis(
+          new IntSetting(
               "HONGBAO_GATEWAY_TIMEOUT_MILLIS",
-              Duration.ofSeconds(5),
+              5_000,
               1,
+              6_000,
               "how long one gateway call may take"));
 
   // --- the reward pipeline (docs/rewards.md) -----------------------------------------------

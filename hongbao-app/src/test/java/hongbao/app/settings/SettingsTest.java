@@ -6,12 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import hongbao.app.Config;
 import hongbao.app.DataDir;
 import hongbao.app.cli.HongbaoCommand;
+import hongbao.core.withdrawal.WithdrawalTimings;
+import hongbao.gateway.HttpGateway;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -141,6 +144,17 @@ class SettingsTest {
   void rewardSettings_outOfRange_stopTheStart() {
     assertThatThrownBy(() -> Config.from(Map.of("HONGBAO_KAFKA_PARTITIONS", "0")))
         .hasMessage("HONGBAO_KAFKA_PARTITIONS=0 is out of range: allowed 1..10000 (default 4)");
+  }
+
+  @Test
+  void theGatewayTimeout_isRefusedBeyondWhatTheJanitorsLeaseOutlasts() {
+    assertThatThrownBy(() -> Config.from(Map.of("HONGBAO_GATEWAY_TIMEOUT_MILLIS", "6001")))
+        .hasMessage(
+            "HONGBAO_GATEWAY_TIMEOUT_MILLIS=6001 is out of range: allowed 1..6000 (default 5000)");
+    Duration longest =
+        Config.from(Map.of("HONGBAO_GATEWAY_TIMEOUT_MILLIS", "6000")).gatewayTimeout();
+    assertThat(WithdrawalTimings.DEFAULTS.requireLongerThan(HttpGateway.longestCall(longest)))
+        .isEqualTo(WithdrawalTimings.DEFAULTS);
   }
 
   private static Set<String> names() {
