@@ -288,9 +288,13 @@ public final class HongbaoClient {
         TokenValidity.class);
   }
 
+  /**
+   * @param tokens the reward tokens the client keeps; null or empty for none
+   */
   public Statement rewardStatement(List<String> tokens) {
     return call(
-        Call.post("/api/v1/rewards/statement", Map.of("tokens", tokens), true), Statement.class);
+        Call.post("/api/v1/rewards/statement", Map.of("tokens", orNone(tokens)), true),
+        Statement.class);
   }
 
   // --- withdrawals
@@ -299,11 +303,18 @@ public final class HongbaoClient {
     return withdraw(amount, tokens, keys.get());
   }
 
+  /**
+   * @param tokens the reward tokens the client keeps, credited first; null or empty for none
+   */
   public Withdrawal withdraw(long amount, List<String> tokens, String idempotencyKey) {
     return call(
-        Call.post("/api/v1/withdrawals", Map.of("amount", amount, "tokens", tokens), true)
+        Call.post("/api/v1/withdrawals", Map.of("amount", amount, "tokens", orNone(tokens)), true)
             .key(idempotencyKey),
         Withdrawal.class);
+  }
+
+  private static List<String> orNone(List<String> tokens) {
+    return tokens == null ? List.of() : tokens;
   }
 
   public WithdrawalPage withdrawals(int limit, String cursor) {

@@ -98,6 +98,15 @@ class ClientContractTest {
   }
 
   @Test
+  void aWithdrawal_withoutTokens() {
+    String carol = user("carol");
+    assertThat(admin.topUp(carol, 1_000).balance()).isEqualTo(1_000);
+    var withdrawal = as(carol).withdraw(300, null);
+    assertThat(withdrawal.amount()).isEqualTo(300);
+    assertThat(as(carol).wallet(10).balance()).isEqualTo(700);
+  }
+
+  @Test
   void aSendAnswered503_isRetriedWithTheSameKey_andDebitsOnce() {
     String alice = user("alice");
     admin.topUp(alice, 5_000);
