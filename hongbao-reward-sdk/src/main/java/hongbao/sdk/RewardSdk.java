@@ -4,6 +4,7 @@ import hongbao.core.money.Amount;
 import hongbao.core.ops.Switch;
 import hongbao.core.ops.Switches;
 import hongbao.core.reward.FailoverQueue;
+import hongbao.core.reward.FundedBudgets;
 import hongbao.core.reward.Issuer;
 import hongbao.core.reward.Reward;
 import hongbao.core.reward.RewardBook;
@@ -155,6 +156,7 @@ public final class RewardSdk implements AutoCloseable {
     private Switches switches = ALWAYS_ON;
     private RewardService service;
     private RewardBook book;
+    private FundedBudgets funded = FundedBudgets.NONE;
     private RewardMetrics metrics = RewardMetrics.NONE;
     private Duration retryEvery = Duration.ofMillis(500);
     private Duration typesRefresh = Duration.ofSeconds(1);
@@ -223,6 +225,15 @@ public final class RewardSdk implements AutoCloseable {
     public Builder crediting(RewardService service, RewardBook book) {
       this.service = service;
       this.book = book;
+      return this;
+    }
+
+    /**
+     * Where a campaign's budget is found when Redis lost its keys, to open them again; without it a
+     * send to such a campaign answers as to an unknown one.
+     */
+    public Builder fundedBudgets(FundedBudgets funded) {
+      this.funded = funded;
       return this;
     }
 
@@ -325,6 +336,7 @@ public final class RewardSdk implements AutoCloseable {
               types,
               tokens,
               budget,
+              funded,
               new RedisTradeClaims(connection, keys),
               tokenStore,
               queues,

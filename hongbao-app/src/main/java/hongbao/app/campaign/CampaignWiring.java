@@ -89,8 +89,13 @@ public final class CampaignWiring implements AutoCloseable {
       ids = random.split();
       nonces = new Synchronized(random.split());
     }
-    recovery = new PrizeRecovery(pools, database.rewards()::byCampaign, nonces::nextLong);
-    arming = CampaignService.arming(recovery, types, budget);
+    recovery =
+        new PrizeRecovery(
+            pools,
+            database.rewards()::byCampaign,
+            CampaignService.issuing(types, budget),
+            nonces::nextLong);
+    arming = CampaignService.arming(recovery);
     campaigns = new Campaigns(store, arming, clock, editLead);
     issuer = issuerOn(rewards.sdk());
     service =

@@ -2,6 +2,7 @@ package hongbao.app.reward;
 
 import hongbao.app.workers.Loop;
 import hongbao.core.Invariants;
+import hongbao.core.campaign.BookedBudgets;
 import hongbao.core.ops.Switch;
 import hongbao.core.ops.Switches;
 import hongbao.core.reconcile.Reconciler;
@@ -152,6 +153,7 @@ public final class RewardWiring implements AutoCloseable {
             .clock(clock)
             .switches(switches)
             .crediting(service, book)
+            .fundedBudgets(new BookedBudgets(database.campaigns(), book))
             .metrics(metrics)
             .build();
     resources.push(sdk);

@@ -217,7 +217,7 @@ class PrizePoolsOnClusterTest {
               assertThat(issued.putIfAbsent(tradeNo, userId)).isNull();
               return "token-" + tradeNo;
             },
-            new PrizeRecovery(pools, id -> List.of(), () -> 1),
+            new PrizeRecovery(pools, id -> List.of(), campaign -> {}, () -> 1),
             clock,
             () -> {
               synchronized (random) {

@@ -77,8 +77,8 @@ class RewardBudgetLossTest {
     assertThat(fixture.service.hongbao().parts().database().rewards().campaign("lossy"))
         .hasValueSatisfying(c -> assertThat(c.escrow().fen()).isZero());
     assertThat(books.budget().trades("lossy").keySet()).containsExactlyInAnyOrderElementsOf(after);
-    awaitPast(STUCK_AFTER);
-    List<String> lines = discrepancies();
+    RewardFixture.awaitPast(STUCK_AFTER);
+    List<String> lines = fixture.discrepancies();
     assertThat(lines).as("%s", lines).hasSize(before.size() + failed.size());
     for (String tradeNo : before) {
       assertThat(lines)
@@ -141,19 +141,5 @@ class RewardBudgetLossTest {
     } finally {
       client.shutdown();
     }
-  }
-
-  private static void awaitPast(Duration patience) {
-    long past = System.currentTimeMillis() + patience.toMillis() + 500;
-    await()
-        .atMost(patience.plusSeconds(5))
-        .pollInterval(Duration.ofMillis(100))
-        .until(() -> System.currentTimeMillis() > past);
-  }
-
-  private List<String> discrepancies() {
-    var answer = fixture.api.get("/api/v1/admin/reconciliation", fixture.admin);
-    assertThat(answer.status()).as(answer.raw()).isEqualTo(200);
-    return answer.json().getJsonArray("discrepancies").stream().map(String.class::cast).toList();
   }
 }

@@ -13,6 +13,7 @@ import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -112,6 +113,27 @@ final class RewardFixture implements AutoCloseable {
         admin,
         Map.of(),
         reward.encode());
+  }
+
+  /** What the reconciler reports now, over HTTP. */
+  List<String> discrepancies() {
+    var answer = api.get("/api/v1/admin/reconciliation", admin);
+    if (answer.status() != 200) {
+      throw new IllegalStateException("reconciliation: " + answer);
+    }
+    return answer.json().getJsonArray("discrepancies").stream().map(String.class::cast).toList();
+  }
+
+  /**
+   * Waits until {@code patience} (and half a second) has passed on the wall clock: the reconciler's
+   * stuck threshold is real time.
+   */
+  static void awaitPast(Duration patience) {
+    long past = System.currentTimeMillis() + patience.toMillis() + 500;
+    await()
+        .atMost(patience.plusSeconds(5))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> System.currentTimeMillis() > past);
   }
 
   /** An operator's retry of a reward in the failure stream, over HTTP. */

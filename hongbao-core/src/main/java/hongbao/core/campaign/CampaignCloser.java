@@ -16,6 +16,10 @@ import java.util.Map;
  *
  * <ol>
  *   <li>wait {@code grace} after the last round's end, so taps in flight have finished;
+ *   <li>arm the campaign again, as a tap after a Redis loss would ({@link PrizeRecovery}): if Redis
+ *       lost its pools, prize types or budget keys since the last tap, they are rebuilt from the
+ *       books (what exists is left as it is), so the wins below and the closing sum are the books'
+ *       and not what the loss left;
  *   <li>issue again every win the pools recorded that the reward budget has no trade for (a tap
  *       that died between its draw and its issue): issuing is idempotent by tradeNo, so a win is
  *       issued once whoever does it;
@@ -104,6 +108,7 @@ public final class CampaignCloser {
     if (now.isBefore(campaign.endsAt().plus(grace))) {
       return false;
     }
+    campaigns.arming().arm(campaign);
     reissueLostWins(campaign);
     Amount reserved = closing.close(id);
     return store.returnUnspent(id, campaign.budget().minus(reserved), clock.instant());

@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.random.RandomGenerator;
 
@@ -77,11 +78,19 @@ public final class CampaignService {
   }
 
   /**
-   * The arming step, for {@link Campaigns}: prize types, budget, then the pools through {@link
-   * PrizeRecovery}, which puts back the wins the reward book holds when Redis had lost them.
+   * The arming step, for {@link Campaigns}: the pools through {@link PrizeRecovery}, which first
+   * sets up the prize types and the budget ({@link #issuing}) and puts back the wins the reward
+   * book holds when Redis had lost them.
    */
-  public static Campaigns.Arming arming(
-      PrizeRecovery recovery, RewardTypes types, RewardBudget budget) {
+  public static Campaigns.Arming arming(PrizeRecovery recovery) {
+    return recovery::restore;
+  }
+
+  /**
+   * What a campaign's wins are issued against: a type for every prize (a type nobody defined made a
+   * coupon) and the budget's keys. Idempotent: what exists is left as it is.
+   */
+  public static Consumer<Campaign> issuing(RewardTypes types, RewardBudget budget) {
     return campaign -> {
       for (Round round : campaign.rounds()) {
         for (PrizeLine prize : round.prizes()) {
@@ -99,7 +108,6 @@ public final class CampaignService {
         }
       }
       budget.open(campaign.id(), campaign.budget(), campaign.version());
-      recovery.restore(campaign);
     };
   }
 

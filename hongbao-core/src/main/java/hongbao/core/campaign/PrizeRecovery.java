@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -19,6 +20,10 @@ import java.util.function.LongSupplier;
  * the next ones, always in the same order, so two instances restoring at once take it once) and the
  * win recorded; then each user's win counter and last win number are raised to what the recorded
  * wins show; then the slots open. A tap that finds a slot closed restores first and taps again.
+ *
+ * <p><b>What wins are issued against.</b> Before the slots, the campaign's prize types and budget
+ * are set up again ({@code issuing}; what exists is left as it is): a Redis that lost the slots
+ * lost them too, and a win drawn from the rebuilt pools must find them when it is issued.
  *
  * <p><b>The bound.</b> A win is in the book once the reward pipeline consumed it, a moment after
  * the tap. Wins Redis lost before that (its reward still queued, or lost with Redis too) are not
@@ -33,6 +38,7 @@ public final class PrizeRecovery {
 
   private final PrizePools pools;
   private final IssuedWins book;
+  private final Consumer<Campaign> issuing;
   private final LongSupplier nonces;
 
   /** Port: every reward of a campaign the reward book holds ({@code RewardBook#byCampaign}). */
@@ -42,11 +48,15 @@ public final class PrizeRecovery {
   }
 
   /**
+   * @param issuing sets up a campaign's prize types and budget, idempotently ({@link
+   *     CampaignService#issuing})
    * @param nonces distinct values per arming (the root seeds them)
    */
-  public PrizeRecovery(PrizePools pools, IssuedWins book, LongSupplier nonces) {
+  public PrizeRecovery(
+      PrizePools pools, IssuedWins book, Consumer<Campaign> issuing, LongSupplier nonces) {
     this.pools = pools;
     this.book = book;
+    this.issuing = issuing;
     this.nonces = nonces;
   }
 
@@ -79,6 +89,7 @@ public final class PrizeRecovery {
   }
 
   private int restore(Campaign campaign, boolean close) {
+    issuing.accept(campaign);
     String nonce = Long.toString(nonces.getAsLong(), 36);
     if (close) {
       pools.close(campaign, nonce);

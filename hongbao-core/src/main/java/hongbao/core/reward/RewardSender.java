@@ -25,6 +25,7 @@ public final class RewardSender {
   private final RewardTypes types;
   private final RewardTokens tokens;
   private final RewardBudget budget;
+  private final FundedBudgets funded;
   private final TradeClaims claims;
   private final TokenStore tokenStore;
   private final RewardQueues queues;
@@ -37,6 +38,7 @@ public final class RewardSender {
       RewardTypes types,
       RewardTokens tokens,
       RewardBudget budget,
+      FundedBudgets funded,
       TradeClaims claims,
       TokenStore tokenStore,
       RewardQueues queues,
@@ -47,6 +49,7 @@ public final class RewardSender {
     this.types = types;
     this.tokens = tokens;
     this.budget = budget;
+    this.funded = funded;
     this.claims = claims;
     this.tokenStore = tokenStore;
     this.queues = queues;
@@ -80,7 +83,7 @@ public final class RewardSender {
     // The contract's order: a replay or a conflict answers before the switch is looked at, the
     // switch before the campaign and its budget. Only a synchronous send needs issuing now.
     boolean disabled = sync && !switches.enabled(Switch.REWARDS);
-    switch (budget.reserve(reward, cost, token, sync)) {
+    switch (reserve(reward, cost, token, sync)) {
       case RewardBudget.Reservation.Reserved reserved -> {
         if (disabled) {
           // Refused, so nothing is claimed; but a conflict answers before the switch.
@@ -124,6 +127,28 @@ public final class RewardSender {
     }
     keepCopy(reward, token);
     return sync ? creditNow(reward, type, token) : enqueue(reward, type, token);
+  }
+
+  /**
+   * Reserves the cost. A campaign whose budget keys are gone though the books fund it had them lost
+   * by Redis: they are opened again (the keys that survived are left as they are) and the
+   * reservation tried once more. The reservations Redis forgot are forgotten with them, so the keys
+   * may allow more than the escrow still holds; crediting refuses what the escrow cannot pay, and
+   * the reconciler names the forgotten trades (RewardBudgetLossTest, RewardBudgetKeysLossTest).
+   */
+  private RewardBudget.Reservation reserve(Reward reward, Amount cost, String token, boolean sync) {
+    RewardBudget.Reservation reservation = budget.reserve(reward, cost, token, sync);
+    if (reservation instanceof RewardBudget.Reservation.UnknownCampaign) {
+      Optional<FundedBudgets.Funded> books = funded.find(reward.campaignId());
+      if (books.isPresent()) {
+        LOG.log(
+            Level.WARNING,
+            "campaign " + reward.campaignId() + ": budget keys lost, opened again from the books");
+        budget.open(reward.campaignId(), books.get().budget(), books.get().version());
+        reservation = budget.reserve(reward, cost, token, sync);
+      }
+    }
+    return reservation;
   }
 
   /**

@@ -49,6 +49,7 @@ class RewardSenderReplayTest {
         new OneType(),
         new PlainTokens(),
         budget,
+        FundedBudgets.NONE,
         claims,
         tokenStore,
         recordingQueues(queued),

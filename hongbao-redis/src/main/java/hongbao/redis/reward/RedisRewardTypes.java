@@ -96,12 +96,30 @@ public final class RedisRewardTypes implements RewardTypes, AutoCloseable {
     return new ArrayList<>(new TreeMap<>(cached).values());
   }
 
-  /** Reads Redis now; the scheduled refresh calls this too. */
+  /**
+   * Reads Redis now; the scheduled refresh calls this too. A type this copy holds and Redis does
+   * not was lost by Redis (a restart without its data, a failover to a replica that never had it):
+   * types are never deleted. It is written back, unless another instance wrote the type meanwhile,
+   * so that rewards of it are not refused as of an unknown type while any instance remembers it.
+   */
   public void refresh() {
     synchronized (writeLock) {
+      Map<String, String> stored = redis.sync().hgetall(key);
+      boolean restored = false;
+      for (RewardType known : cached.values()) {
+        boolean builtIn = known.equals(RewardType.CASH);
+        if (!builtIn && !stored.containsKey(known.type())) {
+          LOG.log(Level.WARNING, "reward type " + known.type() + " lost by Redis: written back");
+          redis.sync().hsetnx(key, known.type(), encode(known));
+          restored = true;
+        }
+      }
+      if (restored) {
+        stored = redis.sync().hgetall(key);
+      }
       var next = new TreeMap<String, RewardType>();
       next.put("CASH", RewardType.CASH);
-      redis.sync().hgetall(key).forEach((type, value) -> next.put(type, decode(type, value)));
+      stored.forEach((type, value) -> next.put(type, decode(type, value)));
       cached = Map.copyOf(next);
     }
   }

@@ -54,6 +54,31 @@ class RedisRewardTypesTest {
     assertThat(elsewhere.findFresh("NEVER_DEFINED")).isEmpty();
   }
 
+  /**
+   * Redis loses the types (a restart without its data): an instance that still knows them writes
+   * them back on its next refresh, with their settings, and a type another instance wrote meanwhile
+   * is kept as that one wrote it.
+   */
+  @Test
+  void typesRedisLost_areWrittenBack_byAnInstanceThatKnowsThem() {
+    var tea = new RewardType("TEA", RewardKind.COUPON, 100, 7, true, VirtualQueue.EXPRESS, null);
+    types.put(tea);
+    types.put(type("VIP", RewardKind.COUPON, 10));
+    var redis = TestRedis.link().sync();
+    redis.del(keys.types());
+    elsewhere.put(type("VIP", RewardKind.COUPON, 20));
+
+    types.refresh();
+
+    assertThat(redis.hkeys(keys.types())).containsExactlyInAnyOrder("TEA", "VIP");
+    assertThat(types.find("TEA")).contains(tea);
+    assertThat(types.find("VIP").orElseThrow().ratePerSecond())
+        .as("written meanwhile by another instance")
+        .isEqualTo(20);
+    elsewhere.refresh();
+    assertThat(elsewhere.find("TEA")).contains(tea);
+  }
+
   @Test
   void theBuiltInCashType_staysCash() {
     assertThatThrownBy(() -> types.put(type("CASH", RewardKind.COUPON, 100)))
