@@ -32,8 +32,10 @@ import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
+import java.util.random.RandomGeneratorFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -127,8 +129,18 @@ public record WithdrawalParts(
             new ArrayBlockingQueue<>(SEND_QUEUE),
             Thread.ofPlatform().name("withdrawal-sender-", 0).daemon().factory());
     resources.push(senders::shutdownNow);
+    // Seeded from the injected source; its own, as withdrawals are requested on many threads.
+    RandomGenerator nonceSource =
+        RandomGeneratorFactory.of("L64X128MixRandom").create(random.nextLong());
+    LongSupplier nonces =
+        () -> {
+          synchronized (nonceSource) {
+            return nonceSource.nextLong();
+          }
+        };
     var service =
-        new WithdrawalService(store, forcedCredit, settlement, senders, switches, timings, clock);
+        new WithdrawalService(
+            store, forcedCredit, settlement, senders, switches, timings, clock, nonces);
     LOG.info("withdrawals through the payment gateway at {}{}", url, local ? " (simulator)" : "");
     return new WithdrawalParts(
         url,

@@ -52,7 +52,7 @@ class PostgresWithdrawalsTest extends LedgerTestBase {
   }
 
   private static Withdrawal request(String userId, long fen) {
-    Withdrawal w = Withdrawal.requested(withdrawals.nextId(), userId, Amount.fen(fen), T0);
+    Withdrawal w = Withdrawal.requested(withdrawals.nextId(), 0, userId, Amount.fen(fen), T0);
     IdempotencyKey key = newKey(userId);
     withdrawals.request(
         w, T0.plusSeconds(10), key, new StoredAnswer(key.requestHash(), "ACCEPTED", "{}"));
@@ -106,7 +106,7 @@ class PostgresWithdrawalsTest extends LedgerTestBase {
   void request_withoutTheFunds_isRefused_andStoresNeitherKeyNorWithdrawal() {
     String alice = user("alice");
     db.topUp(alice, 100);
-    Withdrawal w = Withdrawal.requested(withdrawals.nextId(), alice, Amount.fen(101), T0);
+    Withdrawal w = Withdrawal.requested(withdrawals.nextId(), 0, alice, Amount.fen(101), T0);
     IdempotencyKey key = newKey(alice);
 
     assertThatThrownBy(
@@ -128,7 +128,8 @@ class PostgresWithdrawalsTest extends LedgerTestBase {
         Race.run(
             4,
             () -> {
-              Withdrawal w = Withdrawal.requested(withdrawals.nextId(), alice, Amount.fen(300), T0);
+              Withdrawal w =
+                  Withdrawal.requested(withdrawals.nextId(), 0, alice, Amount.fen(300), T0);
               withdrawals.request(
                   w, T0, key, new StoredAnswer(key.requestHash(), "ACCEPTED", "{}"));
               return w.id();

@@ -49,6 +49,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
@@ -285,7 +286,8 @@ class WithdrawalFaultsTest {
             task -> {},
             service.hongbao().parts().switches(),
             withdrawals.timings(),
-            clock);
+            clock,
+            ThreadLocalRandom.current()::nextLong);
     IdempotencyKey key = new IdempotencyKey(user, WithdrawalService.ENDPOINT, "k", "h");
     long id =
         Long.parseLong(
@@ -456,7 +458,8 @@ class WithdrawalFaultsTest {
             task -> {},
             this.service.hongbao().parts().switches(),
             withdrawals.timings(),
-            clock);
+            clock,
+            ThreadLocalRandom.current()::nextLong);
     IdempotencyKey key =
         new IdempotencyKey(user, WithdrawalService.ENDPOINT, UUID.randomUUID().toString(), "h");
     return Long.parseLong(

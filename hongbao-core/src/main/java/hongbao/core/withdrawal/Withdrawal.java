@@ -3,6 +3,7 @@ package hongbao.core.withdrawal;
 import hongbao.core.Invariants;
 import hongbao.core.money.Amount;
 import java.time.Instant;
+import java.util.Locale;
 
 /**
  * One withdrawal as stored.
@@ -29,21 +30,32 @@ public record Withdrawal(
     Instant createdAt,
     Instant updatedAt) {
 
-  /** A prefix that names the service at the gateway, then the id: at most 32 characters. */
+  /**
+   * A prefix that names the service at the gateway, then the id, then a random part: 27 characters
+   * of {@code [A-Z0-9]}.
+   */
   static final String OUT_TRADE_NO_PREFIX = "HBW";
+
+  /** The random part's values: eight base-36 digits. */
+  private static final long NONCES = 2_821_109_907_456L; // 36^8
 
   public Withdrawal {
     Invariants.check(amount.isPositive(), "withdrawal %d of %s", id, amount);
     Invariants.check(id > 0, "withdrawal id %d", id);
   }
 
-  /** A new withdrawal, debited but not sent. */
-  public static Withdrawal requested(long id, String userId, Amount amount, Instant at) {
+  /**
+   * A new withdrawal, debited but not sent.
+   *
+   * @param nonce any value, drawn at random for each withdrawal (see {@link #outTradeNo})
+   */
+  public static Withdrawal requested(
+      long id, long nonce, String userId, Amount amount, Instant at) {
     return new Withdrawal(
         id,
         userId,
         amount,
-        outTradeNo(id),
+        outTradeNo(id, nonce),
         WithdrawalStatus.REQUESTED,
         null,
         "requested",
@@ -54,8 +66,15 @@ public record Withdrawal(
         at);
   }
 
-  /** Derived from the id, which is never reused: unique without a second source of truth. */
-  public static String outTradeNo(long id) {
-    return OUT_TRADE_NO_PREFIX + String.format("%016d", id);
+  /**
+   * The id, unique in this database, and a random part: a database restored from a backup hands out
+   * its ids again, and the gateway keeps every out-trade-no it settled, answering a repeated one
+   * with its old settlement. Without the random part a new withdrawal would be taken for paid
+   * though nothing was paid for it.
+   */
+  public static String outTradeNo(long id, long nonce) {
+    String random = Long.toString(Math.floorMod(nonce, NONCES), 36).toUpperCase(Locale.ROOT);
+    return OUT_TRADE_NO_PREFIX
+        + String.format(Locale.ROOT, "%016d%8s", id, random).replace(' ', '0');
   }
 }

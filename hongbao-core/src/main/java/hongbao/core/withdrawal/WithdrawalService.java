@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * Takes withdrawal requests: validate, replay or refuse a known idempotency key, credit the
@@ -40,7 +41,11 @@ public final class WithdrawalService {
   private final Switches switches;
   private final WithdrawalTimings timings;
   private final Clock clock;
+  private final LongSupplier nonces;
 
+  /**
+   * @param nonces random values, one per withdrawal, for its out-trade-no; thread-safe
+   */
   public WithdrawalService(
       WithdrawalStore store,
       ForcedCredit forcedCredit,
@@ -48,7 +53,8 @@ public final class WithdrawalService {
       Executor dispatch,
       Switches switches,
       WithdrawalTimings timings,
-      Clock clock) {
+      Clock clock,
+      LongSupplier nonces) {
     this.store = store;
     this.forcedCredit = forcedCredit;
     this.settlement = settlement;
@@ -56,6 +62,7 @@ public final class WithdrawalService {
     this.switches = switches;
     this.timings = timings;
     this.clock = clock;
+    this.nonces = nonces;
   }
 
   /**
@@ -76,7 +83,11 @@ public final class WithdrawalService {
     Instant now = clock.instant();
     Withdrawal withdrawal =
         Withdrawal.requested(
-            store.nextId(), request.userId(), Amount.fen(request.amountFen()), now);
+            store.nextId(),
+            nonces.getAsLong(),
+            request.userId(),
+            Amount.fen(request.amountFen()),
+            now);
     StoredAnswer answer = render.apply(withdrawal);
     try {
       store.request(withdrawal, now.plus(timings.sendGrace()), key, answer);

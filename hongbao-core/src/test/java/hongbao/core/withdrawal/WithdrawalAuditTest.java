@@ -64,7 +64,7 @@ class WithdrawalAuditTest {
 
   private static Withdrawal withdrawal(long id, WithdrawalStatus status, Instant created) {
     return new Withdrawal(
-        id, "alice", A, Withdrawal.outTradeNo(id), status, null, "x", 1, 0, 0, created, created);
+        id, "alice", A, Withdrawal.outTradeNo(id, 0), status, null, "x", 1, 0, 0, created, created);
   }
 
   private Withdrawal add(long id, WithdrawalStatus status) {
@@ -104,13 +104,13 @@ class WithdrawalAuditTest {
 
     assertThat(audit.discrepancies())
         .containsExactlyInAnyOrder(
-            "withdrawal 1 (HBW0000000000000001, SUCCEEDED): SUCCEEDED here but missing at the"
+            "withdrawal 1 (HBW000000000000000100000000, SUCCEEDED): SUCCEEDED here but missing at the"
                 + " gateway",
-            "withdrawal 2 (HBW0000000000000002, FAILED): paid 500 fen at the gateway but FAILED"
+            "withdrawal 2 (HBW000000000000000200000000, FAILED): paid 500 fen at the gateway but FAILED"
                 + " here",
-            "withdrawal 3 (HBW0000000000000003, SUCCEEDED): amount differs: 500 fen here, 499 fen"
+            "withdrawal 3 (HBW000000000000000300000000, SUCCEEDED): amount differs: 500 fen here, 499 fen"
                 + " paid at the gateway",
-            "withdrawal 4 (HBW0000000000000004, SUCCEEDED): paid 2 times at the gateway",
+            "withdrawal 4 (HBW000000000000000400000000, SUCCEEDED): paid 2 times at the gateway",
             "out-trade-no STRANGER: paid at the gateway but unknown here");
   }
 
@@ -124,9 +124,9 @@ class WithdrawalAuditTest {
 
     assertThat(audit.discrepancies())
         .containsExactlyInAnyOrder(
-            "withdrawal 1 (HBW0000000000000001, SUCCEEDED): amount 500 fen but the ledger debited"
+            "withdrawal 1 (HBW000000000000000100000000, SUCCEEDED): amount 500 fen but the ledger debited"
                 + " 500 fen, holds 0 fen in flight, paid 500 fen, returned 500 fen",
-            "withdrawal 2 (HBW0000000000000002, UNKNOWN): still pending since"
+            "withdrawal 2 (HBW000000000000000200000000, UNKNOWN): still pending since"
                 + " 2026-11-21T06:00:00Z (last: x)");
   }
 
@@ -138,7 +138,7 @@ class WithdrawalAuditTest {
 
     assertThat(audit.discrepancies())
         .containsExactly(
-            "withdrawal 9 (HBW0000000000000009, FAILED): paid 500 fen at the gateway but FAILED"
+            "withdrawal 9 (HBW000000000000000900000000, FAILED): paid 500 fen at the gateway but FAILED"
                 + " here");
   }
 

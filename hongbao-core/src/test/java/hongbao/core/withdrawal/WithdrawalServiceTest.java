@@ -36,6 +36,29 @@ class WithdrawalServiceTest {
     throw new AssertionError("not rejected");
   }
 
+  /**
+   * A database restored from a backup hands out its withdrawal ids again, while the gateway keeps
+   * what it settled: the new withdrawal must be paid, not taken for the old one's payment.
+   */
+  @Test
+  void anIdHandedOutAgain_afterARestoredBackup_isANewTradeAtTheGateway_andIsPaid() {
+    long first = w.withdraw("alice", 300);
+    w.runDispatched();
+    assertThat(w.status(first)).isEqualTo(WithdrawalStatus.SUCCEEDED);
+
+    var restored = new Withdrawals(w.gateway);
+    restored.nonces.set(1_000);
+    restored.store.fund("alice", 1_000);
+    long again = restored.withdraw("alice", 200);
+    restored.runDispatched();
+
+    assertThat(again).as("the same id, handed out again").isEqualTo(first);
+    assertThat(restored.get(again).outTradeNo()).isNotEqualTo(w.get(first).outTradeNo());
+    assertThat(restored.status(again)).isEqualTo(WithdrawalStatus.SUCCEEDED);
+    assertThat(w.gateway.payments).as("both paid").isEqualTo(2);
+    assertThat(w.gateway.paid.get(restored.get(again).outTradeNo())).isEqualTo(Amount.fen(200));
+  }
+
   @Test
   void insufficientFunds_isRefused_andNothingMoves() {
     var refused = rejection(() -> w.withdraw("alice", 1_001));

@@ -53,7 +53,11 @@ class WithdrawalStatusTest {
 
   @Test
   void outTradeNumbers_areUniquePerId_andFitTheGatewaysLimit() {
-    assertThat(Withdrawal.outTradeNo(1)).isEqualTo("HBW0000000000000001");
-    assertThat(Withdrawal.outTradeNo(Long.MAX_VALUE)).hasSizeLessThanOrEqualTo(32);
+    assertThat(Withdrawal.outTradeNo(1, 0)).isEqualTo("HBW000000000000000100000000");
+    assertThat(Withdrawal.outTradeNo(1, 35)).isEqualTo("HBW00000000000000010000000Z");
+    assertThat(Withdrawal.outTradeNo(1, -1)).isEqualTo("HBW0000000000000001ZZZZZZZZ");
+    for (long nonce : new long[] {Long.MIN_VALUE, -1, 0, 1, Long.MAX_VALUE}) {
+      assertThat(Withdrawal.outTradeNo(Long.MAX_VALUE, nonce)).matches("HBW[0-9]{19}[0-9A-Z]{8}");
+    }
   }
 }

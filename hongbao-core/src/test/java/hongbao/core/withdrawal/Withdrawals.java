@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** The withdrawal machinery on in-memory adapters, a fake gateway and a clock tests move. */
 final class Withdrawals {
@@ -30,13 +31,24 @@ final class Withdrawals {
 
   final TestClock clock = new TestClock(T0);
   final MemoryWithdrawals store = new MemoryWithdrawals();
-  final FakeGateway gateway = new FakeGateway();
+  final FakeGateway gateway;
+  final AtomicLong nonces = new AtomicLong();
   final Backoff backoff = new Backoff(TIMINGS, new SplittableRandom(1));
-  final Settlement settlement = new Settlement(store, gateway, TIMINGS, backoff, clock);
+  final Settlement settlement;
   final List<Runnable> dispatched = Collections.synchronizedList(new ArrayList<>());
   final MemorySwitches switches = new MemorySwitches();
   ForcedCredit forcedCredit = ForcedCredit.NONE;
   private int keys;
+
+  Withdrawals() {
+    this(new FakeGateway());
+  }
+
+  /** On a gateway another set of withdrawals used too. */
+  Withdrawals(FakeGateway gateway) {
+    this.gateway = gateway;
+    this.settlement = new Settlement(store, gateway, TIMINGS, backoff, clock);
+  }
 
   WithdrawalService service() {
     return service(dispatched::add);
@@ -44,7 +56,14 @@ final class Withdrawals {
 
   WithdrawalService service(Executor dispatch) {
     return new WithdrawalService(
-        store, (u, t) -> forcedCredit.credit(u, t), settlement, dispatch, switches, TIMINGS, clock);
+        store,
+        (u, t) -> forcedCredit.credit(u, t),
+        settlement,
+        dispatch,
+        switches,
+        TIMINGS,
+        clock,
+        nonces::incrementAndGet);
   }
 
   WithdrawalJanitor janitor() {
