@@ -544,6 +544,19 @@ abstract class ApiContractTest {
     assertThat(wrong.json().getString("outcome")).isEqualTo("WRONG_PASSWORD");
     assertThat(none.json().getString("outcome")).isEqualTo("WRONG_PASSWORD");
     assertThat(right.json().getString("outcome")).isEqualTo("GRABBED");
+
+    // A phrase longer than four of the longest password (64) is refused before it is read: it
+    // would be read as pinyin and compared on an event loop. 256 characters still are compared.
+    String dave = user("dave");
+    Response tooLong =
+        api.post(
+            path, api.token(dave), Map.of(), JsonObject.of("password", "恭".repeat(257)).encode());
+    assertThat(tooLong.status()).isEqualTo(400);
+    assertThat(tooLong.errorCode()).isEqualTo("INVALID_REQUEST");
+    Response longest =
+        api.post(
+            path, api.token(dave), Map.of(), JsonObject.of("password", "恭".repeat(256)).encode());
+    assertThat(longest.json().getString("outcome")).isEqualTo("WRONG_PASSWORD");
   }
 
   @Test
