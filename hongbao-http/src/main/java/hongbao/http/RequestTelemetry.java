@@ -8,6 +8,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -25,6 +26,9 @@ import org.slf4j.MDC;
  * number of series stays bounded whatever paths clients invent.
  */
 final class RequestTelemetry implements Handler<RoutingContext> {
+
+  private static final Set<String> KNOWN_METHODS =
+      Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT");
 
   static final String HEADER = "X-Request-Id";
   static final String MDC_KEY = "requestId";
@@ -85,7 +89,7 @@ final class RequestTelemetry implements Handler<RoutingContext> {
   }
 
   private void ended(RoutingContext ctx, String id, long nanos) {
-    String method = ctx.request().method().name();
+    String method = series(ctx.request().method().name());
     int status = ctx.response().getStatusCode();
     timers
         .computeIfAbsent(new Series(method, route(ctx), status), this::timer)
@@ -103,6 +107,14 @@ final class RequestTelemetry implements Handler<RoutingContext> {
         MDC.remove(MDC_KEY);
       }
     }
+  }
+
+  /**
+   * The method as a series label: a client may send any token as a method, and a label per token
+   * would be a timer per request that nobody ever removes.
+   */
+  static String series(String method) {
+    return KNOWN_METHODS.contains(method) ? method : "OTHER";
   }
 
   private Timer timer(Series series) {
