@@ -141,11 +141,15 @@ public final class VerifiedTokens {
       return null;
     }
     int base = slot * SLOT_BYTES;
+    // Every character is compared, whatever the first difference: a slot holds another user's
+    // valid token, and a comparison that stopped early would time how much of a guess is right.
+    // Stored characters are ASCII: a token's character outside it never equals one.
+    int differences = 0;
     for (int i = 0; i < tokenLength; i++) {
-      // Stored characters are ASCII: a token's character outside it never equals one.
-      if (token.charAt(i) != characters[base + i]) {
-        return null;
-      }
+      differences |= token.charAt(i) ^ characters[base + i];
+    }
+    if (differences != 0) {
+      return null;
     }
     String userId =
         new String(characters, base + MAX_REMEMBERED_LENGTH, userLength, StandardCharsets.US_ASCII);
