@@ -382,7 +382,7 @@ public final class Hongbao implements AutoCloseable {
         config.http().host(),
         port,
         HttpServerSettings.EVERY_INTERFACE.equals(config.http().host()) ? " (every interface)" : "",
-        redisUrl,
+        withoutCredentials(redisUrl),
         config.redisUrl() == null ? embeddedRedisNote() : "",
         jdbcUrl.replaceAll("password=[^&]*", "password=***"),
         config.jdbcUrl() == null ? " (embedded)" : "",
@@ -394,6 +394,11 @@ public final class Hongbao implements AutoCloseable {
       LOG.info(
           "data kept in {} (start with --fresh to begin empty)", dataDir.root().toAbsolutePath());
     }
+  }
+
+  /** A Redis address for the log: {@code redis://user:secret@host} keeps only its host. */
+  static String withoutCredentials(String redisUrl) {
+    return redisUrl.replaceAll("(://)[^@/]*@", "$1***@");
   }
 
   private String embeddedRedisNote() {
