@@ -6,6 +6,7 @@ import hongbao.http.WebUiSettings;
 import hongbao.postgres.PostgresConfig;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Everything the service reads from its environment. With no variables set it runs embedded Redis
@@ -20,7 +21,8 @@ import java.util.Map;
  * @param tokenKeyset the Tink JSON keyset sealing receipts (or {@code @file}); null: a key per run
  * @param http where to listen and how long to wait for clients. Dev mode mints admin tokens for
  *     anyone who asks, so it listens on the loopback address only, unless {@code HONGBAO_BIND}
- *     names another; otherwise every interface.
+ *     names another; otherwise every interface. Dev mode on another address must be asked for
+ *     ({@code HONGBAO_DEV_MODE=true}): a secret that came out blank must not open it.
  * @param webUi the web UI's public address and sign-in page ({@code HONGBAO_PUBLIC_URL}, {@code
  *     HONGBAO_LOGIN_URL})
  * @param redisTimeout how long a Redis command may wait for its reply
@@ -73,7 +75,16 @@ public record Config(
 
   public static Config from(Map<String, String> env) {
     String secret = Settings.JWT_SECRET.read(env);
-    boolean devMode = Settings.DEV_MODE.read(env).orElse(secret == null);
+    Optional<Boolean> askedDevMode = Settings.DEV_MODE.read(env);
+    boolean devMode = askedDevMode.orElse(secret == null);
+    HttpServerSettings http = http(env, devMode);
+    if (askedDevMode.isEmpty() && devMode && !isLoopback(http.host())) {
+      throw new IllegalArgumentException(
+          "HONGBAO_BIND="
+              + http.host()
+              + " without HONGBAO_JWT_SECRET: dev mode would mint admin tokens for anyone who"
+              + " reaches it; set HONGBAO_JWT_SECRET, or HONGBAO_DEV_MODE=true if that is meant");
+    }
     return new Config(
         Settings.PORT.read(env),
         Settings.REDIS_URL.read(env),
@@ -95,7 +106,7 @@ public record Config(
         // null: the install's own alphabet (see IdAlphabet)
         Settings.ID_ALPHABET.read(env),
         Settings.TOKEN_KEYSET.read(env),
-        http(env, devMode),
+        http,
         new WebUiSettings(Settings.PUBLIC_URL.read(env), Settings.LOGIN_URL.read(env)),
         Settings.REDIS_TIMEOUT_MILLIS.millis(env),
         new PostgresConfig.Timeouts(
@@ -109,6 +120,10 @@ public record Config(
         hongbao.app.reward.RewardConfig.from(env),
         Settings.EMBEDDED_REDIS_CLUSTER.read(env),
         Settings.INSTANCE.read(env));
+  }
+
+  private static boolean isLoopback(String host) {
+    return host.startsWith("127.") || host.equals("::1") || host.equals("localhost");
   }
 
   private static HttpServerSettings http(Map<String, String> env, boolean devMode) {

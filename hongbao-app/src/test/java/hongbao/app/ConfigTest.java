@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import hongbao.http.HttpServerSettings;
 import hongbao.postgres.PostgresConfig;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +22,30 @@ class ConfigTest {
                 .http()
                 .host())
         .isEqualTo("127.0.0.1");
-    assertThat(Config.from(Map.of("HONGBAO_BIND", "0.0.0.0")).http().host()).isEqualTo("0.0.0.0");
+    assertThat(
+            Config.from(Map.of("HONGBAO_BIND", "0.0.0.0", "HONGBAO_DEV_MODE", "true"))
+                .http()
+                .host())
+        .isEqualTo("0.0.0.0");
+    assertThat(Config.from(Map.of("HONGBAO_BIND", "127.0.0.2")).devMode()).isTrue();
+  }
+
+  /**
+   * A secret that came out blank (an unset reference in a deployment's environment) must not open
+   * dev mode, and its admin tokens for anyone, on a public address: that needs asking for.
+   */
+  @Test
+  void devModeOnAnotherAddress_withoutAskingForIt_stopsTheStart() {
+    for (Map<String, String> env :
+        List.of(
+            Map.of("HONGBAO_BIND", "0.0.0.0"),
+            Map.of("HONGBAO_BIND", "10.0.0.7", "HONGBAO_JWT_SECRET", " "))) {
+      assertThatThrownBy(() -> Config.from(env))
+          .as("%s", env)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("HONGBAO_JWT_SECRET")
+          .hasMessageContaining("HONGBAO_DEV_MODE=true");
+    }
   }
 
   @Test
