@@ -31,7 +31,8 @@ import org.junit.jupiter.api.TestInstance;
  * recorded wins, and the reward pipeline's budget trades too — and every slot is still open, so no
  * tap would notice. The pool-repair loop the service runs (every sweep interval) sees the new run
  * id and rebuilds the pools from the reward book; then the round finishes exact and the closer
- * issues the trades Redis forgot again before it returns the budget.
+ * issues the trades Redis forgot again before it returns the budget. And a restart with a state
+ * from before a campaign existed, which loses its budget and prize type as well.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RainRestartTest {
@@ -43,6 +44,12 @@ class RainRestartTest {
   private static final long BUDGET = 10_000;
   private static final int KEPT = 2_000;
   private static final int LOST = 1_000;
+
+  private static final long SMALL_CASH = 1_900;
+  private static final long SMALL_VIP = 100;
+  private static final long SMALL_PRIZES = SMALL_CASH + SMALL_VIP;
+  private static final long SMALL_BUDGET = 3_000;
+  private static final int WON_BEFORE = 600;
 
   private RestartableRain rain;
   private EmbeddedRedis redis;
@@ -144,6 +151,64 @@ class RainRestartTest {
         "rain restart: %d wins issued again and the budget returned in %d ms%n",
         LOST, (System.nanoTime() - closing) / 1_000_000);
     assertThat(trades(id)).as("every win has its trade again").isEqualTo(wins.keySet());
+    assertThat(fixture.escrow(id)).isZero();
+    assertThat(fixture.returnTransfers(id)).isEqualTo(1);
+  }
+
+  /**
+   * Redis restarts with a state from before the campaign was created: everything of it is gone —
+   * its pools, its budget's layout, keys and trades, the coupon type its prizes made, the tradeNo
+   * claims. The repair loop arms the campaign again from the books: the prize type and the budget
+   * first, then the pools with the wins the reward book holds (before, it rebuilt the pools only:
+   * the budget stayed gone). Taps go on winning, every prize is won once, the closer returns
+   * exactly what no win took.
+   */
+  @Test
+  void aRedisThatNeverHadTheCampaign_getsItsTypeBudgetAndPoolsBack_andTheRoundEndsExact()
+      throws Exception {
+    Path empty = redis.snapshot(rain.snapshots.resolve("before-the-campaign.aof"));
+    Instant starts = fixture.clock.instant().plusSeconds(10);
+    String id =
+        fixture.created(
+            campaign(
+                SMALL_BUDGET,
+                MAX_WINS,
+                10,
+                round(starts, 60, prize("CASH", 1, SMALL_CASH), prize("VIP", 1, SMALL_VIP))));
+    // The round's last second: every tap draws; the clock stands still until the round is over.
+    fixture.clock.advance(Duration.between(fixture.clock.instant(), starts.plusMillis(59_500)));
+    var wins = new ConcurrentHashMap<String, TapOutcome.Won>();
+    var perUser = new ConcurrentHashMap<String, AtomicInteger>();
+    fixture.tap(id, RainFixture.users("before-", WON_BEFORE), 1, wins, perUser);
+    fixture.books.awaitCredited(id, WON_BEFORE, Duration.ofSeconds(60));
+
+    redis.restartFrom(empty);
+    var budget = fixture.service.hongbao().rewards().sdk().parts().budget();
+    assertThat(budget.state(id)).as("the budget is gone with the rest").isNull();
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> prizesLeft(id) == SMALL_PRIZES - WON_BEFORE);
+    assertThat(budget.state(id)).as("opened again from the books").isNotNull();
+
+    var again = new ArrayList<>(RainFixture.users("before-", WON_BEFORE));
+    again.addAll(RainFixture.users("after-", 1_000));
+    fixture.tap(id, again, MAX_WINS + 1, wins, perUser);
+
+    assertThat(wins).as("every prize once, none twice").hasSize((int) SMALL_PRIZES);
+    assertThat(perUser.values()).allSatisfy(n -> assertThat(n.get()).isLessThanOrEqualTo(MAX_WINS));
+    assertThat(wins.values().stream().filter(w -> w.type().equals("VIP")).count())
+        .isEqualTo(SMALL_VIP);
+    fixture.books.awaitCredited(id, SMALL_PRIZES, Duration.ofSeconds(60));
+    assertThat(fixture.books.rewards(id)).as("each win credited once").isEqualTo(SMALL_PRIZES);
+
+    fixture.pastReturnGrace(fixture.rain().campaigns().get(id));
+    assertThat(fixture.awaitReturned(id, Duration.ofSeconds(120)))
+        .isEqualTo(SMALL_BUDGET - SMALL_CASH);
+    assertThat(budget.trades(id).keySet())
+        .as("every win has its trade again")
+        .isEqualTo(wins.keySet());
     assertThat(fixture.escrow(id)).isZero();
     assertThat(fixture.returnTransfers(id)).isEqualTo(1);
   }

@@ -7,7 +7,6 @@ import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanIterator;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -50,14 +49,14 @@ class RewardBudgetKeysLossTest {
 
   @Test
   void lostBudgetKeys_areOpenedAgainFromTheBooks_andTheReconcilerNamesTheForgottenTrades() {
-    List<String> before = send("before_", 3);
+    List<String> before = fixture.sendEach(CAMPAIGN, "before_", 3, "BONUS");
     fixture.awaitAllCredited(before, Duration.ofSeconds(30));
 
     loseBudget(CAMPAIGN);
     var budget = fixture.rewards().sdk().parts().budget();
     assertThat(budget.state(CAMPAIGN)).as("nothing left of the budget in Redis").isNull();
 
-    List<String> after = send("after_", 3);
+    List<String> after = fixture.sendEach(CAMPAIGN, "after_", 3, "BONUS");
     fixture.awaitAllCredited(after, Duration.ofSeconds(30));
 
     var state = budget.state(CAMPAIGN);
@@ -73,30 +72,6 @@ class RewardBudgetKeysLossTest {
     for (String tradeNo : before) {
       assertThat(lines).contains("reward " + tradeNo + ": credited but never accepted");
     }
-  }
-
-  private List<String> send(String prefix, int count) {
-    var tradeNos = new ArrayList<String>();
-    for (int i = 0; i < count; i++) {
-      String tradeNo = prefix + i;
-      var answer =
-          fixture.sendOverHttp(
-              JsonObject.of(
-                  "tradeNo",
-                  tradeNo,
-                  "userId",
-                  "u-" + tradeNo,
-                  "campaignId",
-                  CAMPAIGN,
-                  "type",
-                  "BONUS",
-                  "amount",
-                  100),
-              null);
-      assertThat(answer.status()).as(answer.raw()).isEqualTo(202);
-      tradeNos.add(tradeNo);
-    }
-    return tradeNos;
   }
 
   /** Every Redis key of the campaign's budget, and its entry in the campaigns' layout hash. */

@@ -9,7 +9,6 @@ import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanIterator;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -52,12 +51,12 @@ class RewardBudgetLossTest {
 
   @Test
   void rewardsBeyondTheEscrow_fail_theOthersAreCredited_andTheReconcilerNamesBoth() {
-    List<String> before = send("lossy", "before_", 6);
+    List<String> before = fixture.sendEach("lossy", "before_", 6, "BONUS");
     fixture.awaitAllCredited(before, Duration.ofSeconds(30));
 
     forgetReservations("lossy");
     // The budget believes all 1,000 fen free again; the escrow holds 400.
-    List<String> after = send("lossy", "after_", 6);
+    List<String> after = fixture.sendEach("lossy", "after_", 6, "BONUS");
     FailureLog failures = fixture.rewards().failures();
     await()
         .atMost(Duration.ofSeconds(30))
@@ -70,7 +69,7 @@ class RewardBudgetLossTest {
     assertThat(after).containsAll(failed);
     assertThat(failures.entries(100)).allMatch(entry -> entry.contains("escrow holds less"));
     // Crediting goes on for the other campaigns.
-    List<String> sound = send("sound", "sound_", 3);
+    List<String> sound = fixture.sendEach("sound", "sound_", 3, "BONUS");
     fixture.awaitAllCredited(sound, Duration.ofSeconds(30));
 
     var books = fixture.rewards().sdk().parts();
@@ -90,34 +89,6 @@ class RewardBudgetLossTest {
           .filteredOn(line -> line.startsWith("reward failed") && line.contains(tradeNo))
           .hasSize(1);
     }
-  }
-
-  private List<String> send(String campaign, String prefix, int count) {
-    var tradeNos = new ArrayList<String>();
-    for (int i = 0; i < count; i++) {
-      String tradeNo = prefix + i;
-      var answer =
-          fixture.sendOverHttp(
-              JsonObject.of(
-                  "tradeNo",
-                  tradeNo,
-                  "userId",
-                  "u-" + tradeNo,
-                  "campaignId",
-                  campaign,
-                  "scene",
-                  "loss",
-                  "type",
-                  "BONUS",
-                  "amount",
-                  100,
-                  "desc",
-                  "a bonus"),
-              null);
-      assertThat(answer.status()).as(answer.raw()).isEqualTo(202);
-      tradeNos.add(tradeNo);
-    }
-    return tradeNos;
   }
 
   /** What a restart with an older state does to the budget: every reservation forgotten. */

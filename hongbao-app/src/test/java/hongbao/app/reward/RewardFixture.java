@@ -11,6 +11,7 @@ import hongbao.core.reward.RewardRecord;
 import hongbao.kafka.embedded.EmbeddedKafka;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -113,6 +114,26 @@ final class RewardFixture implements AutoCloseable {
         admin,
         Map.of(),
         reward.encode());
+  }
+
+  /**
+   * Sends {@code count} rewards of 100 fen of {@code type} to {@code campaign} over HTTP, tradeNos
+   * {@code prefix} 0, 1, ..., each to a user of its own; each must be accepted (202).
+   */
+  List<String> sendEach(String campaign, String prefix, int count, String type) {
+    var tradeNos = new ArrayList<String>();
+    for (int i = 0; i < count; i++) {
+      String tradeNo = prefix + i;
+      JsonObject reward =
+          JsonObject.of(
+              "tradeNo", tradeNo, "userId", "u-" + tradeNo, "campaignId", campaign, "type", type);
+      var answer = sendOverHttp(reward.put("amount", 100), null);
+      if (answer.status() != 202) {
+        throw new AssertionError("reward " + tradeNo + " not accepted: " + answer);
+      }
+      tradeNos.add(tradeNo);
+    }
+    return tradeNos;
   }
 
   /** What the reconciler reports now, over HTTP. */
