@@ -10,6 +10,7 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,11 +28,35 @@ final class Failures {
   private static final String JSON = "application/json; charset=utf-8";
 
   /**
-   * Exceptions from the Redis and PostgreSQL clients mean a dependency is unavailable. They are
-   * recognised by package so this adapter needs no compile-time knowledge of the others.
+   * Exceptions from the Redis and PostgreSQL clients mean a dependency is unavailable, but for the
+   * answers below. They are recognised by name so this adapter needs no compile-time knowledge of
+   * the others.
    */
   private static final Set<String> DEPENDENCY_PACKAGES =
       Set.of("io.lettuce.", "java.sql.", "org.postgresql.", "com.zaxxer.", "java.net.");
+
+  /** Redis's error reply to a command: a bug in the command (a script's error, a wrong type)... */
+  private static final String REDIS_ERROR_REPLY = "io.lettuce.core.RedisCommandExecutionException";
+
+  /** ...unless Redis says it cannot serve it now (see {@code RedisFaults}). */
+  private static final List<String> REDIS_NOT_NOW =
+      List.of(
+          "LOADING",
+          "BUSY",
+          "MASTERDOWN",
+          "CLUSTERDOWN",
+          "TRYAGAIN",
+          "MOVED",
+          "ASK",
+          "READONLY",
+          "NOSCRIPT");
+
+  /**
+   * PostgreSQL's SQLState classes of a server that cannot serve now: connection (08), resources
+   * (53), operator intervention (57), a transaction rolled back for contention (40). Any other
+   * state (a constraint, a data error, bad SQL) is the statement's fault: a bug.
+   */
+  private static final List<String> POSTGRES_NOT_NOW = List.of("08", "53", "57", "40");
 
   private Failures() {}
 
@@ -150,6 +175,15 @@ final class Failures {
     LOG.info("connection fault: {}", String.valueOf(failure));
   }
 
+  private static boolean isA(Throwable t, String className) {
+    for (Class<?> c = t.getClass(); c != null; c = c.getSuperclass()) {
+      if (c.getName().equals(className)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The failure itself, out of the completion and execution wrappers around it. */
   static Throwable unwrap(Throwable failure) {
     Throwable current = failure;
@@ -163,8 +197,24 @@ final class Failures {
     return current;
   }
 
+  /**
+   * Whether the failure is a dependency that cannot serve now (503, try again), rather than a bug
+   * that a retry would only repeat (500, logged with its stack trace). Redis's error replies and
+   * PostgreSQL's refusals are the dependency's answer to a wrong request: bugs, unless they say
+   * "not now".
+   */
   private static boolean isDependencyFault(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof Unavailable) {
+        return true;
+      }
+      if (isA(t, REDIS_ERROR_REPLY)) {
+        String reply = String.valueOf(t.getMessage());
+        return REDIS_NOT_NOW.stream().anyMatch(reply::startsWith);
+      }
+      if (t instanceof java.sql.SQLException sql && sql.getSQLState() != null) {
+        return POSTGRES_NOT_NOW.stream().anyMatch(sql.getSQLState()::startsWith);
+      }
       String name = t.getClass().getName();
       if (DEPENDENCY_PACKAGES.stream().anyMatch(name::startsWith)
           || t instanceof java.util.concurrent.TimeoutException) {

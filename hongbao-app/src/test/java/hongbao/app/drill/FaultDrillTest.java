@@ -21,7 +21,9 @@ import hongbao.core.payout.PayoutTask;
 import hongbao.core.reconcile.Reconciler;
 import hongbao.redis.RedisKeys;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.codec.ByteArrayCodec;
 import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -55,6 +57,42 @@ class FaultDrillTest {
     if (rig != null) {
       rig.close();
     }
+  }
+
+  /**
+   * A bug is not an outage: a grab whose script meets a key of the wrong type (Redis answers the
+   * script with an error, as it would a script's own mistake) is a 500, logged with its stack
+   * trace, not a 503 that tells the client to try again. Mended, the packet is grabbed as before.
+   */
+  @Test
+  void corrupt_aScriptErrorIsAnsweredAsABug_notAsAnOutage() {
+    start("corrupt", Map.of(), true);
+    Api api = service.api();
+    String sender = "corrupt-sender";
+    api.topUp(sender, 1_000);
+    String packet = sendFixed(api, sender, 1000, 2, 600);
+    String meta = new RedisKeys(RedisKeys.DEFAULT_SHARDS).meta(decode(packet));
+    RedisClient client = RedisClient.create(redis.url());
+    try (var connection = client.connect(ByteArrayCodec.INSTANCE)) {
+      var commands = connection.sync();
+      byte[] key = meta.getBytes(StandardCharsets.UTF_8);
+      byte[] kept = commands.dump(key);
+      commands.del(key);
+      commands.set(key, "not a hash".getBytes(StandardCharsets.UTF_8));
+
+      var broken = api.grab(api.token("corrupt-grabber"), packet);
+      assertThat(broken.status()).as(broken.raw()).isEqualTo(500);
+      assertThat(broken.errorCode()).isEqualTo("INTERNAL");
+
+      commands.del(key);
+      commands.restore(key, 0, kept);
+    } finally {
+      client.shutdown();
+    }
+    var mended = api.grab(api.token("corrupt-grabber"), packet);
+    assertThat(mended.json().getString("outcome")).as(mended.raw()).isEqualTo("GRABBED");
+    drained(service.hongbao().parts());
+    assertThat(service.hongbao().parts().reconciler().reconcile().discrepancies()).isEmpty();
   }
 
   @Test
