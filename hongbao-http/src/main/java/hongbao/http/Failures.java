@@ -49,7 +49,10 @@ final class Failures {
           "MOVED",
           "ASK",
           "READONLY",
-          "NOSCRIPT");
+          "NOSCRIPT",
+          "NOREPLICAS",
+          "MISCONF",
+          "OOM");
 
   /**
    * PostgreSQL's SQLState classes of a server that cannot serve now: connection (08), resources
