@@ -341,6 +341,83 @@ class FaultDrillTest {
     service.assertReconciled();
   }
 
+  /**
+   * A packet whose keys aged out of Redis after it closed is answered from the ledger, in the order
+   * the grab script answers while it is there: a grabber keeps ALREADY_GRABBED; an expired packet
+   * with shares left is EXPIRED to anyone, a non-recipient included; an emptied one is NOT_ELIGIBLE
+   * to a non-recipient and WRONG_PASSWORD to a wrong phrase before it is SOLD_OUT.
+   */
+  @Test
+  void longGone_aPacketOutOfRedis_isAnsweredInTheGrabsOrder() {
+    // Closed by the sweeper at expiry, while its keys are still there; gone two seconds later.
+    start(
+        "long-gone",
+        Map.of("HONGBAO_KEY_GRACE_SECONDS", "2", "HONGBAO_SWEEP_INTERVAL_MILLIS", "100"),
+        true);
+    Api api = service.api();
+    Parts parts = service.hongbao().parts();
+    String sender = "gone-sender";
+    api.topUp(sender, 1_000);
+    String exclusive = send(api, sender, JsonObject.of("recipients", List.of("gone-a", "gone-b")));
+    String left = send(api, sender, JsonObject.of("recipients", List.of("gone-c", "gone-d")));
+    String phrase = send(api, sender, JsonObject.of("password", "恭喜发财"));
+    for (var grab :
+        List.of(
+            List.of("gone-a", exclusive), List.of("gone-b", exclusive), List.of("gone-c", left))) {
+      assertThat(grab(api, grab.get(0), grab.get(1)).getString("outcome")).isEqualTo("GRABBED");
+    }
+    var opened =
+        api.post(
+            "/api/v1/packets/" + phrase + "/grab",
+            api.token("gone-e"),
+            Map.of(),
+            JsonObject.of("password", "恭喜发财").encode());
+    assertThat(opened.json().getString("outcome")).as(opened.raw()).isEqualTo("GRABBED");
+    drained(parts);
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () ->
+                List.of(exclusive, left, phrase).stream()
+                    .allMatch(p -> parts.store().state(decode(p)).isEmpty()));
+
+    assertThat(grab(api, "gone-a", exclusive).getString("outcome")).isEqualTo("ALREADY_GRABBED");
+    assertThat(grab(api, "gone-x", exclusive).getString("outcome")).isEqualTo("NOT_ELIGIBLE");
+    assertThat(grab(api, "gone-x", left).getString("outcome")).isEqualTo("EXPIRED");
+    assertThat(grab(api, "gone-x", phrase).getString("outcome")).isEqualTo("WRONG_PASSWORD");
+    var wrong =
+        api.post(
+            "/api/v1/packets/" + phrase + "/grab",
+            api.token("gone-x"),
+            Map.of(),
+            JsonObject.of("password", "新年快乐").encode());
+    assertThat(wrong.json().getString("outcome")).isEqualTo("WRONG_PASSWORD");
+    var right =
+        api.post(
+            "/api/v1/packets/" + phrase + "/grab",
+            api.token("gone-x"),
+            Map.of(),
+            JsonObject.of("password", "恭喜发财").encode());
+    assertThat(right.json().getString("outcome")).isEqualTo("SOLD_OUT");
+    drained(parts);
+    service.assertReconciled();
+  }
+
+  /** A packet in shares of 50 fen (one share when it has a phrase), expiring in five seconds. */
+  private static String send(Api api, String sender, JsonObject extra) {
+    int count = extra.containsKey("password") ? 1 : 2;
+    JsonObject body =
+        JsonObject.of("type", extra.containsKey("recipients") ? "EXCLUSIVE" : "FIXED")
+            .put("amount", 50 * count)
+            .put("count", count)
+            .put("expiresInSeconds", 5)
+            .mergeIn(extra);
+    var response = api.send(api.token(sender), body);
+    assertThat(response.status()).as("send %s", response.raw()).isEqualTo(201);
+    return response.json().getString("id");
+  }
+
   @Test
   void reusedId_anotherPacketsStateUnderTheId_isHeldNotSold_andReported() {
     start("reused-id", Map.of(), true);

@@ -7,7 +7,10 @@ import hongbao.core.ops.Switch;
 import hongbao.core.ops.Switches;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketStore;
+import hongbao.core.packet.PacketType;
 import hongbao.core.password.PasswordCheck;
+import hongbao.core.password.PasswordKey;
+import hongbao.core.password.PasswordLock;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
@@ -148,6 +151,27 @@ public final class GrabService {
     if (mine != null) {
       return new GrabOutcome.AlreadyGrabbed(mine);
     }
-    return paid.size() == packet.count() ? GrabOutcome.SOLD_OUT : GrabOutcome.EXPIRED;
+    // The order the grab script answers in while the packet is in the store: an expired packet
+    // with shares left is EXPIRED to anyone; an emptied one is refused to a non-recipient and to
+    // a wrong phrase as such, and SOLD_OUT only to whoever could have grabbed it.
+    if (paid.size() < packet.count()) {
+      return GrabOutcome.EXPIRED;
+    }
+    if (packet.type() == PacketType.EXCLUSIVE && !packet.recipients().contains(userId)) {
+      return GrabOutcome.NOT_ELIGIBLE;
+    }
+    if (packet.passwordKey() != null && !opens(packet, password)) {
+      return GrabOutcome.WRONG_PASSWORD;
+    }
+    return GrabOutcome.SOLD_OUT;
+  }
+
+  private boolean opens(Packet packet, String password) {
+    if (password == null) {
+      return false;
+    }
+    var pronunciation = passwords.pronunciation();
+    return PasswordLock.of(packet.passwordKey(), packet.passwordMatch(), pronunciation)
+        .opens(PasswordKey.of(password), pronunciation);
   }
 }
