@@ -410,7 +410,7 @@ public final class Hongbao implements AutoCloseable {
     var api = new HttpApi(vertx, services, config.http());
     http = api;
     api.with(new WebUiRoutes(services, config.webUi()));
-    var deadLetters = new hongbao.http.DeadLetterRoutes(parts.queue());
+    var deadLetters = new hongbao.http.DeadLetterRoutes(parts.queue(), services.packetIds());
     resources.push(deadLetters);
     api.with(deadLetters);
     if (rewards != null) {

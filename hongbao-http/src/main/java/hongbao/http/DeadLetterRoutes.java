@@ -15,17 +15,20 @@ import java.util.Base64;
  * one the books still refuse is dead-lettered again. Admin only (under {@code /api/v1/admin/}).
  *
  * <p>A dead letter's {@code id} is opaque to clients: its place in the dead-letter queue, in
- * unpadded base64url so that it travels in JSON and URLs as it is.
+ * unpadded base64url so that it travels in JSON and URLs as it is. Its {@code packetId} is written
+ * as every other answer writes one, so that it can be looked up where packets are.
  */
 public final class DeadLetterRoutes implements HttpApi.Routes, AutoCloseable {
 
   private static final Base64.Encoder ID = Base64.getUrlEncoder().withoutPadding();
 
   private final PayoutQueue queue;
+  private final PacketIds packetIds;
   private final Blocking blocking = new Blocking();
 
-  public DeadLetterRoutes(PayoutQueue queue) {
+  public DeadLetterRoutes(PayoutQueue queue, PacketIds packetIds) {
     this.queue = queue;
+    this.packetIds = packetIds;
   }
 
   @Override
@@ -45,7 +48,7 @@ public final class DeadLetterRoutes implements HttpApi.Routes, AutoCloseable {
                     result.map(
                         dead -> {
                           var items = new JsonArray();
-                          dead.forEach(letter -> items.add(json(letter)));
+                          dead.forEach(letter -> items.add(json(letter, packetIds)));
                           return new JsonObject().put("items", items);
                         })));
   }
@@ -66,13 +69,13 @@ public final class DeadLetterRoutes implements HttpApi.Routes, AutoCloseable {
             });
   }
 
-  private static JsonObject json(DeadLetter letter) {
+  private static JsonObject json(DeadLetter letter, PacketIds packetIds) {
     return new JsonObject()
         .put("id", ID.encodeToString(letter.id().getBytes(StandardCharsets.UTF_8)))
-        .put("packetId", letter.task().packetId())
+        .put("packetId", packetIds.encode(letter.task().packetId()))
         .put("userId", letter.task().userId())
         .put("amount", letter.task().amount().fen())
-        .put("grabbedAt", letter.task().grabbedAt().toString())
+        .put("grabbedAt", Render.time(letter.task().grabbedAt()))
         .put("reason", letter.reason());
   }
 
