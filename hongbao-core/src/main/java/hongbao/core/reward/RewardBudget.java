@@ -37,11 +37,7 @@ public interface RewardBudget {
    */
   Reservation reserve(Reward reward, Amount cost, String token, boolean sync);
 
-  /**
-   * Undoes a reservation (a synchronous issue failed); the tradeNo may be used again. Not once the
-   * campaign closed its budget: its return was computed with the reservation as spent, so it stays
-   * (reported by the reconciler as accepted, neither credited nor failed).
-   */
+  /** Undoes a reservation (a synchronous issue failed); the tradeNo may be used again. */
   void release(Reward reward);
 
   /** Where a campaign's budget stands, for metrics and the reconciler; null if never opened. */

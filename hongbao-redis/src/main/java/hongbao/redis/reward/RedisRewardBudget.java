@@ -8,7 +8,6 @@ import hongbao.redis.LuaScript;
 import hongbao.redis.RedisLink;
 import hongbao.redis.ScriptReply;
 import io.lettuce.core.ScriptOutputType;
-import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
@@ -24,8 +23,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * on every key), over the same keys and only while nothing was reserved. Thread-safe.
  */
 public final class RedisRewardBudget implements RewardBudget {
-
-  private static final System.Logger LOG = System.getLogger(RedisRewardBudget.class.getName());
 
   public static final int MAX_KEYS = 1_024;
 
@@ -267,22 +264,11 @@ public final class RedisRewardBudget implements RewardBudget {
       return;
     }
     int k = keyOf(reward.tradeNo(), layout.keys());
-    Long released =
-        RELEASE.run(
-            redis,
-            ScriptOutputType.INTEGER,
-            new String[] {keys.budget(reward.campaignId(), k), keys.trades(reward.campaignId(), k)},
-            reward.tradeNo());
-    if (released != null && released == -1) {
-      LOG.log(
-          Level.ERROR,
-          "campaign "
-              + reward.campaignId()
-              + " closed its budget before "
-              + reward.tradeNo()
-              + " was released: the reservation stays, its cost in the escrow, and the"
-              + " reconciler reports it");
-    }
+    RELEASE.run(
+        redis,
+        ScriptOutputType.INTEGER,
+        new String[] {keys.budget(reward.campaignId(), k), keys.trades(reward.campaignId(), k)},
+        reward.tradeNo());
   }
 
   @Override
