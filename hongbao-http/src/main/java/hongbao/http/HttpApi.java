@@ -384,18 +384,6 @@ public final class HttpApi implements AutoCloseable {
 
   // --- packets ------------------------------------------------------------------------------
 
-  /**
-   * A phrase may carry spaces and punctuation the packet's own does not, but not without bound: it
-   * is read as pinyin and compared on an event loop, so one of the body's 16 KiB would cost every
-   * grab waiting behind it. Four times the longest password a packet may have.
-   */
-  private void checkGrabPassword(String password) {
-    int max = 4 * services.send().limits().maxPasswordLength();
-    if (password != null && password.codePointCount(0, password.length()) > max) {
-      throw ApiError.invalid("password must be at most " + max + " characters");
-    }
-  }
-
   private void grab(RoutingContext ctx) {
     long started = System.nanoTime();
     Caller caller = caller(ctx);
@@ -403,7 +391,6 @@ public final class HttpApi implements AutoCloseable {
     // service's own: the switch (503) before the packet (404), so an unknown id tells no more than
     // a known one would. An id never handed out reaches it as -1.
     String password = JsonFields.parse(ctx.body().buffer(), "password").optionalString("password");
-    checkGrabPassword(password);
     if (!services.grabLimiter().tryGrab(caller.userId())) {
       throw new ApiError(429, "RATE_LIMITED", "too many grabs; slow down");
     }

@@ -20,12 +20,23 @@ public final class PasswordCheck {
     this.pronunciation = pronunciation;
   }
 
+  /**
+   * Attempts longer than this (in characters of their key) are never read or compared: four times
+   * the longest password a packet may have, beyond any key or any fuzzy match of one. A phrase is
+   * bounded only by the request body's 16 KiB, and reading one as pinyin runs on an event loop.
+   */
+  static final int ATTEMPT_MAX_CHARS = 256;
+
   /** The key to hand the grab script for this phrase (null for none). */
   public CompletionStage<String> keyFor(long packetId, String phrase) {
     if (phrase == null) {
       return CompletableFuture.completedFuture(null);
     }
     String attempt = PasswordKey.of(phrase);
+    if (attempt.codePointCount(0, attempt.length()) > ATTEMPT_MAX_CHARS) {
+      // Its own key, which no lock holds: the script answers WRONG_PASSWORD where one is set.
+      return CompletableFuture.completedFuture(attempt);
+    }
     return locks
         .lockOf(packetId)
         .thenApply(
