@@ -38,7 +38,11 @@ final class Failures {
   /** Redis's error reply to a command: a bug in the command (a script's error, a wrong type)... */
   private static final String REDIS_ERROR_REPLY = "io.lettuce.core.RedisCommandExecutionException";
 
-  /** ...unless Redis says it cannot serve it now (see {@code RedisFaults}). */
+  /**
+   * ...unless Redis says it cannot serve it now (see {@code RedisFaults}): as the reply's code, or,
+   * for a command a script called, after the script error's own prefix ({@code ERR Error running
+   * script ...: -OOM command not allowed ...} on Redis 6.2).
+   */
   private static final List<String> REDIS_NOT_NOW =
       List.of(
           "LOADING",
@@ -55,11 +59,14 @@ final class Failures {
           "OOM");
 
   /**
-   * PostgreSQL's SQLState classes of a server that cannot serve now: connection (08), resources
-   * (53), operator intervention (57), a transaction rolled back for contention (40). Any other
-   * state (a constraint, a data error, bad SQL) is the statement's fault: a bug.
+   * PostgreSQL's SQLStates of a server that cannot serve now: the classes connection (08),
+   * resources (53), operator intervention (57), system error such as I/O (58), a transaction rolled
+   * back for contention (40); a write on a read-only standby after a failover (25006); a lock not
+   * available (55P03). Any other state (a constraint, a data error, bad SQL) is the statement's
+   * fault: a bug.
    */
-  private static final List<String> POSTGRES_NOT_NOW = List.of("08", "53", "57", "40");
+  private static final List<String> POSTGRES_NOT_NOW =
+      List.of("08", "53", "57", "58", "40", "25006", "55P03");
 
   private Failures() {}
 
@@ -213,7 +220,8 @@ final class Failures {
       }
       if (isA(t, REDIS_ERROR_REPLY)) {
         String reply = String.valueOf(t.getMessage());
-        return REDIS_NOT_NOW.stream().anyMatch(reply::startsWith);
+        return REDIS_NOT_NOW.stream()
+            .anyMatch(code -> reply.startsWith(code) || reply.contains("-" + code + " "));
       }
       if (t instanceof java.sql.SQLException sql && sql.getSQLState() != null) {
         return POSTGRES_NOT_NOW.stream().anyMatch(sql.getSQLState()::startsWith);
