@@ -72,11 +72,20 @@ public final class DeadLetterRoutes implements HttpApi.Routes, AutoCloseable {
   private static JsonObject json(DeadLetter letter, PacketIds packetIds) {
     return new JsonObject()
         .put("id", ID.encodeToString(letter.id().getBytes(StandardCharsets.UTF_8)))
-        .put("packetId", packetIds.encode(letter.task().packetId()))
+        .put("packetId", packetId(letter, packetIds))
         .put("userId", letter.task().userId())
         .put("amount", letter.task().amount().fen())
         .put("grabbedAt", Render.time(letter.task().grabbedAt()))
         .put("reason", letter.reason());
+  }
+
+  /**
+   * A dead letter may be a task no packet could own (that is why it is here): a packet id that no
+   * id could be is shown as the number it is, rather than failing the whole list.
+   */
+  private static String packetId(DeadLetter letter, PacketIds packetIds) {
+    long id = letter.task().packetId();
+    return id >= 0 ? packetIds.encode(id) : Long.toString(id);
   }
 
   /** The queue's own name of a dead letter; an id that is not one is a bad request. */
