@@ -157,11 +157,11 @@ class RainRestartTest {
 
   /**
    * Redis restarts with a state from before the campaign was created: everything of it is gone —
-   * its pools, its budget's layout, keys and trades, the coupon type its prizes made, the tradeNo
-   * claims. The repair loop arms the campaign again from the books: the prize type and the budget
-   * first, then the pools with the wins the reward book holds (before, it rebuilt the pools only:
-   * the budget stayed gone). Taps go on winning, every prize is won once, the closer returns
-   * exactly what no win took.
+   * its pools, its budget's layout, keys and trades, the coupon type its prizes made (a type no
+   * other campaign here uses), the tradeNo claims. The repair loop arms the campaign again from the
+   * books: the prize type and the budget first, then the pools with the wins the reward book holds
+   * (before, it rebuilt the pools only: the budget stayed gone). Taps go on winning, every prize is
+   * won once, the closer returns exactly what no win took.
    */
   @Test
   void aRedisThatNeverHadTheCampaign_getsItsTypeBudgetAndPoolsBack_andTheRoundEndsExact()
@@ -174,7 +174,7 @@ class RainRestartTest {
                 SMALL_BUDGET,
                 MAX_WINS,
                 10,
-                round(starts, 60, prize("CASH", 1, SMALL_CASH), prize("VIP", 1, SMALL_VIP))));
+                round(starts, 60, prize("CASH", 1, SMALL_CASH), prize("GOLD_TEA", 1, SMALL_VIP))));
     // The round's last second: every tap draws; the clock stands still until the round is over.
     fixture.clock.advance(Duration.between(fixture.clock.instant(), starts.plusMillis(59_500)));
     var wins = new ConcurrentHashMap<String, TapOutcome.Won>();
@@ -198,7 +198,7 @@ class RainRestartTest {
 
     assertThat(wins).as("every prize once, none twice").hasSize((int) SMALL_PRIZES);
     assertThat(perUser.values()).allSatisfy(n -> assertThat(n.get()).isLessThanOrEqualTo(MAX_WINS));
-    assertThat(wins.values().stream().filter(w -> w.type().equals("VIP")).count())
+    assertThat(wins.values().stream().filter(w -> w.type().equals("GOLD_TEA")).count())
         .isEqualTo(SMALL_VIP);
     fixture.books.awaitCredited(id, SMALL_PRIZES, Duration.ofSeconds(60));
     assertThat(fixture.books.rewards(id)).as("each win credited once").isEqualTo(SMALL_PRIZES);

@@ -73,7 +73,7 @@ class RedisRewardTypesTest {
     assertThat(redis.hkeys(keys.types())).containsExactlyInAnyOrder("TEA", "VIP");
     assertThat(types.find("TEA")).contains(tea);
     assertThat(types.find("VIP").orElseThrow().ratePerSecond())
-        .as("written meanwhile by another instance")
+        .as("a type Redis holds again, written by another instance, is not written over")
         .isEqualTo(20);
     elsewhere.refresh();
     assertThat(elsewhere.find("TEA")).contains(tea);
