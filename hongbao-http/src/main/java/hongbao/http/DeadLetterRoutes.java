@@ -15,8 +15,10 @@ import java.util.Base64;
  * one the books still refuse is dead-lettered again. Admin only (under {@code /api/v1/admin/}).
  *
  * <p>A dead letter's {@code id} is opaque to clients: its place in the dead-letter queue, in
- * unpadded base64url so that it travels in JSON and URLs as it is. Its {@code packetId} is written
- * as every other answer writes one, so that it can be looked up where packets are.
+ * unpadded base64url so that it travels in JSON and URLs as it is. Besides {@code packetId}, the
+ * ledger's number, {@code packet} is the id as every other answer writes one, so that it can be
+ * looked up where packets are (a field added rather than {@code packetId} changed: listed fields
+ * keep their shape).
  */
 public final class DeadLetterRoutes implements HttpApi.Routes, AutoCloseable {
 
@@ -72,7 +74,8 @@ public final class DeadLetterRoutes implements HttpApi.Routes, AutoCloseable {
   private static JsonObject json(DeadLetter letter, PacketIds packetIds) {
     return new JsonObject()
         .put("id", ID.encodeToString(letter.id().getBytes(StandardCharsets.UTF_8)))
-        .put("packetId", packetId(letter, packetIds))
+        .put("packetId", letter.task().packetId())
+        .put("packet", packet(letter, packetIds))
         .put("userId", letter.task().userId())
         .put("amount", letter.task().amount().fen())
         .put("grabbedAt", Render.time(letter.task().grabbedAt()))
@@ -80,12 +83,12 @@ public final class DeadLetterRoutes implements HttpApi.Routes, AutoCloseable {
   }
 
   /**
-   * A dead letter may be a task no packet could own (that is why it is here): a packet id that no
-   * id could be is shown as the number it is, rather than failing the whole list.
+   * A dead letter may be a task no packet could own (that is why it is here): a packet number that
+   * no id could be has none (null), rather than failing the whole list.
    */
-  private static String packetId(DeadLetter letter, PacketIds packetIds) {
+  private static String packet(DeadLetter letter, PacketIds packetIds) {
     long id = letter.task().packetId();
-    return id >= 0 ? packetIds.encode(id) : Long.toString(id);
+    return id >= 0 ? packetIds.encode(id) : null;
   }
 
   /** The queue's own name of a dead letter; an id that is not one is a bad request. */

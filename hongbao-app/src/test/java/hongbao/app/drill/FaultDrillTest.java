@@ -209,7 +209,8 @@ class FaultDrillTest {
     assertThat(items.size()).as(listed.raw()).isEqualTo(1);
     var item = items.getJsonObject(0);
     assertThat(item.getString("userId")).isEqualTo(unlucky);
-    assertThat(item.getString("packetId")).isEqualTo(packet);
+    assertThat(item.getLong("packetId")).isEqualTo(id);
+    assertThat(item.getString("packet")).isEqualTo(packet);
     assertThat(item.getString("grabbedAt")).matches("\\d{4}-\\d\\d-\\d\\dT[0-9:]{8}\\.\\d{3}Z");
     assertThat(item.getLong("amount")).isEqualTo(100L);
     String retry = JsonObject.of("id", item.getString("id")).encode();
