@@ -546,12 +546,7 @@ abstract class ApiContractTest {
     assertThat(right.json().getString("outcome")).isEqualTo("GRABBED");
 
     // A phrase of the body's whole 16 KiB is answered like any wrong phrase (it is not read).
-    Response huge =
-        api.post(
-            path,
-            api.token(user("dave")),
-            Map.of(),
-            JsonObject.of("password", "恭喜发财".repeat(1_300)).encode());
+    Response huge = api.grab(api.token(user("dave")), packetId, "恭喜发财".repeat(1_300));
     assertThat(huge.json().getString("outcome")).as(huge.raw()).isEqualTo("WRONG_PASSWORD");
   }
 

@@ -368,12 +368,7 @@ class FaultDrillTest {
             List.of("gone-a", exclusive), List.of("gone-b", exclusive), List.of("gone-c", left))) {
       assertThat(grab(api, grab.get(0), grab.get(1)).getString("outcome")).isEqualTo("GRABBED");
     }
-    var opened =
-        api.post(
-            "/api/v1/packets/" + phrase + "/grab",
-            api.token("gone-e"),
-            Map.of(),
-            JsonObject.of("password", "恭喜发财").encode());
+    var opened = api.grab(api.token("gone-e"), phrase, "恭喜发财");
     assertThat(opened.json().getString("outcome")).as(opened.raw()).isEqualTo("GRABBED");
     drained(parts);
     await()
@@ -388,19 +383,9 @@ class FaultDrillTest {
     assertThat(grab(api, "gone-x", exclusive).getString("outcome")).isEqualTo("NOT_ELIGIBLE");
     assertThat(grab(api, "gone-x", left).getString("outcome")).isEqualTo("EXPIRED");
     assertThat(grab(api, "gone-x", phrase).getString("outcome")).isEqualTo("WRONG_PASSWORD");
-    var wrong =
-        api.post(
-            "/api/v1/packets/" + phrase + "/grab",
-            api.token("gone-x"),
-            Map.of(),
-            JsonObject.of("password", "新年快乐").encode());
+    var wrong = api.grab(api.token("gone-x"), phrase, "新年快乐");
     assertThat(wrong.json().getString("outcome")).isEqualTo("WRONG_PASSWORD");
-    var right =
-        api.post(
-            "/api/v1/packets/" + phrase + "/grab",
-            api.token("gone-x"),
-            Map.of(),
-            JsonObject.of("password", "恭喜发财").encode());
+    var right = api.grab(api.token("gone-x"), phrase, "恭喜发财");
     assertThat(right.json().getString("outcome")).isEqualTo("SOLD_OUT");
     drained(parts);
     service.assertReconciled();

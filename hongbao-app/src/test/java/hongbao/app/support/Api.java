@@ -98,6 +98,15 @@ public final class Api {
     return post("/api/v1/packets/" + packetId + "/grab", token, Map.of(), "{}");
   }
 
+  /** A grab that carries a 口令 phrase. */
+  public Response grab(String token, String packetId, String password) {
+    return post(
+        "/api/v1/packets/" + packetId + "/grab",
+        token,
+        Map.of(),
+        JsonObject.of("password", password).encode());
+  }
+
   public CompletableFuture<Response> grabAsync(String token, String packetId) {
     return sendAsync(
         request("POST", "/api/v1/packets/" + packetId + "/grab", token, Map.of(), "{}"));
