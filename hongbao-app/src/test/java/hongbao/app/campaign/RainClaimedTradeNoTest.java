@@ -17,8 +17,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -33,26 +31,14 @@ import org.junit.jupiter.api.TestInstance;
  * <p>Its own Redis and schema: the drawn, unissued wins stay in the campaign's pools.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class RainClaimedTradeNoTest {
+class RainClaimedTradeNoTest extends RainOfItsOwn {
 
   private static final long PRIZE = 100;
   private static final int PRIZES = 10;
   private static final int USERS = 40;
 
-  private RestartableRain rain;
-  private RainFixture fixture;
-
-  @BeforeAll
-  void start() throws Exception {
-    rain = new RestartableRain("rain-claimed-trade-no", Map.of());
-    fixture = rain.fixture;
-  }
-
-  @AfterAll
-  void stop() throws Exception {
-    if (rain != null) {
-      rain.close();
-    }
+  RainClaimedTradeNoTest() {
+    super("rain-claimed-trade-no", Map.of());
   }
 
   @Test

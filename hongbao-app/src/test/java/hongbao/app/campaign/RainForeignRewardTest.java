@@ -8,8 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import hongbao.core.campaign.Campaign;
 import java.time.Instant;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -20,25 +18,13 @@ import org.junit.jupiter.api.TestInstance;
  * won, and reported a campaign whose every fen is accounted for.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class RainForeignRewardTest {
+class RainForeignRewardTest extends RainOfItsOwn {
 
   private static final long BUDGET = 10_000;
   private static final long BONUS = 500;
 
-  private RestartableRain rain;
-  private RainFixture fixture;
-
-  @BeforeAll
-  void start() throws Exception {
-    rain = new RestartableRain("rain-foreign", Map.of());
-    fixture = rain.fixture;
-  }
-
-  @AfterAll
-  void stop() throws Exception {
-    if (rain != null) {
-      rain.close();
-    }
+  RainForeignRewardTest() {
+    super("rain-foreign", Map.of());
   }
 
   @Test

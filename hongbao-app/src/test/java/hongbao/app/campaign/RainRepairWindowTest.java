@@ -6,7 +6,6 @@ import static hongbao.app.campaign.RainFixture.round;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import hongbao.app.embedded.EmbeddedRedis;
 import hongbao.core.campaign.TapOutcome;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,8 +16,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -36,32 +33,17 @@ import org.junit.jupiter.api.TestInstance;
  * (rain.md), a different check.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class RainRepairWindowTest {
+class RainRepairWindowTest extends RainOfItsOwn {
 
   private static final long PRIZES = 1_000;
   private static final int KEPT = 600;
   private static final int LOST = 300;
   private static final int IN_THE_WINDOW = 400;
 
-  private RestartableRain rain;
-  private EmbeddedRedis redis;
-  private RainFixture fixture;
-
-  @BeforeAll
-  void start() throws Exception {
-    rain =
-        new RestartableRain(
-            "rain-window",
-            Map.of("HONGBAO_SWEEP_INTERVAL_MILLIS", Long.toString(Duration.ofHours(1).toMillis())));
-    redis = rain.redis;
-    fixture = rain.fixture;
-  }
-
-  @AfterAll
-  void stop() throws Exception {
-    if (rain != null) {
-      rain.close();
-    }
+  RainRepairWindowTest() {
+    super(
+        "rain-window",
+        Map.of("HONGBAO_SWEEP_INTERVAL_MILLIS", Long.toString(Duration.ofHours(1).toMillis())));
   }
 
   @Test

@@ -6,7 +6,6 @@ import static hongbao.app.campaign.RainFixture.round;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import hongbao.app.embedded.EmbeddedRedis;
 import hongbao.core.campaign.TapOutcome;
 import hongbao.redis.RedisLink;
 import java.nio.file.Path;
@@ -18,9 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -35,7 +32,7 @@ import org.junit.jupiter.api.TestInstance;
  * from before a campaign existed, which loses its budget and prize type as well.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class RainRestartTest {
+class RainRestartTest extends RainOfItsOwn {
 
   private static final int MAX_WINS = 2;
   private static final long CASH_PRIZES = 6_900;
@@ -51,22 +48,8 @@ class RainRestartTest {
   private static final long SMALL_BUDGET = 3_000;
   private static final int WON_BEFORE = 600;
 
-  private RestartableRain rain;
-  private EmbeddedRedis redis;
-  private RainFixture fixture;
-
-  @BeforeAll
-  void start() throws Exception {
-    rain = new RestartableRain("rain-restart", Map.of());
-    redis = rain.redis;
-    fixture = rain.fixture;
-  }
-
-  @AfterAll
-  void stop() throws Exception {
-    if (rain != null) {
-      rain.close();
-    }
+  RainRestartTest() {
+    super("rain-restart", Map.of());
   }
 
   @AfterEach

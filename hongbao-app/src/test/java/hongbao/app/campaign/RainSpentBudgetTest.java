@@ -13,8 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -29,26 +27,14 @@ import org.junit.jupiter.api.TestInstance;
  * <p>Its own Redis and schema: the drawn, unissued wins stay in the campaign's pools.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class RainSpentBudgetTest {
+class RainSpentBudgetTest extends RainOfItsOwn {
 
   private static final long PRIZE = 100;
   private static final int PRIZES = 10;
   private static final long BONUS = 500;
 
-  private RestartableRain rain;
-  private RainFixture fixture;
-
-  @BeforeAll
-  void start() throws Exception {
-    rain = new RestartableRain("rain-spent-budget", Map.of());
-    fixture = rain.fixture;
-  }
-
-  @AfterAll
-  void stop() throws Exception {
-    if (rain != null) {
-      rain.close();
-    }
+  RainSpentBudgetTest() {
+    super("rain-spent-budget", Map.of());
   }
 
   @Test
