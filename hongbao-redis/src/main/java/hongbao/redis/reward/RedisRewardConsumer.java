@@ -9,6 +9,7 @@ import hongbao.redis.RedisLink;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XClaimArgs;
 import io.lettuce.core.XPendingArgs;
@@ -87,14 +88,33 @@ public final class RedisRewardConsumer implements AutoCloseable {
   public int consumeOnce() throws InterruptedException {
     List<String> group = readGroups.get(Math.floorMod(nextGroup++, readGroups.size()));
     long blockMillis = Math.max(1, settings.pollWait().toMillis() / readGroups.size());
-    List<StreamMessage<String, String>> batch =
-        reader
-            .sync()
-            .xreadgroup(
-                Consumer.from(RedisRewardStream.GROUP, consumer),
-                XReadArgs.Builder.count(settings.batch()).block(blockMillis),
-                lastConsumed(group));
+    List<StreamMessage<String, String>> batch;
+    try {
+      batch = read(group, blockMillis);
+    } catch (RedisCommandExecutionException e) {
+      if (!isNoGroup(e)) {
+        throw e;
+      }
+      // Redis lost the streams with their group (restarted empty, or rolled back), and a send
+      // since made a stream again without one: make the groups again, from the streams' start,
+      // so that what was sent since the loss is read.
+      group.forEach(stream -> RedisRewardStream.createGroup(commands, stream));
+      batch = read(group, blockMillis);
+    }
     return handle(batch, Map.of());
+  }
+
+  private List<StreamMessage<String, String>> read(List<String> group, long blockMillis) {
+    return reader
+        .sync()
+        .xreadgroup(
+            Consumer.from(RedisRewardStream.GROUP, consumer),
+            XReadArgs.Builder.count(settings.batch()).block(blockMillis),
+            lastConsumed(group));
+  }
+
+  private static boolean isNoGroup(RedisCommandExecutionException e) {
+    return String.valueOf(e.getMessage()).startsWith("NOGROUP");
   }
 
   @SuppressWarnings("unchecked") // stream offsets through a generic varargs parameter
@@ -133,7 +153,17 @@ public final class RedisRewardConsumer implements AutoCloseable {
             .idle(settings.reclaimIdle())
             .range(Range.unbounded())
             .limit(Limit.from(settings.batch()));
-    List<PendingMessage> stale = commands.sync().xpending(stream, args);
+    List<PendingMessage> stale;
+    try {
+      stale = commands.sync().xpending(stream, args);
+    } catch (RedisCommandExecutionException e) {
+      if (!isNoGroup(e)) {
+        throw e;
+      }
+      // Lost with the stream (see consumeOnce): a group made again has nothing pending yet.
+      RedisRewardStream.createGroup(commands, stream);
+      return 0;
+    }
     var claim = new ArrayList<String>();
     var dead = new ArrayList<String>();
     var deliveredBefore = new HashMap<String, Long>();

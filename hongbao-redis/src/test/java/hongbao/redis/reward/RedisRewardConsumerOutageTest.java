@@ -104,6 +104,37 @@ class RedisRewardConsumerOutageTest {
     assertThat(failures.tradeNos(10)).isEmpty();
   }
 
+  @Test
+  void streamsLostWithTheirGroup_areReadAgain_onceASendHasMadeThemAgain() throws Exception {
+    down.set(false);
+    var consumer =
+        new RedisRewardConsumer(
+            redis,
+            stream.streams(),
+            "consumer-1",
+            handler(),
+            failures,
+            workers,
+            new RedisRewardConsumer.Settings(16, Duration.ofMillis(10), Duration.ZERO, 2));
+    // Redis restarts empty: the streams go, and their group with them. The next send's XADD makes
+    // its stream again, without a group.
+    redis.sync().del(stream.streams().toArray(String[]::new));
+    Reward reward =
+        new Reward("t-2", "u-2", "c-1", "test", "TEA", Amount.fen(1), "", Instant.EPOCH);
+    stream.send(reward, 0).toCompletableFuture().join();
+
+    assertThat(consumer.reclaimOnce()).as("nothing pending in a group made again").isZero();
+    int settled = 0;
+    for (int read = 0; read < stream.streams().size() && settled == 0; read++) {
+      settled += consumer.consumeOnce();
+    }
+
+    assertThat(settled).isEqualTo(1);
+    assertThat(issued).containsExactly("t-2");
+    assertThat(pending()).isEmpty();
+    assertThat(failures.tradeNos(10)).isEmpty();
+  }
+
   private List<PendingMessage> pending() {
     String key = stream.streams().getFirst();
     return redis
