@@ -169,23 +169,33 @@ public final class PostgresPacketStore implements PacketStore {
 
   @Override
   public Set<Long> heldAmong(Collection<Long> packetIds) {
+    return among(packetIds, "held", "held_reason IS NOT NULL");
+  }
+
+  @Override
+  public Set<Long> closedAmong(Collection<Long> packetIds) {
+    return among(packetIds, "closed", "closed_at IS NOT NULL");
+  }
+
+  /** The ids among {@code packetIds} whose packet row meets {@code condition} (a fixed text). */
+  private Set<Long> among(Collection<Long> packetIds, String what, String condition) {
     if (packetIds.isEmpty()) {
       return Set.of();
     }
     return transactions.read(
-        "held among " + packetIds.size() + " packets",
+        what + " among " + packetIds.size() + " packets",
         connection -> {
           try (PreparedStatement find =
               connection.prepareStatement(
-                  "SELECT id FROM packet WHERE id = ANY (?) AND held_reason IS NOT NULL")) {
+                  "SELECT id FROM packet WHERE id = ANY (?) AND " + condition)) {
             find.setArray(1, connection.createArrayOf("bigint", packetIds.toArray()));
-            Set<Long> held = new HashSet<>();
+            Set<Long> found = new HashSet<>();
             try (ResultSet rows = find.executeQuery()) {
               while (rows.next()) {
-                held.add(rows.getLong(1));
+                found.add(rows.getLong(1));
               }
             }
-            return held;
+            return found;
           }
         });
   }

@@ -34,6 +34,23 @@ class PostgresLedgerRefundTest extends LedgerTestBase {
   }
 
   @Test
+  void refund_ofNothing_stillClosesThePacket_asTheReconcilerSeesIt() {
+    String alice = user("alice");
+    db.topUp(alice, 1_000);
+    Packet closing = db.send(alice, 500, 2);
+    Packet open = db.send(alice, 500, 2);
+    assertThat(db.packets.closedAmong(List.of(closing.id(), open.id()))).isEmpty();
+
+    boolean refunded = db.ledger.refund(closing.id(), Amount.ZERO, AFTER_EXPIRY);
+
+    assertThat(refunded).isTrue();
+    assertThat(db.packets.refunded(closing.id())).isEqualTo(Amount.ZERO);
+    assertThat(db.audit.escrowBalance(closing.id())).isEqualTo(Amount.fen(500));
+    assertThat(db.packets.closedAmong(List.of(closing.id(), open.id())))
+        .containsExactly(closing.id());
+  }
+
+  @Test
   void refund_secondCall_movesNothing() {
     String alice = user("alice");
     db.topUp(alice, 1_000);

@@ -132,6 +132,21 @@ public final class MemoryPacketStore implements PacketStore {
   }
 
   @Override
+  public Set<Long> closedAmong(Collection<Long> packetIds) {
+    synchronized (books) {
+      checkUp();
+      var closed = new HashSet<Long>();
+      for (long id : packetIds) {
+        PacketRow row = books.packets.get(id);
+        if (row != null && row.closedAt != null) {
+          closed.add(id);
+        }
+      }
+      return closed;
+    }
+  }
+
+  @Override
   public Set<Long> heldAmong(Collection<Long> packetIds) {
     synchronized (books) {
       checkUp();

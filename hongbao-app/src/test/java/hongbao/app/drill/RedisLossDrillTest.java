@@ -99,4 +99,49 @@ class RedisLossDrillTest {
     assertThat(senderBalance).isEqualTo(100_000 - 1000 - 900 - 600 + 300);
     service.assertReconciled();
   }
+
+  /**
+   * Every share of a packet grabbed, none paid, and the packet closed at its expiry (its refund
+   * moves nothing) before Redis comes back empty: the grabs and their payout tasks are gone, and
+   * the escrow holds their money. The reconciler names the packet; the grabbers' receipts are paid
+   * from the escrow, and the books are whole again.
+   */
+  @Test
+  void redisLoss_afterAClosedPacketsUnpaidGrabs_isNamed_untilTheirReceiptsAreClaimed() {
+    Api api = service.api();
+    Parts parts = service.hongbao().parts();
+    String run = Long.toString(System.nanoTime(), 36);
+    String sender = "rc-sender-" + run;
+    api.topUp(sender, 10_000);
+    payouts(parts, false);
+    String packet = sendFixed(api, sender, 200, 2, 1);
+    List<String> users = List.of("rc-" + run + "-0", "rc-" + run + "-1");
+    List<String> receipts = new ArrayList<>();
+    for (String user : users) {
+      receipts.add(grab(api, user, packet).getString("receipt"));
+    }
+    long id = decode(packet);
+    await()
+        .atMost(Duration.ofSeconds(15))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> !parts.database().packets().closedAmong(List.of(id)).isEmpty());
+    assertThat(parts.database().packets().refunded(id)).isEqualTo(Amount.ZERO);
+
+    rig.flushRedis();
+
+    // Payouts are still off, so nothing a worker held in memory has been paid yet.
+    assertThat(paid(parts, packet)).isEmpty();
+    assertThat(parts.reconciler().reconcile().discrepancies())
+        .containsExactly(
+            "packet %d: expired, not refunded, and its grab records are gone".formatted(id));
+    for (int u = 0; u < users.size(); u++) {
+      var claimed = claim(api, users.get(u), packet, receipts.get(u));
+      assertThat(claimed.json().getString("outcome")).as(claimed.raw()).isEqualTo("PAID");
+      assertThat(claimed.json().getLong("amount")).isEqualTo(100);
+    }
+    payouts(parts, true);
+    drained(parts);
+    assertThat(paid(parts, packet)).hasSize(2);
+    service.assertReconciled();
+  }
 }

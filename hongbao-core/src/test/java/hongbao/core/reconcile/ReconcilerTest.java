@@ -30,12 +30,14 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.function.IntFunction;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -256,6 +258,34 @@ class ReconcilerTest {
         .containsExactly("packet 4: expired, not refunded, and its grab records are gone");
   }
 
+  /**
+   * Every share grabbed, none paid yet, the close's refund moved 0 fen; then Redis lost the grabs
+   * and their payout tasks. The escrow holds the whole amount for the receipts, and only the
+   * ledger's close tells it from a packet never armed that waits for its refund.
+   */
+  @Test
+  void aClosedPacketWhoseUnpaidGrabsRedisLost_isReported_butOneWaitingForItsRefundIsNot() {
+    for (long id : new long[] {5, 6}) {
+      books.packets.add(
+          new Packet(
+              id,
+              "alice",
+              PacketType.FIXED,
+              Amount.fen(1000),
+              2,
+              null,
+              null,
+              List.of(),
+              NOW.minus(Duration.ofDays(8)),
+              NOW.minus(Duration.ofDays(7))));
+      books.escrow.put(id, Amount.fen(1000));
+    }
+    books.closed.add(5L);
+
+    assertThat(reconciler.reconcile().discrepancies())
+        .containsExactly("packet 5: expired, not refunded, and its grab records are gone");
+  }
+
   @Test
   void aRefundedPacketWhoseCloseTheStoreLost_isSettled_unlessTheNumbersDisagree() {
     for (long id : new long[] {5, 6}) {
@@ -420,6 +450,7 @@ class ReconcilerTest {
     final List<StuckRefund> stuck = new ArrayList<>();
     final List<RefusedClaim> refused = new ArrayList<>();
     final Map<Long, Amount> refundedAmounts = new HashMap<>();
+    final Set<Long> closed = new HashSet<>();
     long backlog;
 
     @Override
@@ -560,6 +591,11 @@ class ReconcilerTest {
     @Override
     public Set<Long> heldAmong(Collection<Long> packetIds) {
       return Set.of();
+    }
+
+    @Override
+    public Set<Long> closedAmong(Collection<Long> packetIds) {
+      return packetIds.stream().filter(closed::contains).collect(Collectors.toSet());
     }
 
     @Override
