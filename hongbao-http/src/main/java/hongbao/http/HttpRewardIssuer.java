@@ -15,7 +15,10 @@ import java.time.Duration;
  * Calls a type's HTTP issuer: {@code POST {issuerUrl}} with {@code {"tradeNo","userId","type",
  * "amount"}}; the issuer is idempotent by tradeNo, so a retry after a timeout is safe. 2xx is
  * issued; 429, 408, 5xx, a timeout or a refused connection mean "try again later"; any other 4xx is
- * a final refusal. Blocking: callers are consumer workers. Thread-safe.
+ * a final refusal. A redirect is not followed (the request would be re-sent elsewhere, or turned
+ * into a GET): it is a misplaced URL, not the issuer's answer, so it too means "try again later",
+ * until the operator mends the type's {@code issuerUrl}; a refusal would fail the reward for good.
+ * Blocking: callers are consumer workers. Thread-safe.
  */
 public final class HttpRewardIssuer implements Issuer {
 
@@ -61,6 +64,14 @@ public final class HttpRewardIssuer implements Issuer {
     }
     if (status == 408 || status == 429 || status >= 500) {
       throw new IssuerUnavailable("issuer answered " + status);
+    }
+    if (status < 400) {
+      throw new IssuerUnavailable(
+          "issuer answered "
+              + status
+              + " (a redirect, not followed: is issuerUrl "
+              + type.issuerUrl()
+              + " right?)");
     }
     String reason = response.body();
     return new Issue.Refused(
