@@ -8,6 +8,7 @@ import hongbao.core.reward.FundedBudgets;
 import hongbao.core.reward.Issuer;
 import hongbao.core.reward.Reward;
 import hongbao.core.reward.RewardBook;
+import hongbao.core.reward.RewardHandler;
 import hongbao.core.reward.RewardKind;
 import hongbao.core.reward.RewardMetrics;
 import hongbao.core.reward.RewardProducer;
@@ -27,6 +28,7 @@ import hongbao.redis.reward.RedisRewardStream;
 import hongbao.redis.reward.RedisRewardTypes;
 import hongbao.redis.reward.RedisTokenStore;
 import hongbao.redis.reward.RedisTradeClaims;
+import hongbao.redis.reward.RedisTypeThrottle;
 import hongbao.redis.reward.RewardKeys;
 import java.time.Clock;
 import java.time.Duration;
@@ -343,6 +345,8 @@ public final class RewardSdk implements AutoCloseable {
               crediting,
               rewardBook,
               switches,
+              new RedisTypeThrottle(connection, keys, clock),
+              RewardHandler.Sleeper.THREAD,
               clock);
       var parts =
           new Parts(connection, keys, types, budget, tokenStore, tokens, queues, redisTopics);

@@ -8,6 +8,7 @@ import hongbao.core.ops.Switch;
 import hongbao.core.ops.Switches;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -16,11 +17,18 @@ import java.util.Optional;
  * tradeNo another campaign holds is a conflict, its reservation taken back; a refused send claims
  * nothing, but answers that conflict first), keeps the server's copy of the encrypted token, and
  * puts the event on the virtual queue of its type. Synchronous mode credits it instead and releases
- * the budget if the issuer refuses.
+ * the budget if the issuer refuses; it issues as the consumers do, so a fused type is refused and
+ * the type's rate holds for it too.
  */
 public final class RewardSender {
 
   private static final System.Logger LOG = System.getLogger(RewardSender.class.getName());
+
+  /**
+   * The longest a synchronous send waits for its type's rate to let it through; longer, and its
+   * caller is told to try again rather than held.
+   */
+  static final long SYNC_RATE_WAIT_MILLIS = 1_000;
 
   private final RewardTypes types;
   private final RewardTokens tokens;
@@ -32,6 +40,8 @@ public final class RewardSender {
   private final RewardService service;
   private final RewardBook book;
   private final Switches switches;
+  private final TypeThrottle throttle;
+  private final RewardHandler.Sleeper sleeper;
   private final Clock clock;
 
   public RewardSender(
@@ -45,6 +55,8 @@ public final class RewardSender {
       RewardService service,
       RewardBook book,
       Switches switches,
+      TypeThrottle throttle,
+      RewardHandler.Sleeper sleeper,
       Clock clock) {
     this.types = types;
     this.tokens = tokens;
@@ -56,6 +68,8 @@ public final class RewardSender {
     this.service = service;
     this.book = book;
     this.switches = switches;
+    this.throttle = throttle;
+    this.sleeper = sleeper;
     this.clock = clock;
   }
 
@@ -82,17 +96,15 @@ public final class RewardSender {
     Amount cost = type.kind() == RewardKind.CASH ? reward.amount() : Amount.ZERO;
     // The contract's order: a replay or a conflict answers before the switch is looked at, the
     // switch before the campaign and its budget. Only a synchronous send needs issuing now.
-    boolean disabled = sync && !switches.enabled(Switch.REWARDS);
+    String stopped = sync ? stopped(type) : null;
+    boolean disabled = stopped != null;
     switch (reserve(reward, cost, token, sync)) {
       case RewardBudget.Reservation.Reserved reserved -> {
         if (disabled) {
-          // Refused, so nothing is claimed; but a conflict answers before the switch.
-          try {
-            refuseIfClaimedElsewhere(reward);
-          } finally {
-            budget.release(reward);
-          }
-          throw switchedOff();
+          throw refused(reward, switchedOff(stopped));
+        }
+        if (sync) {
+          admitNow(reward, type);
         }
         claimReserved(reward);
       }
@@ -110,7 +122,7 @@ public final class RewardSender {
       case RewardBudget.Reservation.Insufficient insufficient -> {
         refuseIfClaimedElsewhere(reward);
         if (disabled) {
-          throw switchedOff();
+          throw switchedOff(stopped);
         }
         throw new RejectedException(
             Rejection.INSUFFICIENT_FUNDS,
@@ -119,7 +131,7 @@ public final class RewardSender {
       case RewardBudget.Reservation.UnknownCampaign unknown -> {
         refuseIfClaimedElsewhere(reward);
         if (disabled) {
-          throw switchedOff();
+          throw switchedOff(stopped);
         }
         throw new RejectedException(
             Rejection.NOT_FOUND, "no campaign " + reward.campaignId() + " with a budget");
@@ -204,8 +216,65 @@ public final class RewardSender {
         Rejection.IDEMPOTENCY_CONFLICT, "this tradeNo was used in another campaign");
   }
 
-  private static RejectedException switchedOff() {
-    return new RejectedException(Rejection.DISABLED, "issuing rewards is switched off");
+  private static RejectedException switchedOff(String why) {
+    return new RejectedException(Rejection.DISABLED, why);
+  }
+
+  /** Why a synchronous send of the type cannot be issued now; null when it can. */
+  private String stopped(RewardType type) {
+    if (!switches.enabled(Switch.REWARDS)) {
+      return "issuing rewards is switched off";
+    }
+    return type.fused() ? fused(type) : null;
+  }
+
+  private static String fused(RewardType type) {
+    return "reward type " + type.type() + " is fused: its issuing is stopped";
+  }
+
+  /**
+   * Takes the type's token for a synchronous send, as a consumer does for a queued one, so that the
+   * type's rate bounds every issue of it. Waits at most {@link #SYNC_RATE_WAIT_MILLIS}; a type
+   * fused meanwhile, or a longer wait, refuses the send (503) with its reservation taken back.
+   */
+  private void admitNow(Reward reward, RewardType type) {
+    long waited = 0;
+    for (long wait = throttle.acquire(type, 1); wait > 0; wait = throttle.acquire(type, 1)) {
+      if (waited + wait > SYNC_RATE_WAIT_MILLIS) {
+        throw refused(
+            reward,
+            new Unavailable(
+                "rewards",
+                "reward type " + type.type() + " is issued at its rate; try again",
+                null));
+      }
+      try {
+        sleeper.sleep(Duration.ofMillis(wait));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw refused(
+            reward, new Unavailable("rewards", "interrupted waiting for the type's rate", e));
+      }
+      waited += wait;
+      if (types.find(type.type()).map(RewardType::fused).orElse(false)) {
+        throw refused(reward, switchedOff(fused(type)));
+      }
+    }
+  }
+
+  /**
+   * Refuses a send that has reserved but not claimed: the reservation goes, nothing is claimed, and
+   * a conflict with another campaign's claim answers first (thrown here), as the contract orders.
+   *
+   * @return {@code refusal}, for the caller to throw
+   */
+  private RuntimeException refused(Reward reward, RuntimeException refusal) {
+    try {
+      refuseIfClaimedElsewhere(reward);
+    } finally {
+      budget.release(reward);
+    }
+    return refusal;
   }
 
   /**

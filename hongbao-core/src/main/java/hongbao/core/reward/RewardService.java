@@ -42,7 +42,8 @@ public final class RewardService {
   }
 
   /**
-   * Credits without a gate (forced credits and the synchronous API are not rate limited).
+   * Credits without a gate: forced credits are not rate limited, and a synchronous send has taken
+   * its type's token before it calls this.
    *
    * @throws Issuer.IssuerUnavailable or a database failure: try again later
    */

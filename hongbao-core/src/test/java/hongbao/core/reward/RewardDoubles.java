@@ -1,10 +1,13 @@
 package hongbao.core.reward;
 
+import hongbao.core.money.Amount;
 import hongbao.core.ops.Switch;
 import hongbao.core.ops.Switches;
 import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -176,6 +179,94 @@ final class RewardDoubles {
     @Override
     public boolean forget(String id) {
       return false;
+    }
+  }
+
+  /** budget_reserve.lua / budget_release.lua by tradeNo, without the allowance arithmetic. */
+  static final class MemoryBudget implements RewardBudget {
+    final Map<String, String[]> trades = new HashMap<>();
+
+    /** Runs once, right after the next release, outside the lock. */
+    Runnable afterRelease = () -> {};
+
+    @Override
+    public synchronized void open(String campaignId, Amount budget, int version) {}
+
+    @Override
+    public synchronized Reservation reserve(
+        Reward reward, Amount cost, String token, boolean sync) {
+      String[] prior = trades.get(reward.tradeNo());
+      if (prior != null) {
+        if (!prior[0].equals(reward.digest())) {
+          return new Reservation.Conflict();
+        }
+        return prior[2].equals("S")
+            ? new Reservation.SyncReplay(prior[1])
+            : new Reservation.Replay(prior[1]);
+      }
+      trades.put(reward.tradeNo(), new String[] {reward.digest(), token, sync ? "S" : "A"});
+      return new Reservation.Reserved();
+    }
+
+    @Override
+    public void release(Reward reward) {
+      synchronized (this) {
+        trades.remove(reward.tradeNo());
+      }
+      Runnable after = afterRelease;
+      afterRelease = () -> {};
+      after.run();
+    }
+
+    @Override
+    public BudgetState state(String campaignId) {
+      return null;
+    }
+
+    @Override
+    public Map<String, Trade> trades(String campaignId) {
+      return Map.of();
+    }
+  }
+
+  static final class PlainTokens implements RewardTokens {
+    @Override
+    public String seal(Reward reward) {
+      return reward.userId() + "~" + reward.tradeNo();
+    }
+
+    @Override
+    public Optional<Reward> open(String token, String userId) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<Reward> openAny(String token) {
+      return Optional.empty();
+    }
+  }
+
+  static final class MemoryTokens implements TokenStore {
+    private final Map<String, String> copies = Collections.synchronizedMap(new HashMap<>());
+
+    @Override
+    public void save(Reward reward, String token) {
+      copies.put(reward.tradeNo(), token);
+    }
+
+    @Override
+    public boolean holds(Reward reward) {
+      return copies.containsKey(reward.tradeNo());
+    }
+
+    @Override
+    public void delete(Reward reward) {
+      copies.remove(reward.tradeNo());
+    }
+
+    @Override
+    public List<String> pending(String userId, int max) {
+      return List.copyOf(copies.values());
     }
   }
 }

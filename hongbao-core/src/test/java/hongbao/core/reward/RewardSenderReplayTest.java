@@ -3,15 +3,11 @@ package hongbao.core.reward;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import hongbao.core.Unavailable;
-import hongbao.core.money.Amount;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
@@ -37,17 +33,17 @@ class RewardSenderReplayTest {
       new RewardRequest("t1", "u1", "c1", "rain", "TEA", 1, "");
 
   /** Fresh for each test: the stores the sender under test works on. */
-  private final MemoryBudget budget = new MemoryBudget();
+  private final RewardDoubles.MemoryBudget budget = new RewardDoubles.MemoryBudget();
 
   private final List<Reward> queued = Collections.synchronizedList(new ArrayList<>());
   private final RewardDoubles.MemoryClaims claims = new RewardDoubles.MemoryClaims();
-  private final TokenStore tokenStore = new MemoryTokens();
+  private final TokenStore tokenStore = new RewardDoubles.MemoryTokens();
   private final RewardBook book = RewardDoubles.emptyBook();
 
   private RewardSender sender(Issuer issuer) {
     return new RewardSender(
-        new OneType(),
-        new PlainTokens(),
+        RewardDoubles.typesOf(TEA),
+        new RewardDoubles.PlainTokens(),
         budget,
         FundedBudgets.NONE,
         claims,
@@ -56,6 +52,8 @@ class RewardSenderReplayTest {
         new RewardService(book, issuer, tokenStore, RewardMetrics.NONE),
         book,
         new RewardDoubles.AlwaysOn(),
+        (type, permits) -> 0,
+        duration -> {},
         Clock.systemUTC());
   }
 
@@ -116,111 +114,6 @@ class RewardSenderReplayTest {
         .containsEntry("t1", "c1");
     assertThat(claims.claim("t1", "c2")).isEqualTo(TradeClaims.Claim.OTHER);
     assertThat(tokenStore.holds(REQUEST.at(Instant.EPOCH))).as("the retry's token copy").isTrue();
-  }
-
-  /** budget_reserve.lua / budget_release.lua by tradeNo, without the allowance arithmetic. */
-  private static final class MemoryBudget implements RewardBudget {
-    final Map<String, String[]> trades = new HashMap<>();
-
-    /** Runs once, right after the next release, outside the lock. */
-    Runnable afterRelease = () -> {};
-
-    @Override
-    public synchronized void open(String campaignId, Amount budget, int version) {}
-
-    @Override
-    public synchronized Reservation reserve(
-        Reward reward, Amount cost, String token, boolean sync) {
-      String[] prior = trades.get(reward.tradeNo());
-      if (prior != null) {
-        if (!prior[0].equals(reward.digest())) {
-          return new Reservation.Conflict();
-        }
-        return prior[2].equals("S")
-            ? new Reservation.SyncReplay(prior[1])
-            : new Reservation.Replay(prior[1]);
-      }
-      trades.put(reward.tradeNo(), new String[] {reward.digest(), token, sync ? "S" : "A"});
-      return new Reservation.Reserved();
-    }
-
-    @Override
-    public void release(Reward reward) {
-      synchronized (this) {
-        trades.remove(reward.tradeNo());
-      }
-      Runnable after = afterRelease;
-      afterRelease = () -> {};
-      after.run();
-    }
-
-    @Override
-    public BudgetState state(String campaignId) {
-      return null;
-    }
-
-    @Override
-    public Map<String, Trade> trades(String campaignId) {
-      return Map.of();
-    }
-  }
-
-  private static final class OneType implements RewardTypes {
-    @Override
-    public Optional<RewardType> find(String type) {
-      return Optional.of(TEA).filter(t -> t.type().equals(type));
-    }
-
-    @Override
-    public RewardType put(RewardType type) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public List<RewardType> all() {
-      return List.of(TEA);
-    }
-  }
-
-  private static final class PlainTokens implements RewardTokens {
-    @Override
-    public String seal(Reward reward) {
-      return reward.userId() + "~" + reward.tradeNo();
-    }
-
-    @Override
-    public Optional<Reward> open(String token, String userId) {
-      return Optional.empty();
-    }
-
-    @Override
-    public Optional<Reward> openAny(String token) {
-      return Optional.empty();
-    }
-  }
-
-  private static final class MemoryTokens implements TokenStore {
-    private final Map<String, String> copies = Collections.synchronizedMap(new HashMap<>());
-
-    @Override
-    public void save(Reward reward, String token) {
-      copies.put(reward.tradeNo(), token);
-    }
-
-    @Override
-    public boolean holds(Reward reward) {
-      return copies.containsKey(reward.tradeNo());
-    }
-
-    @Override
-    public void delete(Reward reward) {
-      copies.remove(reward.tradeNo());
-    }
-
-    @Override
-    public List<String> pending(String userId, int max) {
-      return List.copyOf(copies.values());
-    }
   }
 
   private static RewardQueues recordingQueues(List<Reward> queued) {
