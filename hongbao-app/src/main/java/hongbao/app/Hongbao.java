@@ -4,6 +4,7 @@ import hongbao.app.embedded.EmbeddedKafkaServer;
 import hongbao.app.embedded.EmbeddedPostgresServer;
 import hongbao.app.embedded.EmbeddedRedis;
 import hongbao.app.embedded.EmbeddedRedisCluster;
+import hongbao.app.settings.InstallLayout;
 import hongbao.app.workers.Workers;
 import hongbao.core.activity.ActivityGrabs;
 import hongbao.core.activity.ActivityService;
@@ -211,7 +212,8 @@ public final class Hongbao implements AutoCloseable {
             ServiceMetrics.redisCommands(metrics),
             EventLoops.of(((VertxInternal) vertx).nettyEventLoopGroup()));
     resources.push(redis);
-    RedisKeys keys = new RedisKeys(config.shards());
+    RedisKeys keys =
+        new RedisKeys(InstallLayout.shards(config.shards(), database.installSettings()));
     var store = new RedisGrabStore(redis, keys, config.keyGrace());
     var switches = new RedisSwitches(redis, keys, Duration.ofSeconds(1));
     resources.push(switches);
