@@ -19,6 +19,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -294,6 +295,17 @@ public final class PostgresLedger implements Ledger {
              (SELECT count(DISTINCT debit_account) FROM paid),
              (SELECT count(*) FROM debited)
       """;
+
+  @Override
+  public void checkReachable() {
+    transactions.read(
+        "reach the ledger",
+        connection -> {
+          try (Statement ping = connection.createStatement()) {
+            return ping.execute("SELECT 1");
+          }
+        });
+  }
 
   @Override
   public int pay(List<PayoutTask> tasks) {

@@ -140,6 +140,13 @@ public class MemoryLedger implements Ledger {
   }
 
   @Override
+  public void checkReachable() {
+    synchronized (books) {
+      books.checkUp();
+    }
+  }
+
+  @Override
   public int pay(List<PayoutTask> tasks) {
     if (tasks.isEmpty()) {
       return 0;

@@ -17,7 +17,8 @@ import java.util.List;
  *
  * <ul>
  *   <li>the ledger is {@link Unavailable}: the batch is kept in memory and retried as a whole next
- *       round (the caller backs off); nothing is counted against its tasks;
+ *       round (the caller backs off); nothing is counted against its tasks, and no task is taken
+ *       over from another consumer until the ledger answers again;
  *   <li>the ledger refuses a task ({@link PayoutRefused}: the books do not allow it): the task is
  *       dead-lettered at once with the reason;
  *   <li>any other failure of one task: the task stays unacknowledged and the batch is released; the
@@ -76,6 +77,10 @@ public final class PayoutWorker {
       return 0;
     }
     int settled = heldForOutage.isEmpty() ? 0 : settle(heldForOutage);
+    // Taking tasks over counts a delivery against each. While the ledger is down every instance
+    // would take them over once (each then holds them and stops reclaiming), so with more
+    // instances than the delivery limit an outage alone would dead-letter them: ask first.
+    ledger.checkReachable();
     List<PayoutTask> stale =
         queue.reclaim(
             settings.consumer(),

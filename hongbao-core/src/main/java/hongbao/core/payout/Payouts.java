@@ -14,4 +14,10 @@ public interface Payouts {
    * @return how many tasks were paid now
    */
   int pay(List<PayoutTask> tasks);
+
+  /**
+   * Returns when the ledger answers; throws {@link hongbao.core.Unavailable} when it cannot be
+   * reached now. A double that is never down need not say so.
+   */
+  default void checkReachable() {}
 }
