@@ -98,6 +98,7 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
   private static final LuaScript ACK = LuaScript.fromResource("ack.lua");
   private static final LuaScript BACKLOG = LuaScript.fromResource("backlog.lua");
   private static final LuaScript UNPEND = LuaScript.fromResource("unpend.lua");
+  private static final LuaScript PRUNE = LuaScript.fromResource("prune.lua");
 
   private final RedisLink redis;
   private final RedisKeys keys;
@@ -537,60 +538,32 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
       java.util.regex.Pattern.compile("[0-9]{1,20}-[0-9]{1,20}");
 
   /**
-   * XINFO CONSUMERS on every stream, pipelined; a consumer with nothing pending and idle longer
-   * than {@code idle} is deleted (XGROUP DELCONSUMER drops only its name: it holds no entries).
+   * One {@code prune.lua} per stream, pipelined: a consumer with nothing pending and idle longer
+   * than {@code idle} is deleted (XGROUP DELCONSUMER drops only its name: it holds no entries). The
+   * check and the delete are one script, so a consumer that claims tasks in between is not deleted
+   * with them.
    */
   @Override
   public int removeIdleConsumers(Duration idle) {
     List<String> streams = keys.allPayoutStreams();
-    try {
-      var async = commands.async();
-      var infos = new ArrayList<RedisFuture<List<Object>>>(streams.size());
-      for (String stream : streams) {
-        infos.add(async.xinfoConsumers(stream, GROUP));
-      }
-      awaitDone(infos);
-      var removals = new ArrayList<RedisFuture<Long>>();
-      for (int i = 0; i < streams.size(); i++) {
-        List<Object> consumers;
-        try {
-          consumers = join(infos.get(i));
-        } catch (RuntimeException e) {
-          if (isNoGroup(e.getCause() == null ? e : e.getCause())) {
-            continue; // the stream was lost; the next poll makes its group again
-          }
-          throw e;
-        }
-        for (Object each : consumers) {
-          Map<String, Object> consumer = fields(each);
-          long pending = ((Number) consumer.getOrDefault("pending", 0L)).longValue();
-          long idleMillis = ((Number) consumer.getOrDefault("idle", 0L)).longValue();
-          if (pending == 0 && idleMillis >= idle.toMillis()) {
-            removals.add(
-                async.xgroupDelconsumer(
-                    streams.get(i), Consumer.from(GROUP, (String) consumer.get("name"))));
-          }
-        }
-      }
-      await(removals);
-      return removals.size();
-    } catch (RuntimeException e) {
-      throw RedisFaults.translate(e);
+    var removals = new ArrayList<CompletableFuture<Long>>(streams.size());
+    for (String stream : streams) {
+      removals.add(
+          PRUNE
+              .<Long>runAsync(
+                  commands,
+                  ScriptOutputType.INTEGER,
+                  new String[] {stream},
+                  GROUP,
+                  Long.toString(idle.toMillis()))
+              .toCompletableFuture());
     }
-  }
-
-  /** One consumer's XINFO fields: a map under RESP3, a flat key-value list under RESP2. */
-  private static Map<String, Object> fields(Object reply) {
-    var map = new LinkedHashMap<String, Object>();
-    if (reply instanceof Map<?, ?> resp3) {
-      resp3.forEach((key, value) -> map.put(String.valueOf(key), value));
-      return map;
+    awaitDone(removals);
+    long removed = 0;
+    for (CompletableFuture<Long> count : removals) {
+      removed += join(count);
     }
-    List<?> list = (List<?>) reply;
-    for (int i = 0; i + 1 < list.size(); i += 2) {
-      map.put(String.valueOf(list.get(i)), list.get(i + 1));
-    }
-    return map;
+    return Math.toIntExact(removed);
   }
 
   /** One backlog.lua per stream group (every stream on one server, a slot's on a cluster). */

@@ -414,4 +414,20 @@ class RedisPayoutQueueTest {
         connection.sync().xinfoConsumers(keys.payoutsOf(held.get(0).packetId()), "payout");
     assertThat(consumers.toString()).contains("name, holder").doesNotContain("name, idle");
   }
+
+  @Test
+  void removeIdleConsumers_keepsTheRecentlyActive_andPassesOverALostStream() {
+    long packet = grabbed(5, "u1");
+    queue.ack(queue.poll("recent", 1, NO_WAIT));
+    String lost =
+        keys.allPayoutStreams().stream()
+            .filter(stream -> !stream.equals(keys.payoutsOf(packet)))
+            .findFirst()
+            .orElseThrow();
+    connection.sync().del(lost);
+
+    assertThat(queue.removeIdleConsumers(Duration.ofHours(1))).as("idle for less").isZero();
+    assertThat(queue.removeIdleConsumers(Duration.ZERO)).isEqualTo(1);
+    assertThat(connection.sync().xinfoConsumers(keys.payoutsOf(packet), "payout")).isEmpty();
+  }
 }
