@@ -72,6 +72,7 @@ class RewardSyncReleaseTest {
   @Test
   void aRefusedSyncCoupon_answers502_andReleasesItsReservation() {
     issuer.refuseUser("refused");
+    long declined = issuer.snapshot().declined();
     JsonObject reward = reward("refused_COUPON", "refused", "COUPON", 700);
 
     for (int attempt = 1; attempt <= 2; attempt++) {
@@ -82,7 +83,33 @@ class RewardSyncReleaseTest {
     }
     // The refusal is final: the second attempt is answered from the reward book, not the issuer,
     // and not from a trade left behind (which would answer 202 ACCEPTED).
-    assertThat(issuer.snapshot().declined()).isEqualTo(1);
+    assertThat(issuer.snapshot().declined()).isEqualTo(declined + 1);
+  }
+
+  /**
+   * A tradeNo names one request even after a synchronous 502 gave its reservation back: another
+   * body of it, queued or synchronous, is 409 and reserves nothing; the same body is still the same
+   * request, answered from the reward book.
+   */
+  @Test
+  void afterASync502_anotherBodyOfTheTradeNo_is409_inEitherMode() {
+    issuer.refuseUser("picky");
+    long declined = issuer.snapshot().declined();
+    JsonObject first = reward("picky_COUPON", "picky", "COUPON", 700);
+    assertThat(fixture.sendOverHttp(first, "sync").status()).isEqualTo(502);
+
+    JsonObject other = first.copy().put("amount", 800);
+    for (String mode : new String[] {null, "sync"}) {
+      var answer = fixture.sendOverHttp(other, mode);
+      assertThat(answer.status()).as("mode %s: %s", mode, answer.raw()).isEqualTo(409);
+      assertThat(answer.errorCode()).isEqualTo("IDEMPOTENCY_CONFLICT");
+      assertThat(trades()).doesNotContainKey("picky_COUPON");
+    }
+    var again = fixture.sendOverHttp(first, "sync");
+    assertThat(again.status()).as(again.raw()).isEqualTo(502);
+    assertThat(issuer.snapshot().declined())
+        .as("the issuer was asked once")
+        .isEqualTo(declined + 1);
   }
 
   @Test

@@ -116,9 +116,7 @@ public final class RewardSender {
         claimReplayed(reward);
         return replayedSync(reward, replay.token());
       }
-      case RewardBudget.Reservation.Conflict conflict ->
-          throw new RejectedException(
-              Rejection.IDEMPOTENCY_CONFLICT, "this tradeNo was used with a different request");
+      case RewardBudget.Reservation.Conflict conflict -> throw anotherRequest();
       case RewardBudget.Reservation.Insufficient insufficient -> {
         refuseIfClaimedElsewhere(reward);
         if (disabled) {
@@ -172,7 +170,7 @@ public final class RewardSender {
   private void claimReserved(Reward reward) {
     TradeClaims.Claim claim;
     try {
-      claim = claims.claim(reward.tradeNo(), reward.campaignId());
+      claim = claims.claim(reward.tradeNo(), reward.campaignId(), reward.digest());
     } catch (RuntimeException outage) {
       try {
         budget.release(reward);
@@ -185,6 +183,10 @@ public final class RewardSender {
       budget.release(reward);
       throw claimedElsewhere();
     }
+    if (claim == TradeClaims.Claim.ANOTHER_REQUEST) {
+      budget.release(reward);
+      throw anotherRequest();
+    }
   }
 
   /**
@@ -195,8 +197,10 @@ public final class RewardSender {
    * nor failed).
    */
   private void claimReplayed(Reward reward) {
-    if (claims.claim(reward.tradeNo(), reward.campaignId()) == TradeClaims.Claim.OTHER) {
-      throw claimedElsewhere();
+    switch (claims.claim(reward.tradeNo(), reward.campaignId(), reward.digest())) {
+      case OTHER -> throw claimedElsewhere();
+      case ANOTHER_REQUEST -> throw anotherRequest();
+      case CLAIMED, HELD -> {}
     }
   }
 
@@ -209,6 +213,11 @@ public final class RewardSender {
     if (holder.isPresent() && !holder.get().equals(reward.campaignId())) {
       throw claimedElsewhere();
     }
+  }
+
+  private static RejectedException anotherRequest() {
+    return new RejectedException(
+        Rejection.IDEMPOTENCY_CONFLICT, "this tradeNo was used with a different request");
   }
 
   private static RejectedException claimedElsewhere() {
@@ -349,8 +358,7 @@ public final class RewardSender {
         // The reward book holds the tradeNo with another request (another campaign's, say): the
         // reservation just made must go, or a 409 would leave budget reserved for nothing.
         undo(reward);
-        throw new RejectedException(
-            Rejection.IDEMPOTENCY_CONFLICT, "this tradeNo was used with a different request");
+        throw anotherRequest();
       }
     };
   }

@@ -11,12 +11,14 @@ import java.util.Optional;
  *
  * <p>Of campaigns racing for one tradeNo, the first to claim it holds it. A claim is never given
  * up: a tradeNo names one request, so once a campaign claimed it, another campaign's request of it
- * is a different request (409) even if the first then failed (a synchronous 502). That also keeps
- * the claim of a retry that reserved while an earlier send of it was being undone. A send refused
- * (unknown campaign, spent budget, issuing switched off) claims nothing, but answers 409 first if
- * another campaign holds the tradeNo ({@link #holder}). A send that stops between reserving and
- * claiming leaves its trade unclaimed until a replay claims it; lost with Redis, claims leave the
- * reward book's check at crediting as the last guard.
+ * is a different request (409) even if the first then failed (a synchronous 502); so is another
+ * body in the same campaign, which the claim tells by the request's digest (the reservation that
+ * tells it otherwise is gone once a failed synchronous send is undone). That also keeps the claim
+ * of a retry that reserved while an earlier send of it was being undone. A send refused (unknown
+ * campaign, spent budget, issuing switched off) claims nothing, but answers 409 first if another
+ * campaign holds the tradeNo ({@link #holder}). A send that stops between reserving and claiming
+ * leaves its trade unclaimed until a replay claims it; lost with Redis, claims leave the reward
+ * book's check at crediting as the last guard.
  */
 public interface TradeClaims {
 
@@ -27,10 +29,16 @@ public interface TradeClaims {
     /** This campaign's already (a replay, or a retry of a request). */
     HELD,
     /** Another campaign's: a conflict. */
-    OTHER
+    OTHER,
+    /** This campaign's, claimed by a request with another body: a conflict. */
+    ANOTHER_REQUEST
   }
 
-  Claim claim(String tradeNo, String campaignId);
+  /**
+   * Claims {@code tradeNo} for the request of {@code digest} in {@code campaignId}. A claim made
+   * before digests were kept is HELD by any request of its campaign.
+   */
+  Claim claim(String tradeNo, String campaignId, String digest);
 
   /** The campaign that holds {@code tradeNo}, if any; claims nothing. */
   Optional<String> holder(String tradeNo);

@@ -69,22 +69,25 @@ final class RewardDoubles {
     };
   }
 
-  /** Trade claims in memory. */
+  /** Trade claims in memory: tradeNo to campaign and digest, as trade_claim.lua keeps them. */
   static final class MemoryClaims implements TradeClaims {
-    final Map<String, String> byTradeNo = new ConcurrentHashMap<>();
+    final Map<String, String[]> byTradeNo = new ConcurrentHashMap<>();
 
     @Override
-    public Claim claim(String tradeNo, String campaignId) {
-      String held = byTradeNo.putIfAbsent(tradeNo, campaignId);
+    public Claim claim(String tradeNo, String campaignId, String digest) {
+      String[] held = byTradeNo.putIfAbsent(tradeNo, new String[] {campaignId, digest});
       if (held == null) {
         return Claim.CLAIMED;
       }
-      return held.equals(campaignId) ? Claim.HELD : Claim.OTHER;
+      if (!held[0].equals(campaignId)) {
+        return Claim.OTHER;
+      }
+      return held[1].equals(digest) ? Claim.HELD : Claim.ANOTHER_REQUEST;
     }
 
     @Override
     public Optional<String> holder(String tradeNo) {
-      return Optional.ofNullable(byTradeNo.get(tradeNo));
+      return Optional.ofNullable(byTradeNo.get(tradeNo)).map(held -> held[0]);
     }
   }
 

@@ -9,8 +9,9 @@ import java.util.Optional;
 
 /**
  * Claims of tradeNos in {@value #BUCKETS} hashes ({@code trade_claim.lua}), a tradeNo in the one
- * its hash picks: few keys, spread over a cluster's slots, each field about the size of the tradeNo
- * and the campaign id. Thread-safe.
+ * its hash picks: few keys, spread over a cluster's slots, each field about the size of the
+ * tradeNo, the campaign id and {@value #DIGEST_KEPT} characters of the request's digest.
+ * Thread-safe.
  */
 public final class RedisTradeClaims implements TradeClaims {
 
@@ -26,25 +27,39 @@ public final class RedisTradeClaims implements TradeClaims {
     this.keys = keys;
   }
 
+  /** How much of a request's digest a claim keeps: enough to tell two bodies apart. */
+  static final int DIGEST_KEPT = 16;
+
   @Override
-  public Claim claim(String tradeNo, String campaignId) {
+  public Claim claim(String tradeNo, String campaignId, String digest) {
     String reply =
         CLAIM.run(
-            redis, ScriptOutputType.VALUE, new String[] {bucketOf(tradeNo)}, tradeNo, campaignId);
+            redis,
+            ScriptOutputType.VALUE,
+            new String[] {bucketOf(tradeNo)},
+            tradeNo,
+            campaignId,
+            digest.substring(0, Math.min(DIGEST_KEPT, digest.length())));
     return switch (reply) {
       case "CLAIMED" -> Claim.CLAIMED;
       case "HELD" -> Claim.HELD;
       case "OTHER" -> Claim.OTHER;
+      case "ANOTHER" -> Claim.ANOTHER_REQUEST;
       default -> throw new Invariants.InvariantViolation("trade_claim.lua replied " + reply);
     };
   }
 
   @Override
   public Optional<String> holder(String tradeNo) {
-    return Optional.ofNullable(redis.sync().hget(bucketOf(tradeNo), tradeNo));
+    String held = redis.sync().hget(bucketOf(tradeNo), tradeNo);
+    if (held == null) {
+      return Optional.empty();
+    }
+    int bar = held.indexOf('|');
+    return Optional.of(bar < 0 ? held : held.substring(0, bar));
   }
 
-  private String bucketOf(String tradeNo) {
+  String bucketOf(String tradeNo) {
     return keys.tradeClaims(Math.floorMod(tradeNo.hashCode(), BUCKETS));
   }
 }

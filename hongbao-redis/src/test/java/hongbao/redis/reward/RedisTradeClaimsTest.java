@@ -22,12 +22,36 @@ class RedisTradeClaimsTest {
   private final RedisTradeClaims claims =
       new RedisTradeClaims(redis(), new RewardKeys("t" + System.nanoTime()));
 
+  private static final String DIGEST = "0123456789abcdef0123456789abcdef";
+
   @Test
   void aTradeNo_isClaimedOnce_heldForItsCampaign_andAnotherCampaignsConflict() {
-    assertThat(claims.claim("t1", "a")).isEqualTo(Claim.CLAIMED);
-    assertThat(claims.claim("t1", "a")).isEqualTo(Claim.HELD);
-    assertThat(claims.claim("t1", "b")).isEqualTo(Claim.OTHER);
-    assertThat(claims.claim("t2", "b")).isEqualTo(Claim.CLAIMED);
+    assertThat(claims.claim("t1", "a", DIGEST)).isEqualTo(Claim.CLAIMED);
+    assertThat(claims.claim("t1", "a", DIGEST)).isEqualTo(Claim.HELD);
+    assertThat(claims.claim("t1", "b", DIGEST)).isEqualTo(Claim.OTHER);
+    assertThat(claims.claim("t2", "b", DIGEST)).isEqualTo(Claim.CLAIMED);
+    assertThat(claims.holder("t1")).contains("a");
+  }
+
+  @Test
+  void anotherBodyInTheSameCampaign_conflictsToo() {
+    assertThat(claims.claim("t1", "a", DIGEST)).isEqualTo(Claim.CLAIMED);
+
+    assertThat(claims.claim("t1", "a", "fedcba9876543210" + DIGEST.substring(16)))
+        .isEqualTo(Claim.ANOTHER_REQUEST);
+    assertThat(claims.claim("t1", "a", DIGEST)).isEqualTo(Claim.HELD);
+  }
+
+  /**
+   * A claim stored before claims kept the request's digest: held by any request of its campaign.
+   */
+  @Test
+  void aClaimWithoutADigest_isHeldByItsCampaign_andOthersConflict() {
+    redis().sync().hset(claims.bucketOf("old"), "old", "a");
+
+    assertThat(claims.claim("old", "a", DIGEST)).isEqualTo(Claim.HELD);
+    assertThat(claims.claim("old", "b", DIGEST)).isEqualTo(Claim.OTHER);
+    assertThat(claims.holder("old")).contains("a");
   }
 
   @Test
@@ -39,7 +63,8 @@ class RedisTradeClaimsTest {
         var attempts = new ArrayList<Future<Claim>>();
         for (int c = 0; c < 16; c++) {
           String campaign = "c" + c;
-          attempts.add(pool.submit((Callable<Claim>) () -> claims.claim(tradeNo, campaign)));
+          attempts.add(
+              pool.submit((Callable<Claim>) () -> claims.claim(tradeNo, campaign, DIGEST)));
         }
         List<Claim> answers = new ArrayList<>();
         for (Future<Claim> attempt : attempts) {
