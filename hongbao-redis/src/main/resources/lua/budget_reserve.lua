@@ -14,8 +14,8 @@ Replies (one string: the verdict, then what it carries after one space):
   'OK'                  reserved and recorded
   'REPLAY token'        reserved before with the same digest: its first token (the rest of the
                         string, whatever it holds)
-  'SYNC token'          as REPLAY, by a synchronous send: it may still be issuing, and undo the
-                        reservation if that fails
+  'SYNC at token'       as REPLAY, by a synchronous send accepted at `at` (ms): it may still be
+                        issuing, and undo the reservation if that fails
   'CONFLICT'            reserved before with another digest
   'DRY left'            this key's allowance has only `left` fen: borrow from the other keys
   'CLOSED'              the campaign's budget was closed (budget_close.lua): nothing more is
@@ -29,9 +29,9 @@ requests with one tradeNo reserve once, and used never exceeds cap on this key.
 --]]
 local prior = redis.call('HGET', KEYS[2], ARGV[1])
 if prior then
-  local digest, token, mode = string.match(prior, '^([^|]*)|[^|]*|[^|]*|([^|]*)(.*)$')
+  local digest, at, token, mode = string.match(prior, '^([^|]*)|[^|]*|([^|]*)|([^|]*)(.*)$')
   if digest ~= ARGV[2] then return 'CONFLICT' end
-  if mode == '|sync' then return 'SYNC ' .. token end
+  if mode == '|sync' then return 'SYNC ' .. at .. ' ' .. token end
   return 'REPLAY ' .. token
 end
 local state = redis.call('HMGET', KEYS[1], 'cap', 'used', 'closed')

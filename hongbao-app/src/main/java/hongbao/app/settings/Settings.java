@@ -423,7 +423,11 @@ public final class Settings {
   public static final IntSetting ISSUER_TIMEOUT_MILLIS =
       add(
           new IntSetting(
-              "HONGBAO_ISSUER_TIMEOUT_MILLIS", 2_000, 1, DAY_MILLIS, "HTTP issuer timeout"));
+              "HONGBAO_ISSUER_TIMEOUT_MILLIS",
+              2_000,
+              1,
+              (int) hongbao.core.reward.Issuer.LONGEST_CALL.toMillis(),
+              "HTTP issuer timeout"));
 
   public static final IntSetting REWARD_STUCK_AFTER_SECONDS =
       add(

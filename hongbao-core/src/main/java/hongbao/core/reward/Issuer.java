@@ -1,11 +1,20 @@
 package hongbao.core.reward;
 
+import java.time.Duration;
+
 /**
  * Port: a downstream issuer of coupons or items, idempotent by tradeNo. An issuer that cannot be
  * reached, times out or is over its capacity throws {@link IssuerUnavailable} (retried later); a
  * final refusal is a {@link Issue.Refused} value.
  */
 public interface Issuer {
+
+  /**
+   * The longest an issuer's timeout may be set to: a synchronous send waits for the issuer while
+   * its caller waits for the answer, and a replay takes a send unsettled for much longer than this
+   * for one that stopped.
+   */
+  Duration LONGEST_CALL = Duration.ofMinutes(1);
 
   Issue issue(Reward reward, RewardType type);
 

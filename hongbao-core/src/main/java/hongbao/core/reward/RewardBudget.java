@@ -1,6 +1,7 @@
 package hongbao.core.reward;
 
 import hongbao.core.money.Amount;
+import java.time.Instant;
 import java.util.Map;
 
 /**
@@ -54,10 +55,11 @@ public interface RewardBudget {
     record Replay(String token) implements Reservation {}
 
     /**
-     * As {@link Replay}, by a synchronous send, which may still be issuing and undo the reservation
-     * if that fails; or which issued it (the reward book says so).
+     * As {@link Replay}, by a synchronous send accepted at {@code acceptedAt}, which may still be
+     * issuing and undo the reservation if that fails; or which issued it (the reward book says so);
+     * or which stopped before it could do either.
      */
-    record SyncReplay(String token) implements Reservation {}
+    record SyncReplay(String token, Instant acceptedAt) implements Reservation {}
 
     /** The tradeNo was reserved before with another request. */
     record Conflict() implements Reservation {}

@@ -30,6 +30,13 @@ public final class RewardSender {
    */
   static final long SYNC_RATE_WAIT_MILLIS = 1_000;
 
+  /**
+   * Longer than any synchronous send lasts (its rate wait, the issuer's timeout of at most {@link
+   * Issuer#LONGEST_CALL}, the book's statements): a synchronous send accepted longer ago that is
+   * neither credited nor undone has stopped (a crash, or an outage that hid its outcome from it).
+   */
+  static final Duration SYNC_SETTLED_WITHIN = Duration.ofMinutes(5);
+
   private final RewardTypes types;
   private final RewardTokens tokens;
   private final RewardBudget budget;
@@ -114,7 +121,7 @@ public final class RewardSender {
       }
       case RewardBudget.Reservation.SyncReplay replay -> {
         claimReplayed(reward);
-        return replayedSync(reward, replay.token());
+        return replayedSync(reward, type, replay);
       }
       case RewardBudget.Reservation.Conflict conflict -> throw anotherRequest();
       case RewardBudget.Reservation.Insufficient insufficient -> {
@@ -288,19 +295,36 @@ public final class RewardSender {
 
   /**
    * A replay of a synchronous send, whatever mode the replay asks for: CREDITED, as the first send
-   * answered, if the book says so; otherwise the first send may still be issuing, and undo its
-   * reservation if that fails, so ACCEPTED would be a promise nothing keeps. The caller is told to
+   * answered, if the book says so. Otherwise the first send may still be issuing, and undo its
+   * reservation if that fails, so ACCEPTED would be a promise nothing keeps: the caller is told to
    * try again; once the first send is settled, it is credited (this answers so) or undone (the next
-   * try is a send of its own).
+   * try is a send of its own). A first send accepted more than {@link #SYNC_SETTLED_WITHIN} ago
+   * stopped before it could do either, and would hold its tradeNo and reservation for good: the
+   * replay finishes it, as that send would have (issuer and book are idempotent by tradeNo).
    */
-  private SendOutcome replayedSync(Reward reward, String firstToken) {
-    if (!credited(reward)) {
+  private SendOutcome replayedSync(
+      Reward reward, RewardType type, RewardBudget.Reservation.SyncReplay first) {
+    if (credited(reward)) {
+      return new SendOutcome.Credited(reward.tradeNo(), first.token());
+    }
+    if (clock.instant().isBefore(first.acceptedAt().plus(SYNC_SETTLED_WITHIN))) {
       throw new Unavailable(
           "reward",
           "the first request with tradeNo " + reward.tradeNo() + " is still being issued",
           null);
     }
-    return new SendOutcome.Credited(reward.tradeNo(), firstToken);
+    LOG.log(
+        Level.WARNING,
+        "synchronous reward " + reward.tradeNo() + " stopped unsettled; its replay issues it");
+    String stopped = stopped(type);
+    if (stopped != null) {
+      throw switchedOff(stopped);
+    }
+    if (throttle.acquire(type, 1) > 0) {
+      throw new Unavailable(
+          "rewards", "reward type " + type.type() + " is issued at its rate; try again", null);
+    }
+    return creditNow(reward, type, first.token());
   }
 
   /**

@@ -5,6 +5,7 @@ import hongbao.core.ops.Switch;
 import hongbao.core.ops.Switches;
 import java.lang.reflect.Proxy;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -204,10 +205,12 @@ final class RewardDoubles {
           return new Reservation.Conflict();
         }
         return prior[2].equals("S")
-            ? new Reservation.SyncReplay(prior[1])
+            ? new Reservation.SyncReplay(prior[1], Instant.parse(prior[3]))
             : new Reservation.Replay(prior[1]);
       }
-      trades.put(reward.tradeNo(), new String[] {reward.digest(), token, sync ? "S" : "A"});
+      trades.put(
+          reward.tradeNo(),
+          new String[] {reward.digest(), token, sync ? "S" : "A", reward.awardedAt().toString()});
       return new Reservation.Reserved();
     }
 

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
@@ -41,6 +42,10 @@ class RewardSenderReplayTest {
   private final RewardBook book = RewardDoubles.emptyBook();
 
   private RewardSender sender(Issuer issuer) {
+    return sender(issuer, book, Clock.systemUTC());
+  }
+
+  private RewardSender sender(Issuer issuer, RewardBook book, Clock clock) {
     return new RewardSender(
         RewardDoubles.typesOf(TEA),
         new RewardDoubles.PlainTokens(),
@@ -54,7 +59,96 @@ class RewardSenderReplayTest {
         new RewardDoubles.AlwaysOn(),
         (type, permits) -> 0,
         duration -> {},
-        Clock.systemUTC());
+        clock);
+  }
+
+  /**
+   * The database goes down during a synchronous send, hiding its outcome: the send cannot tell
+   * whether it credited, so it neither answers CREDITED nor undoes its reservation. Its replays are
+   * told to try again while it may still be running; once {@link RewardSender#SYNC_SETTLED_WITHIN}
+   * has passed it cannot be, and a replay finishes it instead of leaving the tradeNo stuck for
+   * good.
+   */
+  @Test
+  void aSyncSendWhoseOutcomeAnOutageHid_isFinishedByAReplay_onceItCannotStillBeRunning() {
+    var down = new java.util.concurrent.atomic.AtomicBoolean();
+    var issued = new java.util.concurrent.atomic.AtomicInteger();
+    var recorded = new java.util.concurrent.ConcurrentHashMap<String, RewardRecord>();
+    RewardBook failing =
+        (RewardBook)
+            java.lang.reflect.Proxy.newProxyInstance(
+                RewardBook.class.getClassLoader(),
+                new Class<?>[] {RewardBook.class},
+                (proxy, method, args) -> {
+                  if (down.get()) {
+                    throw new Unavailable("postgres", "connection refused", null);
+                  }
+                  return switch (method.getName()) {
+                    case "find" -> Optional.ofNullable(recorded.get((String) args[0]));
+                    case "recordIssued" -> {
+                      Reward reward = (Reward) args[0];
+                      recorded.put(reward.tradeNo(), credited(reward));
+                      yield RewardBook.Credit.DONE;
+                    }
+                    default -> throw new AssertionError("unexpected " + method.getName());
+                  };
+                });
+    Issuer issuer =
+        (reward, type) -> {
+          if (issued.incrementAndGet() == 1) {
+            down.set(true); // the database goes down while the issuer answers the first call
+          }
+          return new Issuer.Issue.Issued();
+        };
+    var clock = new MovingClock();
+    RewardSender sender = sender(issuer, failing, clock);
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> sender.sendSync(REQUEST))
+        .isInstanceOf(Unavailable.class);
+    down.set(false);
+    clock.now = clock.now.plusSeconds(60);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> sender.sendSync(REQUEST))
+        .as("it may still be running")
+        .isInstanceOf(Unavailable.class)
+        .hasMessageContaining("still being issued");
+
+    clock.now = clock.now.plus(RewardSender.SYNC_SETTLED_WITHIN);
+    SendOutcome finished = sender.sendSync(REQUEST);
+
+    assertThat(finished).isInstanceOf(SendOutcome.Credited.class);
+    assertThat(issued).as("issued again: the issuer is idempotent by tradeNo").hasValue(2);
+    assertThat(recorded).containsOnlyKeys("t1");
+    assertThat(sender.send(REQUEST)).isInstanceOf(SendOutcome.Credited.class);
+  }
+
+  private static RewardRecord credited(Reward reward) {
+    return new RewardRecord(
+        reward,
+        reward.digest(),
+        RewardKind.COUPON,
+        RewardRecord.Status.CREDITED,
+        reward.awardedAt(),
+        null);
+  }
+
+  /** A clock the test moves. */
+  private static final class MovingClock extends Clock {
+    Instant now = Instant.parse("2026-11-29T00:00:00Z");
+
+    @Override
+    public java.time.ZoneId getZone() {
+      return java.time.ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
   }
 
   @Test

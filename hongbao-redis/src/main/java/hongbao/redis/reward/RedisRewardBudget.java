@@ -9,6 +9,7 @@ import hongbao.redis.RedisLink;
 import hongbao.redis.ScriptReply;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
@@ -211,7 +212,7 @@ public final class RedisRewardBudget implements RewardBudget {
     return switch (ScriptReply.verdict(reply)) {
       case "OK" -> new Reservation.Reserved();
       case "REPLAY" -> new Reservation.Replay(ScriptReply.rest(reply));
-      case "SYNC" -> new Reservation.SyncReplay(ScriptReply.rest(reply));
+      case "SYNC" -> syncReplay(ScriptReply.rest(reply));
       case "CONFLICT" -> new Reservation.Conflict();
       case "UNKNOWN" -> new Reservation.UnknownCampaign();
       // Refused at once: borrowing could only gather allowance the closing has counted out.
@@ -308,5 +309,13 @@ public final class RedisRewardBudget implements RewardBudget {
           });
     }
     return trades;
+  }
+
+  /** "at token": when the synchronous send was accepted (ms), then its token. */
+  private static Reservation syncReplay(String rest) {
+    int space = rest.indexOf(' ');
+    Invariants.check(space > 0, "budget_reserve.lua replied SYNC %s", rest);
+    return new Reservation.SyncReplay(
+        rest.substring(space + 1), Instant.ofEpochMilli(Long.parseLong(rest.substring(0, space))));
   }
 }

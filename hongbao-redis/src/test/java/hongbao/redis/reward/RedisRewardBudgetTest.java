@@ -12,6 +12,7 @@ import hongbao.redis.campaign.RedisBudgetClosing;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -286,11 +287,17 @@ class RedisRewardBudgetTest {
     String campaign = "c" + IDS.incrementAndGet();
     budget.open(campaign, Amount.fen(1_000));
     Reward sync = reward(campaign, "sync", 100);
+    Instant before = Instant.now().truncatedTo(ChronoUnit.MILLIS);
 
     assertThat(budget.reserve(sync, sync.amount(), "sync-token", true))
         .isInstanceOf(Reservation.Reserved.class);
     assertThat(budget.reserve(sync, sync.amount(), "again", false))
-        .isEqualTo(new Reservation.SyncReplay("sync-token"));
+        .isInstanceOfSatisfying(
+            Reservation.SyncReplay.class,
+            replay -> {
+              assertThat(replay.token()).isEqualTo("sync-token");
+              assertThat(replay.acceptedAt()).isBetween(before, Instant.now());
+            });
     assertThat(budget.reserve(reward(campaign, "sync", 200), Amount.fen(200), "t", true))
         .isInstanceOf(Reservation.Conflict.class);
     assertThat(budget.trades(campaign).get("sync").cost()).isEqualTo(Amount.fen(100));
