@@ -226,6 +226,16 @@ public final class PostgresLedger implements Ledger {
       try (ResultSet row = topUp.executeQuery()) {
         row.next();
         return Amount.fen(row.getLong(1));
+      } catch (SQLException e) {
+        if (Sql.UNIQUE_VIOLATION.equals(e.getSQLState())) {
+          // The key's stored answer was purged (past its retention), its transfer was not: the
+          // same key again is a request that was already made, not a new top-up.
+          throw new RejectedException(
+              Rejection.IDEMPOTENCY_CONFLICT,
+              "this Idempotency-Key was used for a top-up whose answer is no longer kept:"
+                  + " use a new key");
+        }
+        throw e;
       }
     }
   }

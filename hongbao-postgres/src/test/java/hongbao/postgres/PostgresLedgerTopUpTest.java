@@ -5,6 +5,8 @@ import static hongbao.postgres.TestSchema.user;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import hongbao.core.RejectedException;
+import hongbao.core.Rejection;
 import hongbao.core.ledger.EntryKind;
 import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.IdempotencyRaceException;
@@ -49,6 +51,23 @@ class PostgresLedgerTopUpTest extends LedgerTestBase {
     assertThatThrownBy(() -> db.ledger.topUp(bob, Amount.fen(500), key, render(key)))
         .isInstanceOf(IdempotencyRaceException.class);
     assertThat(db.balance(bob)).isEqualTo(Amount.fen(500));
+  }
+
+  /** Its answer purged, a key still names the top-up it made: 409, nothing moved, not a 500. */
+  @Test
+  void topUp_withAKeyWhoseAnswerWasPurged_isAConflict_andMovesNothing() {
+    String bob = user("bob");
+    IdempotencyKey key = key("admin", TopUpService.ENDPOINT, user("k"));
+    db.ledger.topUp(bob, Amount.fen(500), key, render(key));
+    db.database.answers().deleteStoredBefore(java.time.Instant.now().plusSeconds(60), 1_000);
+    assertThat(db.ledger.answerFor(key)).isEmpty();
+
+    assertThatThrownBy(() -> db.ledger.topUp(bob, Amount.fen(500), key, render(key)))
+        .isInstanceOfSatisfying(
+            RejectedException.class,
+            e -> assertThat(e.rejection()).isEqualTo(Rejection.IDEMPOTENCY_CONFLICT));
+    assertThat(db.balance(bob)).isEqualTo(Amount.fen(500));
+    assertThat(db.ledger.answerFor(key)).as("nothing claimed either").isEmpty();
   }
 
   @Test
