@@ -105,6 +105,14 @@ class RewardSyncReleaseTest {
       assertThat(answer.errorCode()).isEqualTo("IDEMPOTENCY_CONFLICT");
       assertThat(trades()).doesNotContainKey("picky_COUPON");
     }
+    // The conflict answers before the switch, as the contract orders.
+    fixture.rewardsSwitch(false);
+    try {
+      var off = fixture.sendOverHttp(other, "sync");
+      assertThat(off.status()).as(off.raw()).isEqualTo(409);
+    } finally {
+      fixture.rewardsSwitch(true);
+    }
     var again = fixture.sendOverHttp(first, "sync");
     assertThat(again.status()).as(again.raw()).isEqualTo(502);
     assertThat(issuer.snapshot().declined())

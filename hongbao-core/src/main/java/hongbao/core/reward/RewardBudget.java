@@ -41,6 +41,12 @@ public interface RewardBudget {
   /** Undoes a reservation (a synchronous issue failed); the tradeNo may be used again. */
   void release(Reward reward);
 
+  /**
+   * Takes over a synchronous send's reservation accepted before {@code acceptedBefore}, as though
+   * accepted {@code now}: of callers racing for one stopped send, exactly one is told true.
+   */
+  boolean takeOver(Reward reward, Instant acceptedBefore, Instant now);
+
   /** Where a campaign's budget stands, for metrics and the reconciler; null if never opened. */
   BudgetState state(String campaignId);
 

@@ -9,6 +9,7 @@ import hongbao.core.ops.Switches;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -111,7 +112,12 @@ public final class RewardSender {
           throw refused(reward, switchedOff(stopped));
         }
         if (sync) {
-          admitNow(reward, type);
+          try {
+            admitNow(type);
+          } catch (RuntimeException refusal) {
+            // A refusal, or an outage of the throttle: either way nothing is issued now.
+            throw refused(reward, refusal);
+          }
         }
         claimReserved(reward);
       }
@@ -213,12 +219,14 @@ public final class RewardSender {
 
   /**
    * A send its campaign refuses claims nothing, but the contract's order puts a conflict before the
-   * switch and the campaign's own answer: another campaign's claim is answered 409.
+   * switch and the campaign's own answer: another campaign's claim, or this campaign's for another
+   * body, is answered 409.
    */
   private void refuseIfClaimedElsewhere(Reward reward) {
-    Optional<String> holder = claims.holder(reward.tradeNo());
-    if (holder.isPresent() && !holder.get().equals(reward.campaignId())) {
-      throw claimedElsewhere();
+    Optional<TradeClaims.Claim> conflict =
+        claims.conflictOf(reward.tradeNo(), reward.campaignId(), reward.digest());
+    if (conflict.isPresent()) {
+      throw conflict.get() == TradeClaims.Claim.OTHER ? claimedElsewhere() : anotherRequest();
     }
   }
 
@@ -251,31 +259,31 @@ public final class RewardSender {
   /**
    * Takes the type's token for a synchronous send, as a consumer does for a queued one, so that the
    * type's rate bounds every issue of it. Waits at most {@link #SYNC_RATE_WAIT_MILLIS}; a type
-   * fused meanwhile, or a longer wait, refuses the send (503) with its reservation taken back.
+   * fused meanwhile, or a longer wait, refuses the send (503). The caller takes the reservation
+   * back on any failure here.
    */
-  private void admitNow(Reward reward, RewardType type) {
+  private void admitNow(RewardType type) {
     long waited = 0;
     for (long wait = throttle.acquire(type, 1); wait > 0; wait = throttle.acquire(type, 1)) {
       if (waited + wait > SYNC_RATE_WAIT_MILLIS) {
-        throw refused(
-            reward,
-            new Unavailable(
-                "rewards",
-                "reward type " + type.type() + " is issued at its rate; try again",
-                null));
+        throw atItsRate(type);
       }
       try {
         sleeper.sleep(Duration.ofMillis(wait));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw refused(
-            reward, new Unavailable("rewards", "interrupted waiting for the type's rate", e));
+        throw new Unavailable("rewards", "interrupted waiting for the type's rate", e);
       }
       waited += wait;
       if (types.find(type.type()).map(RewardType::fused).orElse(false)) {
-        throw refused(reward, switchedOff(fused(type)));
+        throw switchedOff(fused(type));
       }
     }
+  }
+
+  private static Unavailable atItsRate(RewardType type) {
+    return new Unavailable(
+        "rewards", "reward type " + type.type() + " is issued at its rate; try again", null);
   }
 
   /**
@@ -307,24 +315,34 @@ public final class RewardSender {
     if (credited(reward)) {
       return new SendOutcome.Credited(reward.tradeNo(), first.token());
     }
-    if (clock.instant().isBefore(first.acceptedAt().plus(SYNC_SETTLED_WITHIN))) {
-      throw new Unavailable(
-          "reward",
-          "the first request with tradeNo " + reward.tradeNo() + " is still being issued",
-          null);
+    Instant now = clock.instant();
+    if (now.isBefore(first.acceptedAt().plus(SYNC_SETTLED_WITHIN))) {
+      throw stillBeingIssued(reward);
     }
-    LOG.log(
-        Level.WARNING,
-        "synchronous reward " + reward.tradeNo() + " stopped unsettled; its replay issues it");
+    // Stopped: the switch, the fuse and the rate hold for finishing it as for any issue, and the
+    // reservation stays for a later replay meanwhile.
     String stopped = stopped(type);
     if (stopped != null) {
       throw switchedOff(stopped);
     }
     if (throttle.acquire(type, 1) > 0) {
-      throw new Unavailable(
-          "rewards", "reward type " + type.type() + " is issued at its rate; try again", null);
+      throw atItsRate(type);
     }
+    // One replay only: the others meet a send that may still be running (this one).
+    if (!budget.takeOver(reward, now.minus(SYNC_SETTLED_WITHIN), now)) {
+      throw stillBeingIssued(reward);
+    }
+    LOG.log(
+        Level.WARNING,
+        "synchronous reward " + reward.tradeNo() + " stopped unsettled; its replay issues it");
     return creditNow(reward, type, first.token());
+  }
+
+  private static Unavailable stillBeingIssued(Reward reward) {
+    return new Unavailable(
+        "reward",
+        "the first request with tradeNo " + reward.tradeNo() + " is still being issued",
+        null);
   }
 
   /**

@@ -16,9 +16,9 @@ import java.util.Optional;
  * tells it otherwise is gone once a failed synchronous send is undone). That also keeps the claim
  * of a retry that reserved while an earlier send of it was being undone. A send refused (unknown
  * campaign, spent budget, issuing switched off) claims nothing, but answers 409 first if another
- * campaign holds the tradeNo ({@link #holder}). A send that stops between reserving and claiming
- * leaves its trade unclaimed until a replay claims it; lost with Redis, claims leave the reward
- * book's check at crediting as the last guard.
+ * campaign, or another request, holds the tradeNo ({@link #conflictOf}). A send that stops between
+ * reserving and claiming leaves its trade unclaimed until a replay claims it; lost with Redis,
+ * claims leave the reward book's check at crediting as the last guard.
  */
 public interface TradeClaims {
 
@@ -40,6 +40,9 @@ public interface TradeClaims {
    */
   Claim claim(String tradeNo, String campaignId, String digest);
 
-  /** The campaign that holds {@code tradeNo}, if any; claims nothing. */
-  Optional<String> holder(String tradeNo);
+  /**
+   * What a claim of {@code tradeNo} by this request would find, claiming nothing: {@link
+   * Claim#OTHER} or {@link Claim#ANOTHER_REQUEST} when it would conflict, else empty.
+   */
+  Optional<Claim> conflictOf(String tradeNo, String campaignId, String digest);
 }

@@ -87,7 +87,19 @@ final class RewardDoubles {
     }
 
     @Override
-    public Optional<String> holder(String tradeNo) {
+    public Optional<Claim> conflictOf(String tradeNo, String campaignId, String digest) {
+      String[] held = byTradeNo.get(tradeNo);
+      if (held == null) {
+        return Optional.empty();
+      }
+      if (!held[0].equals(campaignId)) {
+        return Optional.of(Claim.OTHER);
+      }
+      return held[1].equals(digest) ? Optional.empty() : Optional.of(Claim.ANOTHER_REQUEST);
+    }
+
+    /** The campaign holding {@code tradeNo}, for tests to look at. */
+    Optional<String> holder(String tradeNo) {
       return Optional.ofNullable(byTradeNo.get(tradeNo)).map(held -> held[0]);
     }
   }
@@ -222,6 +234,18 @@ final class RewardDoubles {
       Runnable after = afterRelease;
       afterRelease = () -> {};
       after.run();
+    }
+
+    @Override
+    public synchronized boolean takeOver(Reward reward, Instant acceptedBefore, Instant now) {
+      String[] prior = trades.get(reward.tradeNo());
+      if (prior == null
+          || !prior[2].equals("S")
+          || !Instant.parse(prior[3]).isBefore(acceptedBefore)) {
+        return false;
+      }
+      prior[3] = now.toString();
+      return true;
     }
 
     @Override

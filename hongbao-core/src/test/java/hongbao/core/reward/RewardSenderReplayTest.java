@@ -42,10 +42,10 @@ class RewardSenderReplayTest {
   private final RewardBook book = RewardDoubles.emptyBook();
 
   private RewardSender sender(Issuer issuer) {
-    return sender(issuer, book, Clock.systemUTC());
+    return sender(issuer, book, Clock.systemUTC(), (type, permits) -> 0);
   }
 
-  private RewardSender sender(Issuer issuer, RewardBook book, Clock clock) {
+  private RewardSender sender(Issuer issuer, RewardBook book, Clock clock, TypeThrottle throttle) {
     return new RewardSender(
         RewardDoubles.typesOf(TEA),
         new RewardDoubles.PlainTokens(),
@@ -57,7 +57,7 @@ class RewardSenderReplayTest {
         new RewardService(book, issuer, tokenStore, RewardMetrics.NONE),
         book,
         new RewardDoubles.AlwaysOn(),
-        (type, permits) -> 0,
+        throttle,
         duration -> {},
         clock);
   }
@@ -101,24 +101,38 @@ class RewardSenderReplayTest {
           return new Issuer.Issue.Issued();
         };
     var clock = new MovingClock();
-    RewardSender sender = sender(issuer, failing, clock);
+    // A second replay comes while the first is between reading the trade and taking it over.
+    var sender = new AtomicReference<RewardSender>();
+    var racing = new AtomicReference<Runnable>(() -> {});
+    TypeThrottle throttle =
+        (type, permits) -> {
+          Runnable race = racing.getAndSet(() -> {});
+          race.run();
+          return 0;
+        };
+    sender.set(sender(issuer, failing, clock, throttle));
 
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> sender.sendSync(REQUEST))
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> sender.get().sendSync(REQUEST))
         .isInstanceOf(Unavailable.class);
     down.set(false);
     clock.now = clock.now.plusSeconds(60);
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> sender.sendSync(REQUEST))
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> sender.get().sendSync(REQUEST))
         .as("it may still be running")
         .isInstanceOf(Unavailable.class)
         .hasMessageContaining("still being issued");
 
     clock.now = clock.now.plus(RewardSender.SYNC_SETTLED_WITHIN);
-    SendOutcome finished = sender.sendSync(REQUEST);
+    var second = new AtomicReference<SendOutcome>();
+    racing.set(() -> second.set(sender.get().sendSync(REQUEST)));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> sender.get().sendSync(REQUEST))
+        .as("the other replay took it over first")
+        .isInstanceOf(Unavailable.class)
+        .hasMessageContaining("still being issued");
 
-    assertThat(finished).isInstanceOf(SendOutcome.Credited.class);
-    assertThat(issued).as("issued again: the issuer is idempotent by tradeNo").hasValue(2);
+    assertThat(second.get()).isInstanceOf(SendOutcome.Credited.class);
+    assertThat(issued).as("issued again once: the issuer is idempotent by tradeNo").hasValue(2);
     assertThat(recorded).containsOnlyKeys("t1");
-    assertThat(sender.send(REQUEST)).isInstanceOf(SendOutcome.Credited.class);
+    assertThat(sender.get().send(REQUEST)).isInstanceOf(SendOutcome.Credited.class);
   }
 
   private static RewardRecord credited(Reward reward) {

@@ -57,6 +57,9 @@ class RewardSyncGateTest {
   /** The throttle's answers in order (milliseconds to wait; 0 = taken), then 0 for good. */
   private final Deque<Long> waits = new ArrayDeque<>();
 
+  /** Whether the throttle's Redis is down. */
+  private boolean throttleDown;
+
   /** What happens while the sender waits for a token. */
   private Runnable duringWait = () -> {};
 
@@ -93,7 +96,12 @@ class RewardSyncGateTest {
           new RewardService(book, issuer, tokenStore, RewardMetrics.NONE),
           book,
           new RewardDoubles.AlwaysOn(),
-          (t, permits) -> waits.isEmpty() ? 0 : waits.poll(),
+          (t, permits) -> {
+            if (throttleDown) {
+              throw new Unavailable("redis", "throttle down", null);
+            }
+            return waits.isEmpty() ? 0 : waits.poll();
+          },
           duration -> {
             slept.add(duration);
             duringWait.run();
@@ -159,6 +167,18 @@ class RewardSyncGateTest {
     assertThat(slept).containsExactly(Duration.ofMillis(200));
     assertThat(issued).hasValue(0);
     assertThat(budget.trades).isEmpty();
+  }
+
+  @Test
+  void aThrottleThatCannotBeReached_refusesASyncSend_andGivesItsReservationBack() {
+    throttleDown = true;
+
+    assertThatThrownBy(() -> sender.sendSync(REQUEST))
+        .isInstanceOf(Unavailable.class)
+        .hasMessageContaining("throttle down");
+    assertThat(issued).hasValue(0);
+    assertThat(budget.trades).as("the reservation taken back").isEmpty();
+    assertThat(claims.byTradeNo).as("nothing claimed").isEmpty();
   }
 
   private static RewardType fused(boolean fused) {

@@ -39,6 +39,7 @@ public final class RedisRewardBudget implements RewardBudget {
   private static final LuaScript LEND = LuaScript.fromResource("budget_lend.lua");
   private static final LuaScript GRANT = LuaScript.fromResource("budget_grant.lua");
   private static final LuaScript RELEASE = LuaScript.fromResource("budget_release.lua");
+  private static final LuaScript TAKE_OVER = LuaScript.fromResource("budget_takeover.lua");
 
   private final RedisLink redis;
   private final RewardKeys keys;
@@ -270,6 +271,24 @@ public final class RedisRewardBudget implements RewardBudget {
         ScriptOutputType.INTEGER,
         new String[] {keys.budget(reward.campaignId(), k), keys.trades(reward.campaignId(), k)},
         reward.tradeNo());
+  }
+
+  @Override
+  public boolean takeOver(Reward reward, Instant acceptedBefore, Instant now) {
+    Layout layout = layout(reward.campaignId());
+    if (layout == null) {
+      return false;
+    }
+    int k = keyOf(reward.tradeNo(), layout.keys());
+    Long taken =
+        TAKE_OVER.run(
+            redis,
+            ScriptOutputType.INTEGER,
+            new String[] {keys.trades(reward.campaignId(), k)},
+            reward.tradeNo(),
+            Long.toString(acceptedBefore.toEpochMilli()),
+            Long.toString(now.toEpochMilli()));
+    return taken != null && taken == 1;
   }
 
   @Override

@@ -32,14 +32,15 @@ public final class RedisTradeClaims implements TradeClaims {
 
   @Override
   public Claim claim(String tradeNo, String campaignId, String digest) {
+    int bucket = bucketNumber(tradeNo);
     String reply =
         CLAIM.run(
             redis,
             ScriptOutputType.VALUE,
-            new String[] {bucketOf(tradeNo)},
+            new String[] {keys.tradeClaims(bucket), keys.tradeClaimDigests(bucket)},
             tradeNo,
             campaignId,
-            digest.substring(0, Math.min(DIGEST_KEPT, digest.length())));
+            kept(digest));
     return switch (reply) {
       case "CLAIMED" -> Claim.CLAIMED;
       case "HELD" -> Claim.HELD;
@@ -50,16 +51,30 @@ public final class RedisTradeClaims implements TradeClaims {
   }
 
   @Override
-  public Optional<String> holder(String tradeNo) {
-    String held = redis.sync().hget(bucketOf(tradeNo), tradeNo);
+  public Optional<Claim> conflictOf(String tradeNo, String campaignId, String digest) {
+    int bucket = bucketNumber(tradeNo);
+    String held = redis.sync().hget(keys.tradeClaims(bucket), tradeNo);
     if (held == null) {
       return Optional.empty();
     }
-    int bar = held.indexOf('|');
-    return Optional.of(bar < 0 ? held : held.substring(0, bar));
+    if (!held.equals(campaignId)) {
+      return Optional.of(Claim.OTHER);
+    }
+    String heldDigest = redis.sync().hget(keys.tradeClaimDigests(bucket), tradeNo);
+    return heldDigest != null && !heldDigest.equals(kept(digest))
+        ? Optional.of(Claim.ANOTHER_REQUEST)
+        : Optional.empty();
+  }
+
+  private static String kept(String digest) {
+    return digest.substring(0, Math.min(DIGEST_KEPT, digest.length()));
+  }
+
+  private static int bucketNumber(String tradeNo) {
+    return Math.floorMod(tradeNo.hashCode(), BUCKETS);
   }
 
   String bucketOf(String tradeNo) {
-    return keys.tradeClaims(Math.floorMod(tradeNo.hashCode(), BUCKETS));
+    return keys.tradeClaims(bucketNumber(tradeNo));
   }
 }

@@ -93,6 +93,14 @@ public final class RewardKeys {
     return prefix + ":rwn:{" + bucket + "}";
   }
 
+  /**
+   * Beside {@link #tradeClaims}, in its slot: tradeNo -> the claiming request's digest. A key of
+   * its own, so that the claims keep the shape every earlier version reads.
+   */
+  public String tradeClaimDigests(int bucket) {
+    return tradeClaims(bucket) + ":d";
+  }
+
   public String failures() {
     return prefix + ":rw:failed";
   }

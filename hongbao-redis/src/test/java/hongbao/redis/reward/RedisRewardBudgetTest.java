@@ -11,6 +11,7 @@ import hongbao.redis.TestRedis;
 import hongbao.redis.campaign.RedisBudgetClosing;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -300,6 +301,16 @@ class RedisRewardBudgetTest {
             });
     assertThat(budget.reserve(reward(campaign, "sync", 200), Amount.fen(200), "t", true))
         .isInstanceOf(Reservation.Conflict.class);
+    Instant later = Instant.now().plus(Duration.ofMinutes(6));
+    Duration window = Duration.ofMinutes(5);
+    assertThat(budget.takeOver(sync, before.minus(window), before)).as("too recent").isFalse();
+    assertThat(budget.takeOver(sync, later.minus(window), later)).as("stopped").isTrue();
+    assertThat(budget.takeOver(sync, later.minus(window), later)).as("taken over").isFalse();
+    assertThat(budget.reserve(sync, sync.amount(), "again", false))
+        .isInstanceOfSatisfying(
+            Reservation.SyncReplay.class,
+            replay ->
+                assertThat(replay.acceptedAt()).isEqualTo(later.truncatedTo(ChronoUnit.MILLIS)));
     assertThat(budget.trades(campaign).get("sync").cost()).isEqualTo(Amount.fen(100));
 
     budget.release(sync);

@@ -30,7 +30,9 @@ class RedisTradeClaimsTest {
     assertThat(claims.claim("t1", "a", DIGEST)).isEqualTo(Claim.HELD);
     assertThat(claims.claim("t1", "b", DIGEST)).isEqualTo(Claim.OTHER);
     assertThat(claims.claim("t2", "b", DIGEST)).isEqualTo(Claim.CLAIMED);
-    assertThat(claims.holder("t1")).contains("a");
+    assertThat(claims.conflictOf("t1", "a", DIGEST)).isEmpty();
+    assertThat(claims.conflictOf("t1", "b", DIGEST)).contains(Claim.OTHER);
+    assertThat(claims.conflictOf("t3", "b", DIGEST)).as("nobody's").isEmpty();
   }
 
   @Test
@@ -40,18 +42,23 @@ class RedisTradeClaimsTest {
     assertThat(claims.claim("t1", "a", "fedcba9876543210" + DIGEST.substring(16)))
         .isEqualTo(Claim.ANOTHER_REQUEST);
     assertThat(claims.claim("t1", "a", DIGEST)).isEqualTo(Claim.HELD);
+    assertThat(claims.conflictOf("t1", "a", "fedcba9876543210")).contains(Claim.ANOTHER_REQUEST);
   }
 
   /**
-   * A claim stored before claims kept the request's digest: held by any request of its campaign.
+   * A claim made by an earlier version, without a digest: held by its campaign, whose next request
+   * then gives it one; another campaign conflicts. And the campaign stays where earlier versions
+   * read it, so they can run beside this one.
    */
   @Test
   void aClaimWithoutADigest_isHeldByItsCampaign_andOthersConflict() {
     redis().sync().hset(claims.bucketOf("old"), "old", "a");
 
+    assertThat(claims.conflictOf("old", "a", DIGEST)).isEmpty();
     assertThat(claims.claim("old", "a", DIGEST)).isEqualTo(Claim.HELD);
     assertThat(claims.claim("old", "b", DIGEST)).isEqualTo(Claim.OTHER);
-    assertThat(claims.holder("old")).contains("a");
+    assertThat(claims.claim("old", "a", "fedcba9876543210")).isEqualTo(Claim.ANOTHER_REQUEST);
+    assertThat(redis().sync().hget(claims.bucketOf("old"), "old")).isEqualTo("a");
   }
 
   @Test
