@@ -226,7 +226,7 @@ class WebUiTest {
     page.navigate(base + "/#/details/" + packetId);
     assertThat(page.getByTestId("grabbed-count")).containsText("0/3");
     assertThat(page.getByTestId("details-open")).isVisible();
-    service.api().grab(service.api().token(bob), packetId);
+    assertGrabbed(service.api().grab(service.api().token(bob), packetId));
     assertThat(page.getByTestId("grabbed-count")).containsText("1/3");
     assertThat(page.getByTestId("status")).hasAttribute("data-status", "ACTIVE");
 
@@ -237,10 +237,16 @@ class WebUiTest {
     assertThat(decodeQr(page.getByTestId("share-qr-image")))
         .isEqualTo(base + "/#/grab/" + packetId);
     // The page refreshes every 2 s; the open share card stays.
-    service.api().grab(service.api().token(alice), packetId);
+    assertGrabbed(service.api().grab(service.api().token(alice), packetId));
     assertThat(page.getByTestId("grabbed-count")).containsText("2/3");
     assertThat(page.getByTestId("share-link")).isVisible();
     page.context().close();
+  }
+
+  /** A grab made behind the page's back: when the page does not show it, this says why. */
+  private static void assertGrabbed(hongbao.app.support.Api.Response grab) {
+    assertThat(grab.status()).as(grab.raw()).isEqualTo(200);
+    assertThat(grab.json().getString("outcome")).as(grab.raw()).isEqualTo("GRABBED");
   }
 
   @Test
