@@ -72,15 +72,7 @@ class RedisRewardConsumerOutageTest {
   @Test
   void aReQueueMeetingBothTopicsDown_isNotCountedAsADelivery_andIsCreditedWhenTheyAreBack()
       throws Exception {
-    var consumer =
-        new RedisRewardConsumer(
-            redis,
-            stream.streams(),
-            "consumer-1",
-            handler(),
-            failures,
-            workers,
-            new RedisRewardConsumer.Settings(16, Duration.ofMillis(10), Duration.ZERO, 2));
+    var consumer = consumer();
     Reward reward =
         new Reward("t-1", "u-1", "c-1", "test", "TEA", Amount.fen(1), "", Instant.EPOCH);
     stream.send(reward, 0).toCompletableFuture().join();
@@ -107,15 +99,7 @@ class RedisRewardConsumerOutageTest {
   @Test
   void streamsLostWithTheirGroup_areReadAgain_onceASendHasMadeThemAgain() throws Exception {
     down.set(false);
-    var consumer =
-        new RedisRewardConsumer(
-            redis,
-            stream.streams(),
-            "consumer-1",
-            handler(),
-            failures,
-            workers,
-            new RedisRewardConsumer.Settings(16, Duration.ofMillis(10), Duration.ZERO, 2));
+    var consumer = consumer();
     // Redis restarts empty: the streams go, and their group with them. The next send's XADD makes
     // its stream again, without a group.
     redis.sync().del(stream.streams().toArray(String[]::new));
@@ -133,6 +117,18 @@ class RedisRewardConsumerOutageTest {
     assertThat(issued).containsExactly("t-2");
     assertThat(pending()).isEmpty();
     assertThat(failures.tradeNos(10)).isEmpty();
+  }
+
+  /** The topic's consumer: reclaims at once, a delivery limit of {@link #MAX_DELIVERIES}. */
+  private RedisRewardConsumer consumer() {
+    return new RedisRewardConsumer(
+        redis,
+        stream.streams(),
+        "consumer-1",
+        handler(),
+        failures,
+        workers,
+        new RedisRewardConsumer.Settings(16, Duration.ofMillis(10), Duration.ZERO, MAX_DELIVERIES));
   }
 
   private List<PendingMessage> pending() {
