@@ -119,14 +119,14 @@ public final class RewardSender {
             throw refused(reward, refusal);
           }
         }
-        claimReserved(reward);
+        claimReserved(reward, sync);
       }
       case RewardBudget.Reservation.Replay replay -> {
-        claimReplayed(reward);
+        claimReplayed(reward, false);
         return replayed(reward, replay.token());
       }
       case RewardBudget.Reservation.SyncReplay replay -> {
-        claimReplayed(reward);
+        claimReplayed(reward, true);
         return replayedSync(reward, type, replay);
       }
       case RewardBudget.Reservation.Conflict conflict -> throw anotherRequest();
@@ -180,10 +180,10 @@ public final class RewardSender {
    * answer 409. A claim is never given up, so no undo here can take it from a retry that reserved
    * meanwhile; and nothing is claimed by a send its campaign refused before reserving (404, 402).
    */
-  private void claimReserved(Reward reward) {
+  private void claimReserved(Reward reward, boolean sync) {
     TradeClaims.Claim claim;
     try {
-      claim = claims.claim(reward.tradeNo(), reward.campaignId(), reward.digest());
+      claim = claims.claim(reward.tradeNo(), reward.campaignId(), reward.digest(), sync);
     } catch (RuntimeException outage) {
       try {
         budget.release(reward);
@@ -209,8 +209,9 @@ public final class RewardSender {
    * stopped before claiming leaves its reservation to the reconciler (accepted, neither credited
    * nor failed).
    */
-  private void claimReplayed(Reward reward) {
-    switch (claims.claim(reward.tradeNo(), reward.campaignId(), reward.digest())) {
+  private void claimReplayed(Reward reward, boolean syncTrade) {
+    // A synchronous trade may yet be undone, and its record with it: its claim keeps the digest.
+    switch (claims.claim(reward.tradeNo(), reward.campaignId(), reward.digest(), syncTrade)) {
       case OTHER -> throw claimedElsewhere();
       case ANOTHER_REQUEST -> throw anotherRequest();
       case CLAIMED, HELD -> {}

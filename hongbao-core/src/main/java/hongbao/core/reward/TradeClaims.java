@@ -35,10 +35,13 @@ public interface TradeClaims {
   }
 
   /**
-   * Claims {@code tradeNo} for the request of {@code digest} in {@code campaignId}. A claim made
-   * before digests were kept is HELD by any request of its campaign.
+   * Claims {@code tradeNo} for the request of {@code digest} in {@code campaignId}; a digest the
+   * claim keeps must match. The digest is kept only when {@code keepDigest}: a synchronous send
+   * keeps it, since its trade record goes when it is undone; a queued send's trade record stays and
+   * tells another body apart, so it writes no more than a claim did before. A claim without a
+   * digest (a queued send's, or one made before digests were kept) takes the next kept one.
    */
-  Claim claim(String tradeNo, String campaignId, String digest);
+  Claim claim(String tradeNo, String campaignId, String digest, boolean keepDigest);
 
   /**
    * What a claim of {@code tradeNo} by this request would find, claiming nothing: {@link

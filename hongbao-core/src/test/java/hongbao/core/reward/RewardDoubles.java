@@ -75,13 +75,21 @@ final class RewardDoubles {
     final Map<String, String[]> byTradeNo = new ConcurrentHashMap<>();
 
     @Override
-    public Claim claim(String tradeNo, String campaignId, String digest) {
-      String[] held = byTradeNo.putIfAbsent(tradeNo, new String[] {campaignId, digest});
+    public synchronized Claim claim(
+        String tradeNo, String campaignId, String digest, boolean keepDigest) {
+      String[] held =
+          byTradeNo.putIfAbsent(tradeNo, new String[] {campaignId, keepDigest ? digest : null});
       if (held == null) {
         return Claim.CLAIMED;
       }
       if (!held[0].equals(campaignId)) {
         return Claim.OTHER;
+      }
+      if (held[1] == null) {
+        if (keepDigest) {
+          held[1] = digest;
+        }
+        return Claim.HELD;
       }
       return held[1].equals(digest) ? Claim.HELD : Claim.ANOTHER_REQUEST;
     }
@@ -95,7 +103,9 @@ final class RewardDoubles {
       if (!held[0].equals(campaignId)) {
         return Optional.of(Claim.OTHER);
       }
-      return held[1].equals(digest) ? Optional.empty() : Optional.of(Claim.ANOTHER_REQUEST);
+      return held[1] == null || held[1].equals(digest)
+          ? Optional.empty()
+          : Optional.of(Claim.ANOTHER_REQUEST);
     }
 
     /** The campaign holding {@code tradeNo}, for tests to look at. */

@@ -218,7 +218,7 @@ class RewardSenderReplayTest {
     assertThat(budget.trades).containsKey("t1");
     assertThat(queued).extracting(Reward::tradeNo).containsExactly("t1");
     assertThat(claims.holder("t1")).as("the retry's campaign holds the tradeNo").contains("c1");
-    assertThat(claims.claim("t1", "c2", "any")).isEqualTo(TradeClaims.Claim.OTHER);
+    assertThat(claims.claim("t1", "c2", "any", false)).isEqualTo(TradeClaims.Claim.OTHER);
     assertThat(tokenStore.holds(REQUEST.at(Instant.EPOCH))).as("the retry's token copy").isTrue();
   }
 

@@ -31,7 +31,7 @@ public final class RedisTradeClaims implements TradeClaims {
   static final int DIGEST_KEPT = 16;
 
   @Override
-  public Claim claim(String tradeNo, String campaignId, String digest) {
+  public Claim claim(String tradeNo, String campaignId, String digest, boolean keepDigest) {
     int bucket = bucketNumber(tradeNo);
     String reply =
         CLAIM.run(
@@ -40,7 +40,8 @@ public final class RedisTradeClaims implements TradeClaims {
             new String[] {keys.tradeClaims(bucket), keys.tradeClaimDigests(bucket)},
             tradeNo,
             campaignId,
-            kept(digest));
+            kept(digest),
+            keepDigest ? "keep" : "");
     return switch (reply) {
       case "CLAIMED" -> Claim.CLAIMED;
       case "HELD" -> Claim.HELD;

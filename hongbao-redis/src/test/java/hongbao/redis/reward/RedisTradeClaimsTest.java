@@ -26,10 +26,10 @@ class RedisTradeClaimsTest {
 
   @Test
   void aTradeNo_isClaimedOnce_heldForItsCampaign_andAnotherCampaignsConflict() {
-    assertThat(claims.claim("t1", "a", DIGEST)).isEqualTo(Claim.CLAIMED);
-    assertThat(claims.claim("t1", "a", DIGEST)).isEqualTo(Claim.HELD);
-    assertThat(claims.claim("t1", "b", DIGEST)).isEqualTo(Claim.OTHER);
-    assertThat(claims.claim("t2", "b", DIGEST)).isEqualTo(Claim.CLAIMED);
+    assertThat(claims.claim("t1", "a", DIGEST, true)).isEqualTo(Claim.CLAIMED);
+    assertThat(claims.claim("t1", "a", DIGEST, true)).isEqualTo(Claim.HELD);
+    assertThat(claims.claim("t1", "b", DIGEST, true)).isEqualTo(Claim.OTHER);
+    assertThat(claims.claim("t2", "b", DIGEST, true)).isEqualTo(Claim.CLAIMED);
     assertThat(claims.conflictOf("t1", "a", DIGEST)).isEmpty();
     assertThat(claims.conflictOf("t1", "b", DIGEST)).contains(Claim.OTHER);
     assertThat(claims.conflictOf("t3", "b", DIGEST)).as("nobody's").isEmpty();
@@ -37,12 +37,27 @@ class RedisTradeClaimsTest {
 
   @Test
   void anotherBodyInTheSameCampaign_conflictsToo() {
-    assertThat(claims.claim("t1", "a", DIGEST)).isEqualTo(Claim.CLAIMED);
+    assertThat(claims.claim("t1", "a", DIGEST, true)).isEqualTo(Claim.CLAIMED);
 
-    assertThat(claims.claim("t1", "a", "fedcba9876543210" + DIGEST.substring(16)))
+    assertThat(claims.claim("t1", "a", "fedcba9876543210" + DIGEST.substring(16), true))
         .isEqualTo(Claim.ANOTHER_REQUEST);
-    assertThat(claims.claim("t1", "a", DIGEST)).isEqualTo(Claim.HELD);
+    assertThat(claims.claim("t1", "a", DIGEST, true)).isEqualTo(Claim.HELD);
     assertThat(claims.conflictOf("t1", "a", "fedcba9876543210")).contains(Claim.ANOTHER_REQUEST);
+  }
+
+  /**
+   * A queued send's claim keeps no digest (its trade record tells another body apart) but still
+   * meets a synchronous send's.
+   */
+  @Test
+  void aQueuedSendsClaim_keepsNoDigest_butMeetsOneKept() {
+    assertThat(claims.claim("q1", "a", DIGEST, false)).isEqualTo(Claim.CLAIMED);
+    assertThat(claims.claim("q1", "a", "fedcba9876543210", false)).isEqualTo(Claim.HELD);
+    assertThat(claims.claim("q1", "b", DIGEST, false)).isEqualTo(Claim.OTHER);
+    assertThat(redis().sync().hget(claims.bucketOf("q1") + ":d", "q1")).isNull();
+
+    assertThat(claims.claim("s1", "a", DIGEST, true)).isEqualTo(Claim.CLAIMED);
+    assertThat(claims.claim("s1", "a", "fedcba9876543210", false)).isEqualTo(Claim.ANOTHER_REQUEST);
   }
 
   /**
@@ -55,9 +70,9 @@ class RedisTradeClaimsTest {
     redis().sync().hset(claims.bucketOf("old"), "old", "a");
 
     assertThat(claims.conflictOf("old", "a", DIGEST)).isEmpty();
-    assertThat(claims.claim("old", "a", DIGEST)).isEqualTo(Claim.HELD);
-    assertThat(claims.claim("old", "b", DIGEST)).isEqualTo(Claim.OTHER);
-    assertThat(claims.claim("old", "a", "fedcba9876543210")).isEqualTo(Claim.ANOTHER_REQUEST);
+    assertThat(claims.claim("old", "a", DIGEST, true)).isEqualTo(Claim.HELD);
+    assertThat(claims.claim("old", "b", DIGEST, true)).isEqualTo(Claim.OTHER);
+    assertThat(claims.claim("old", "a", "fedcba9876543210", true)).isEqualTo(Claim.ANOTHER_REQUEST);
     assertThat(redis().sync().hget(claims.bucketOf("old"), "old")).isEqualTo("a");
   }
 
@@ -71,7 +86,7 @@ class RedisTradeClaimsTest {
         for (int c = 0; c < 16; c++) {
           String campaign = "c" + c;
           attempts.add(
-              pool.submit((Callable<Claim>) () -> claims.claim(tradeNo, campaign, DIGEST)));
+              pool.submit((Callable<Claim>) () -> claims.claim(tradeNo, campaign, DIGEST, true)));
         }
         List<Claim> answers = new ArrayList<>();
         for (Future<Claim> attempt : attempts) {
