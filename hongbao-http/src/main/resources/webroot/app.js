@@ -691,14 +691,22 @@ function adminPage() {
     const input = h("input", { type: "checkbox", checked: enabled, "data-testid": "switch-" + name,
       "aria-label": label,
       onchange: async () => {
+        // The toggle stays disabled until the server has answered, so that what it shows once
+        // usable again is the server's state, not the click's.
+        input.disabled = true;
         // Turning a part of production off hits every user at once: ask first.
         if (!input.checked && !(await confirmDialog(tf("confirmOff", { name: label }), t("turnOff")))) {
           input.checked = true;
+          input.disabled = false;
           return;
         }
         const result = await api.setSwitch(token, name, input.checked);
         if (result.status === 200) showSwitches(result.body);
-        else error.textContent = errorText(errorOf(result));
+        else {
+          input.checked = !input.checked;
+          input.disabled = false;
+          error.textContent = errorText(errorOf(result));
+        }
       } });
     const note = t(name + "Note");
     return h("div.switch-row", {},

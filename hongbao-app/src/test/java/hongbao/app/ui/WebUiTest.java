@@ -308,26 +308,31 @@ class WebUiTest {
     assertThat(page.getByTestId("switches")).not().containsText("withdrawals");
     Locator sending = page.getByTestId("switch-sending");
     assertThat(sending).isChecked();
-    // Turning a switch off asks first; cancelling leaves it on, on the server too.
-    sending.click();
-    assertThat(page.getByTestId("confirm")).containsText("发红包");
-    page.getByTestId("confirm-cancel").click();
-    assertThat(sending).isChecked();
-    assertThat(
-            service
-                .api()
-                .get("/api/v1/admin/switches", service.api().adminToken())
-                .json()
-                .getBoolean("sending"))
-        .isTrue();
-    sending.click();
-    page.getByTestId("confirm-ok").click();
-    assertThat(sending).not().isChecked();
-    JsonObject switches =
-        service.api().get("/api/v1/admin/switches", service.api().adminToken()).json();
-    assertThat(switches.getBoolean("sending")).isFalse();
-    sending.click();
-    assertThat(sending).isChecked();
+    try {
+      // Turning a switch off asks first; cancelling leaves it on, on the server too.
+      sending.click();
+      assertThat(page.getByTestId("confirm")).containsText("发红包");
+      page.getByTestId("confirm-cancel").click();
+      assertThat(sending).isEnabled();
+      assertThat(sending).isChecked();
+      assertThat(sendingSwitch()).isTrue();
+      // The toggle is usable again only once the server has answered, showing the server's state.
+      sending.click();
+      assertThat(sending).isDisabled();
+      page.getByTestId("confirm-ok").click();
+      assertThat(sending).isEnabled();
+      assertThat(sending).not().isChecked();
+      assertThat(sendingSwitch()).isFalse();
+      sending.click();
+      assertThat(sending).isEnabled();
+      assertThat(sending).isChecked();
+      assertThat(sendingSwitch()).isTrue();
+    } finally {
+      // Every test class of this JVM shares the switches: never leave sending off for them.
+      service
+          .api()
+          .put("/api/v1/admin/switches/sending", service.api().adminToken(), "{\"enabled\":true}");
+    }
     assertThat(page.getByRole(AriaRole.HEADING).first()).isVisible();
     screenshot(page, "09-admin");
 
@@ -337,6 +342,14 @@ class WebUiTest {
     assertThat(page.evaluate("localStorage.getItem('hb.adminToken')")).isNull();
     assertThat(page.locator("#tabs")).isHidden();
     page.context().close();
+  }
+
+  private boolean sendingSwitch() {
+    return service
+        .api()
+        .get("/api/v1/admin/switches", service.api().adminToken())
+        .json()
+        .getBoolean("sending");
   }
 
   /** A 口令 packet of two shares sent through the API, matched by pinyin (the default). */
