@@ -248,6 +248,33 @@ class CampaignEditTest {
   }
 
   /**
+   * A reward paid from a scheduled rain's campaign through the reward API (allowed at any time)
+   * fixes its terms: an edit would have to resize budget keys that hold a reservation. It is
+   * refused with nothing moved, and the rain still runs, closes and returns as created.
+   */
+  @Test
+  void aCampaignPaidFromByTheRewardApi_refusesAnEdit_andStillCloses() {
+    Instant starts = fixture.clock.instant().plusSeconds(120);
+    var created = campaign(1_000, 1, 5, round(starts, 60, prize("CASH", 100, 5)));
+    String id = fixture.created(created);
+    long system = fixture.systemBalance();
+    fixture.othersBonus(id, 300);
+
+    var refused =
+        edit(id, campaign(2_000, 1, 5, round(starts.plusSeconds(600), 60, prize("CASH", 100, 5))));
+    assertError(refused, 409, "CONFLICT");
+    assertThat(refused.raw()).contains("reserved");
+    assertThat(edit(id, created).status()).as("the same terms again").isEqualTo(200);
+
+    var view = fixture.api.get("/api/v1/campaigns/" + id, fixture.admin).json();
+    assertThat(view.getInteger("version")).isEqualTo(1);
+    assertThat(fixture.systemBalance()).isEqualTo(system);
+    assertThat(editTransfers(id)).isZero();
+    at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
+    assertThat(fixture.awaitReturned(id)).isEqualTo(700);
+  }
+
+  /**
    * Another instance read the campaign before the edit and still holds that copy when the edit
    * commits; by the new round it serves the new version: its prizes, its limit, its time (earlier
    * than the old one, which has not started when the new round ends).

@@ -44,7 +44,10 @@ public final class CampaignRules {
    */
   public static Campaign accept(
       String id, CampaignDraft draft, Predicate<String> isCash, Instant createdAt) {
-    if (draft.name() == null || draft.name().isBlank() || draft.name().length() > NAME_MAX_CHARS) {
+    // Characters as people count them (code points), as greetings and passwords are counted.
+    if (draft.name() == null
+        || draft.name().isBlank()
+        || draft.name().codePointCount(0, draft.name().length()) > NAME_MAX_CHARS) {
       throw invalid("name must be 1 to " + NAME_MAX_CHARS + " characters");
     }
     if (draft.budget() < 1 || draft.budget() > RewardRules.BUDGET_MAX) {

@@ -31,10 +31,10 @@ import java.util.random.RandomGenerator;
  * <p><b>Editing.</b> An edit is a new version of the campaign, committed only while the first round
  * is more than the edit lead away ({@link CampaignStore#edit}, which also moves the budget's
  * difference in or out of the escrow). The new version has pools of its own in Redis (so the two
- * never mix) and resizes the reward budget, both at its arming: nothing was won or reserved before
- * the first round, so both are safe then. The old version's pools are deleted afterwards, best
- * effort. Other instances pick the new version up within {@link Campaigns}'s refresh, long before a
- * round of either version runs.
+ * never mix) and resizes the reward budget, both at its arming: nothing was won before the first
+ * round, and an edit is refused once the reward API reserved from the budget, so both are safe
+ * then. The old version's pools are deleted afterwards, best effort. Other instances pick the new
+ * version up within {@link Campaigns}'s refresh, long before a round of either version runs.
  */
 public final class CampaignService {
 
@@ -152,6 +152,7 @@ public final class CampaignService {
   public CampaignView edit(String id, CampaignDraft draft) {
     Instant now = clock.instant();
     Campaign terms = CampaignRules.accept(id, draft, this::isCash, now);
+    refuseOnceSpentFrom(id, terms);
     switch (store.edit(id, terms, clock, campaigns.lead())) {
       case CampaignStore.Edit.NotFound notFound ->
           throw new RejectedException(Rejection.NOT_FOUND, "no campaign " + id);
@@ -168,6 +169,29 @@ public final class CampaignService {
       }
     }
     return view(id);
+  }
+
+  /**
+   * Taps reserve only in a round, but the reward API may pay from any campaign at any time: once it
+   * has, the budget's keys hold reservations, which a resize would lose (budget_open refuses it).
+   * The terms are then fixed; the same terms again still re-arm. A reservation made between this
+   * look and the arming still finds the resize refused, loudly.
+   */
+  private void refuseOnceSpentFrom(String id, Campaign terms) {
+    boolean changes = store.find(id).map(current -> !current.sameTermsAs(terms)).orElse(false);
+    if (!changes) {
+      return; // unknown (404 follows) or the same terms again
+    }
+    RewardBudget.BudgetState state = budget.state(id);
+    if (state != null && state.reserved().fen() > 0) {
+      throw new RejectedException(
+          Rejection.CONFLICT,
+          "campaign "
+              + id
+              + " has had "
+              + state.reserved()
+              + " reserved from its budget by rewards: it can no longer be edited");
+    }
   }
 
   /**

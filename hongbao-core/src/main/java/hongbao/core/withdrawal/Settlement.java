@@ -112,7 +112,11 @@ public final class Settlement {
   private void refused(Withdrawal sent, String reason) {
     Instant now = clock.instant();
     int refusals = sent.refusals() + 1;
-    if (refusals >= timings.refusalsMax()) {
+    // Giving up returns the money, which is safe only when every request was refused: one that went
+    // unanswered may still be on its way to the gateway (a stale NOT_FOUND let us send again), and
+    // would be paid after the refund. Such a withdrawal stays in doubt and keeps being asked about.
+    boolean everyRequestRefused = refusals == sent.attempts();
+    if (refusals >= timings.refusalsMax() && everyRequestRefused) {
       store.move(
           Move.giveUp(
               sent,

@@ -15,7 +15,8 @@ import java.time.Duration;
  *     than a query and a transfer together
  * @param backoffBase the first wait between two checks of an unsettled withdrawal
  * @param backoffMax the longest wait between two checks: the backoff is bounded, never given up
- * @param refusalsMax retryable refusals after which the withdrawal fails and its money goes back
+ * @param refusalsMax retryable refusals after which the withdrawal fails and its money goes back,
+ *     when they answered every request made
  */
 public record WithdrawalTimings(
     Duration sendGrace,

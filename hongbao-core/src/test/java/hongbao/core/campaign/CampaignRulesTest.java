@@ -53,6 +53,18 @@ class CampaignRulesTest {
   }
 
   @Test
+  void accept_countsTheNameInCharacters_notInUtf16Units() {
+    var rounds = List.of(round(0, 60, new PrizeLine("CASH", 1, 1)));
+    String emoji = "\uD83E\uDDE7"; // 🧧, two UTF-16 units
+    var fits = new CampaignDraft(emoji.repeat(CampaignRules.NAME_MAX_CHARS), 1, rounds, 3, 10);
+    assertThat(accept(fits).name()).hasSize(2 * CampaignRules.NAME_MAX_CHARS);
+    var over = new CampaignDraft(emoji.repeat(CampaignRules.NAME_MAX_CHARS + 1), 1, rounds, 3, 10);
+    assertThat(rejection(over)).isEqualTo(Rejection.INVALID_REQUEST);
+    assertThat(rejection(new CampaignDraft(" ", 1, rounds, 3, 10)))
+        .isEqualTo(Rejection.INVALID_REQUEST);
+  }
+
+  @Test
   void accept_whenCashPrizesExceedTheBudget_isInvalidAmount_couponsCostNothing() {
     var fits = draft(8_880, List.of(round(0, 60, new PrizeLine("CASH", 888, 10))));
     assertThat(accept(fits).budget().fen()).isEqualTo(8_880);

@@ -358,6 +358,38 @@ class SettlementTest {
         .isEqualTo(Amount.fen(600));
   }
 
+  /**
+   * Retryable refusals give the money back only when they answered every request: a first request
+   * left unanswered may reach the gateway late (held at its ingress while it was overloaded, the
+   * same overload that refused the others), after our query's NOT_FOUND, and be paid then.
+   */
+  @Test
+  void refusalsAfterAnUnansweredRequest_doNotGiveUp_forTheLateRequestMayStillBePaid() {
+    w.gateway.then(DROP, FAIL_RETRYABLE, FAIL_RETRYABLE, FAIL_RETRYABLE);
+    long id = w.withdraw("alice", 400);
+    w.runDispatched(); // attempt 1: no answer, and the request lingers on its way
+    for (int round = 0; round < 3; round++) {
+      w.clock.advance(Withdrawals.TIMINGS.backoffMax());
+      w.janitorRound(); // NOT_FOUND, then attempts 2 to 4 are refused
+    }
+    assertThat(w.get(id).refusals()).isEqualTo(3);
+    assertThat(w.get(id).attempts()).isEqualTo(4);
+    assertThat(w.status(id)).as("in doubt: attempt 1 was never answered").isEqualTo(UNKNOWN);
+    assertThat(w.store.wallet("alice")).isEqualTo(Amount.fen(600));
+
+    // The lingering request arrives and is paid under the same out-trade-no.
+    w.gateway.then(FakeGateway.OnTransfer.PAY);
+    w.gateway.transfer(no(id), "alice", Amount.fen(400));
+    w.clock.advance(Withdrawals.TIMINGS.backoffMax());
+    w.janitorRound();
+
+    assertThat(w.status(id)).isEqualTo(SUCCEEDED);
+    assertThat(w.gateway.payments).isEqualTo(1);
+    assertThat(w.store.wallet("alice"))
+        .as("paid at the gateway, so not back in the wallet too")
+        .isEqualTo(Amount.fen(600));
+  }
+
   /** Stands for the process dying at a crash point. An Error: nothing may catch it and go on. */
   static final class Killed extends Error {
     private static final long serialVersionUID = 1L;
