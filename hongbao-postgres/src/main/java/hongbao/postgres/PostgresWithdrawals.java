@@ -90,8 +90,8 @@ public final class PostgresWithdrawals implements WithdrawalStore, WithdrawalBoo
           VALUES (?, 'WITHDRAW', ?, ?, ?, ?)
       ), created AS (
           INSERT INTO withdrawal (id, user_id, amount, out_trade_no, status, cause, next_check_at,
-                                  created_at, updated_at)
-          VALUES (?, ?, ?, ?, 'REQUESTED', ?, ?, ?, ?)
+                                  created_at, updated_at, idempotency_key)
+          VALUES (?, ?, ?, ?, 'REQUESTED', ?, ?, ?, ?, ?)
       )
       INSERT INTO withdrawal_transition (withdrawal_id, from_status, to_status, cause, at)
       VALUES (?, NULL, 'REQUESTED', ?, ?)
@@ -106,10 +106,34 @@ public final class PostgresWithdrawals implements WithdrawalStore, WithdrawalBoo
         "request withdrawal " + withdrawal.id(),
         connection -> {
           PostgresLedger.claimKey(connection, key, answer);
+          refuseKeyUsedBefore(connection, withdrawal, key);
           debitWallet(connection, withdrawal);
-          open(connection, withdrawal, checkAt);
+          open(connection, withdrawal, checkAt, key);
           return null;
         });
+  }
+
+  /**
+   * A key whose stored answer was purged (past its retention) while its withdrawal stays: the same
+   * key again is a request already made, answered 409 rather than paid a second time. The key's
+   * claim above serialises requests under one key, so this look cannot race another.
+   */
+  private static void refuseKeyUsedBefore(
+      Connection connection, Withdrawal withdrawal, IdempotencyKey key) throws SQLException {
+    try (PreparedStatement used =
+        connection.prepareStatement(
+            "SELECT 1 FROM withdrawal WHERE user_id = ? AND idempotency_key = ?")) {
+      used.setString(1, withdrawal.userId());
+      used.setString(2, key.key());
+      try (ResultSet row = used.executeQuery()) {
+        if (row.next()) {
+          throw new RejectedException(
+              Rejection.IDEMPOTENCY_CONFLICT,
+              "this Idempotency-Key was used for a withdrawal whose answer is no longer kept:"
+                  + " use a new key");
+        }
+      }
+    }
   }
 
   private static void debitWallet(Connection connection, Withdrawal withdrawal)
@@ -127,7 +151,7 @@ public final class PostgresWithdrawals implements WithdrawalStore, WithdrawalBoo
     }
   }
 
-  private static void open(Connection connection, Withdrawal w, Instant checkAt)
+  private static void open(Connection connection, Withdrawal w, Instant checkAt, IdempotencyKey key)
       throws SQLException {
     String flight = inFlightAccount(w.id());
     try (PreparedStatement open = connection.prepareStatement(OPEN)) {
@@ -147,6 +171,7 @@ public final class PostgresWithdrawals implements WithdrawalStore, WithdrawalBoo
       open.setObject(i++, Sql.timestamp(checkAt));
       open.setObject(i++, Sql.timestamp(w.createdAt()));
       open.setObject(i++, Sql.timestamp(w.updatedAt()));
+      open.setString(i++, key.key());
       open.setLong(i++, w.id());
       open.setString(i++, w.cause());
       open.setObject(i, Sql.timestamp(w.createdAt()));

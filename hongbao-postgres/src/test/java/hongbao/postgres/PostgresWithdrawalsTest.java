@@ -102,6 +102,40 @@ class PostgresWithdrawalsTest extends LedgerTestBase {
             org.assertj.core.groups.Tuple.tuple(EntryKind.TOPUP, 1_000L));
   }
 
+  /**
+   * Its answer purged, a key still names the withdrawal it made: the same key again (a client
+   * retrying a request made days ago) is 409 with nothing debited, not a second payout. Another
+   * user may use the same key.
+   */
+  @Test
+  void request_withAKeyWhoseAnswerWasPurged_isAConflict_andDebitsNothing() {
+    String alice = user("alice");
+    db.topUp(alice, 1_000);
+    IdempotencyKey key = newKey(alice);
+    StoredAnswer answer = new StoredAnswer(key.requestHash(), "ACCEPTED", "{}");
+    Withdrawal first = Withdrawal.requested(withdrawals.nextId(), 0, alice, Amount.fen(300), T0);
+    withdrawals.request(first, T0, key, answer);
+    db.database.answers().deleteStoredBefore(Instant.now().plusSeconds(60), 1_000);
+    assertThat(withdrawals.answerFor(key)).isEmpty();
+
+    Withdrawal again = Withdrawal.requested(withdrawals.nextId(), 0, alice, Amount.fen(300), T0);
+    assertThatThrownBy(() -> withdrawals.request(again, T0, key, answer))
+        .isInstanceOfSatisfying(
+            RejectedException.class,
+            e -> assertThat(e.rejection()).isEqualTo(Rejection.IDEMPOTENCY_CONFLICT));
+    assertThat(withdrawals.find(again.id())).isEmpty();
+    assertThat(withdrawals.answerFor(key)).as("nothing claimed either").isEmpty();
+    assertThat(db.balance(alice)).isEqualTo(Amount.fen(700));
+
+    String bob = user("bob");
+    db.topUp(bob, 1_000);
+    IdempotencyKey bobsKey = key(bob, WithdrawalService.ENDPOINT, key.key());
+    Withdrawal bobs = Withdrawal.requested(withdrawals.nextId(), 0, bob, Amount.fen(300), T0);
+    withdrawals.request(
+        bobs, T0, bobsKey, new StoredAnswer(bobsKey.requestHash(), "ACCEPTED", "{}"));
+    assertThat(db.balance(bob)).isEqualTo(Amount.fen(700));
+  }
+
   @Test
   void request_withoutTheFunds_isRefused_andStoresNeitherKeyNorWithdrawal() {
     String alice = user("alice");

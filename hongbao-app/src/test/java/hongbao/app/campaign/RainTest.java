@@ -329,6 +329,35 @@ class RainTest {
     assertThat(fixture.awaitReturned(id)).isEqualTo(1_000);
   }
 
+  /**
+   * Its answer purged, a creation key still names its campaign: the same key again is 409 with
+   * nothing moved, not a second campaign and not the unique key's 500.
+   */
+  @Test
+  void aCreationKeyWhoseAnswerWasPurged_isAConflict_andMovesNothing() {
+    Instant starts = fixture.clock.instant().plusSeconds(3_600);
+    var body = campaign(1_000, 1, 3, round(starts, 60, prize("CASH", 10, 5)));
+    String key = "k-purged-" + System.nanoTime();
+    var first = fixture.create(body, key);
+    assertThat(first.status()).as(first.raw()).isEqualTo(201);
+    fixture
+        .service
+        .hongbao()
+        .parts()
+        .database()
+        .answers()
+        .deleteStoredBefore(Instant.now().plusSeconds(60), 1_000);
+    long system = fixture.systemBalance();
+    long campaigns = fixture.books.value("SELECT count(*) FROM campaign");
+
+    assertError(fixture.create(body, key), 409, "IDEMPOTENCY_CONFLICT");
+    assertThat(fixture.systemBalance()).isEqualTo(system);
+    assertThat(fixture.books.value("SELECT count(*) FROM campaign")).isEqualTo(campaigns);
+
+    at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
+    assertThat(fixture.awaitReturned(first.json().getString("id"))).isEqualTo(1_000);
+  }
+
   /** A series' value in Prometheus text (0 when absent: a counter not yet incremented). */
   private static long sample(String text, String series) {
     return text.lines()

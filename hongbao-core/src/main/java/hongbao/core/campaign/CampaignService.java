@@ -120,6 +120,14 @@ public final class CampaignService {
       store.createdUnder(key).ifPresent(campaigns::find);
       return earlier.get();
     }
+    if (store.createdUnder(key).isPresent()) {
+      // The key's answer was purged (past its retention), its campaign was not: the same key again
+      // is a request already made, not a second campaign (and not the creation key's 500).
+      throw new RejectedException(
+          Rejection.IDEMPOTENCY_CONFLICT,
+          "this Idempotency-Key was used for a campaign whose answer is no longer kept:"
+              + " use a new key");
+    }
     for (int attempt = 1; ; attempt++) {
       Campaign campaign = valid.withId(newId());
       StoredAnswer answer = render.apply(campaign);
