@@ -39,7 +39,10 @@ if ! command -v wrk >/dev/null 2>&1; then
 fi
 
 echo "wrk-check: output in $out"
-HONGBAO_PORT=$port HONGBAO_BIND=127.0.0.1 HONGBAO_JWT_SECRET=$secret HONGBAO_ID_ALPHABET=$alphabet \
+# Dev mode on loopback: the gateway simulator stands in for the payment gateway (nothing is
+# withdrawn here), which the service allows only in dev mode.
+HONGBAO_PORT=$port HONGBAO_BIND=127.0.0.1 HONGBAO_JWT_SECRET=$secret HONGBAO_DEV_MODE=true \
+  HONGBAO_ID_ALPHABET=$alphabet \
   HONGBAO_MAX_SHARES=$shares HONGBAO_DATA_DIR=$out/data \
   setsid taskset -c 0 ./hongbao serve --fresh >"$out/serve.log" 2>&1 &
 service=$!

@@ -313,7 +313,7 @@ public final class Settings {
       add(
           TextSetting.of(
               "HONGBAO_GATEWAY_URL",
-              "the gateway simulator, as a child process",
+              "the gateway simulator, as a child process (dev mode only)",
               "an http:// or https:// address",
               "the payment gateway withdrawals are paid through"));
 

@@ -225,6 +225,29 @@ class OperationsTest {
     assertThat(output).isEqualTo("hongbao: HONGBAO_PORT must be an integer, not 'abc'");
   }
 
+  /**
+   * Outside dev mode a missing gateway address stops the start: the simulator that would stand in
+   * pays nobody, so every withdrawal would be debited and "paid" with no money leaving.
+   */
+  @Test
+  void outsideDevMode_withoutAGatewayUrl_theServiceRefusesToStart() {
+    Backends backends = Backends.embedded();
+    Config config =
+        Config.from(
+            Map.of(
+                "HONGBAO_PORT",
+                "0",
+                "HONGBAO_JWT_SECRET",
+                "operations-test-secret-" + UUID.randomUUID(),
+                "HONGBAO_ID_ALPHABET",
+                hongbao.http.PacketIds.DEFAULT_ALPHABET));
+    assertThat(config.devMode()).isFalse();
+    assertThatThrownBy(
+            () -> Hongbao.start(config, backends.redisUrl(), backends.jdbcUrl(), false).close())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("HONGBAO_GATEWAY_URL is required outside dev mode");
+  }
+
   @Test
   void aPortInUse_isNamed() throws Exception {
     Backends backends = Backends.embedded();
