@@ -83,6 +83,7 @@ public final class CampaignWiring implements AutoCloseable {
     pools = new RedisPrizePools(redis, "hb");
     var types = sdkParts.types();
     var budget = sdkParts.budget();
+    var closing = new RedisBudgetClosing(redis, new RewardKeys("hb"));
     RandomGenerator ids;
     RandomGenerator nonces;
     synchronized (random) {
@@ -93,7 +94,7 @@ public final class CampaignWiring implements AutoCloseable {
         new PrizeRecovery(
             pools,
             database.rewards()::byCampaign,
-            CampaignService.issuing(types, budget),
+            CampaignService.issuing(types, budget, store, closing),
             nonces::nextLong);
     arming = CampaignService.arming(recovery);
     campaigns = new Campaigns(store, arming, clock, editLead);
@@ -102,16 +103,7 @@ public final class CampaignWiring implements AutoCloseable {
         new CampaignService(store, campaigns, pools, types, budget, clock, new Synchronized(ids));
     taps = new TapService(campaigns, pools, issuer, recovery, clock, uniform(random));
     repair = new PoolRepair(redis::generation, store, campaigns, recovery);
-    closer =
-        new CampaignCloser(
-            store,
-            campaigns,
-            pools,
-            issuer,
-            budget,
-            new RedisBudgetClosing(redis, new RewardKeys("hb")),
-            clock,
-            grace);
+    closer = new CampaignCloser(store, campaigns, pools, issuer, budget, closing, clock, grace);
     audit = new CampaignAudit(store, campaigns, pools, database.rewards(), types);
     var live =
         new CampaignLive(

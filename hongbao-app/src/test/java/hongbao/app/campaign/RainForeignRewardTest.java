@@ -6,7 +6,12 @@ import static hongbao.app.campaign.RainFixture.round;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import hongbao.core.campaign.Campaign;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanIterator;
+import io.vertx.core.json.JsonObject;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -41,5 +46,71 @@ class RainForeignRewardTest extends RainOfItsOwn {
     assertThat(fixture.escrow(id)).as("every fen accounted for").isZero();
 
     fixture.service.assertReconciled();
+  }
+
+  /**
+   * A returned campaign whose budget keys Redis then lost is armed again by any instance that loads
+   * it (a GET, the reconciler). Its keys must come back closed: opened afresh they took a reward
+   * (202) that the empty escrow could never pay. Refused (402), nothing is queued or owed.
+   */
+  @Test
+  void aReturnedCampaignWhoseBudgetKeysWereLost_refusesRewards_onceArmedAgain() {
+    Instant starts = fixture.clock.instant().plusSeconds(10);
+    String id = fixture.created(campaign(BUDGET, 1, 10, round(starts, 60, prize("CASH", 100, 10))));
+    Campaign campaign = fixture.rain().campaigns().get(id);
+    fixture.pastReturnGrace(campaign);
+    assertThat(fixture.awaitReturned(id)).isEqualTo(BUDGET);
+    assertThat(sendCash(id, "before-loss-" + id).status()).isEqualTo(402);
+
+    loseBudgetKeys(id);
+    fixture.rain().arming().arm(campaign); // what a fresh load of the campaign does
+
+    var refused = sendCash(id, "after-loss-" + id);
+    assertThat(refused.status()).as(refused.raw()).isEqualTo(402);
+    assertThat(refused.errorCode()).isEqualTo("INSUFFICIENT_FUNDS");
+    assertThat(fixture.escrow(id)).isZero();
+    fixture.service.assertReconciled();
+  }
+
+  private hongbao.app.support.Api.Response sendCash(String campaignId, String tradeNo) {
+    return fixture.api.post(
+        "/api/v1/rewards",
+        fixture.admin,
+        Map.of(),
+        JsonObject.of(
+                "tradeNo",
+                tradeNo,
+                "userId",
+                "late-" + campaignId,
+                "campaignId",
+                campaignId,
+                "scene",
+                "late",
+                "type",
+                "CASH",
+                "amount",
+                100,
+                "desc",
+                "after the return")
+            .encode());
+  }
+
+  /** The campaign's budget keys, their trades and its entry in the campaigns' layout hash. */
+  private void loseBudgetKeys(String campaignId) {
+    RedisClient client = RedisClient.create(redis.url());
+    try (var connection = client.connect()) {
+      var sync = connection.sync();
+      long lost = 0;
+      for (String pattern : List.of("*:rwb:{" + campaignId + ":*", "*:rw:campaigns")) {
+        ScanIterator<String> keys = ScanIterator.scan(sync, ScanArgs.Builder.matches(pattern));
+        while (keys.hasNext()) {
+          String key = keys.next();
+          lost += key.endsWith(":rw:campaigns") ? sync.hdel(key, campaignId) : sync.del(key);
+        }
+      }
+      assertThat(lost).as("the campaign's layout and budget keys").isGreaterThan(1);
+    } finally {
+      client.shutdown();
+    }
   }
 }

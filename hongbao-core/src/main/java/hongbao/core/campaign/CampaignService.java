@@ -88,9 +88,13 @@ public final class CampaignService {
 
   /**
    * What a campaign's wins are issued against: a type for every prize (a type nobody defined made a
-   * coupon) and the budget's keys. Idempotent: what exists is left as it is.
+   * coupon) and the budget's keys. Idempotent: what exists is left as it is. A campaign whose
+   * budget went back has its keys closed again: keys Redis lost, opened afresh here, would
+   * otherwise take rewards (202) that its empty escrow can never pay, where closed ones refuse them
+   * (402).
    */
-  public static Consumer<Campaign> issuing(RewardTypes types, RewardBudget budget) {
+  public static Consumer<Campaign> issuing(
+      RewardTypes types, RewardBudget budget, CampaignStore store, BudgetClosing closing) {
     return campaign -> {
       for (Round round : campaign.rounds()) {
         for (PrizeLine prize : round.prizes()) {
@@ -108,6 +112,9 @@ public final class CampaignService {
         }
       }
       budget.open(campaign.id(), campaign.budget(), campaign.version());
+      if (store.returned(campaign.id()).isPresent()) {
+        closing.close(campaign.id());
+      }
     };
   }
 
