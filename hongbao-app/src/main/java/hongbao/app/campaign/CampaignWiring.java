@@ -103,7 +103,17 @@ public final class CampaignWiring implements AutoCloseable {
         new CampaignService(store, campaigns, pools, types, budget, clock, new Synchronized(ids));
     taps = new TapService(campaigns, pools, issuer, recovery, clock, uniform(random));
     repair = new PoolRepair(redis::generation, store, campaigns, recovery);
-    closer = new CampaignCloser(store, campaigns, pools, issuer, budget, closing, clock, grace);
+    closer =
+        new CampaignCloser(
+            store,
+            campaigns,
+            pools,
+            issuer,
+            budget,
+            closing,
+            database.rewards()::byCampaign,
+            clock,
+            grace);
     audit = new CampaignAudit(store, campaigns, pools, database.rewards(), types);
     var live =
         new CampaignLive(

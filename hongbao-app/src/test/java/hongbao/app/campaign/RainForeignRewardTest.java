@@ -6,12 +6,8 @@ import static hongbao.app.campaign.RainFixture.round;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import hongbao.core.campaign.Campaign;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanIterator;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -93,24 +89,5 @@ class RainForeignRewardTest extends RainOfItsOwn {
                 "desc",
                 "after the return")
             .encode());
-  }
-
-  /** The campaign's budget keys, their trades and its entry in the campaigns' layout hash. */
-  private void loseBudgetKeys(String campaignId) {
-    RedisClient client = RedisClient.create(redis.url());
-    try (var connection = client.connect()) {
-      var sync = connection.sync();
-      long lost = 0;
-      for (String pattern : List.of("*:rwb:{" + campaignId + ":*", "*:rw:campaigns")) {
-        ScanIterator<String> keys = ScanIterator.scan(sync, ScanArgs.Builder.matches(pattern));
-        while (keys.hasNext()) {
-          String key = keys.next();
-          lost += key.endsWith(":rw:campaigns") ? sync.hdel(key, campaignId) : sync.del(key);
-        }
-      }
-      assertThat(lost).as("the campaign's layout and budget keys").isGreaterThan(1);
-    } finally {
-      client.shutdown();
-    }
   }
 }

@@ -4,11 +4,15 @@ import hongbao.core.Invariants;
 import hongbao.core.RejectedException;
 import hongbao.core.money.Amount;
 import hongbao.core.reward.RewardBudget;
+import hongbao.core.reward.RewardKind;
+import hongbao.core.reward.RewardRecord;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Returns an ended campaign's unspent budget to the funding account, exactly once, however many
@@ -25,9 +29,15 @@ import java.util.Map;
  *       issued once whoever does it;
  *   <li>close the budget (nothing more can be reserved) and read what was reserved: exactly the
  *       CASH of the issued wins, all of which will be credited;
- *   <li>move budget − reserved back, in one transaction that marks the campaign returned; a second
- *       instance finds it marked and moves nothing.
+ *   <li>move budget − reserved − the CASH credited for trades the budget no longer holds back, in
+ *       one transaction that marks the campaign returned; a second instance finds it marked and
+ *       moves nothing.
  * </ol>
+ *
+ * <p>The last term is zero unless Redis lost trades that were already credited (their keys were
+ * opened again empty, or rolled back to an older state): that CASH left the escrow without being
+ * reserved now, so returning budget − reserved would ask the escrow for more than it holds. The
+ * reconciler names each such trade ("credited but never accepted").
  */
 public final class CampaignCloser {
 
@@ -41,9 +51,13 @@ public final class CampaignCloser {
   private final PrizeIssuer issuer;
   private final RewardBudget budget;
   private final BudgetClosing closing;
+  private final Function<String, List<RewardRecord>> book;
   private final Clock clock;
   private final Duration grace;
 
+  /**
+   * @param book every reward of a campaign the reward book holds ({@code RewardBook#byCampaign})
+   */
   public CampaignCloser(
       CampaignStore store,
       Campaigns campaigns,
@@ -51,6 +65,7 @@ public final class CampaignCloser {
       PrizeIssuer issuer,
       RewardBudget budget,
       BudgetClosing closing,
+      Function<String, List<RewardRecord>> book,
       Clock clock,
       Duration grace) {
     this.store = store;
@@ -59,6 +74,7 @@ public final class CampaignCloser {
     this.issuer = issuer;
     this.budget = budget;
     this.closing = closing;
+    this.book = book;
     this.clock = clock;
     this.grace = grace;
   }
@@ -111,7 +127,28 @@ public final class CampaignCloser {
     campaigns.arming().arm(campaign);
     reissueLostWins(campaign);
     Amount reserved = closing.close(id);
-    return store.returnUnspent(id, campaign.budget().minus(reserved), clock.instant());
+    Amount unspent = campaign.budget().minus(reserved).minus(creditedWithoutTrade(id));
+    if (unspent.isNegative()) {
+      // Keys opened again after a loss took more than the escrow still held: crediting refuses
+      // the excess (the failure stream), and nothing is left to return.
+      LOG.log(Level.ERROR, "campaign " + id + ": reserved and credited exceed its budget");
+      unspent = Amount.ZERO;
+    }
+    return store.returnUnspent(id, unspent, clock.instant());
+  }
+
+  /** The CASH credited for trades the budget, now closed, does not hold: spent, not reserved. */
+  private Amount creditedWithoutTrade(String id) {
+    Map<String, RewardBudget.Trade> trades = budget.trades(id);
+    Amount credited = Amount.ZERO;
+    for (RewardRecord record : book.apply(id)) {
+      if (record.status() == RewardRecord.Status.CREDITED
+          && record.kind() == RewardKind.CASH
+          && !trades.containsKey(record.reward().tradeNo())) {
+        credited = credited.plus(record.amount());
+      }
+    }
+    return credited;
   }
 
   private void reissueLostWins(Campaign campaign) {

@@ -89,7 +89,15 @@ class CampaignCloserTest {
               return Map.of();
             });
     return new CampaignCloser(
-        store, campaigns, pools, issuer, budget, id -> Amount.ZERO, clock, Duration.ofSeconds(10));
+        store,
+        campaigns,
+        pools,
+        issuer,
+        budget,
+        id -> Amount.ZERO,
+        id -> List.of(),
+        clock,
+        Duration.ofSeconds(10));
   }
 
   @Test
