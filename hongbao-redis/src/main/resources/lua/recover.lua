@@ -21,8 +21,12 @@ Replies: one per grab, in order, each an array:
   {'ALREADY_GRABBED', amount}  the store has this user's grab (possibly with another amount)
   {'EXHAUSTED'}                what is left cannot cover it: no share, or too few fen for the
                                shares still untaken to keep at least 1 fen each; nothing changed
-  {'CLOSED'}                   the packet is closed (its remainder is being or was refunded) or
-                               held; nothing changed
+  {'REFUNDED'}                 the packet is closed with its grabs recorded: its remainder went
+                               back to the sender, and what its escrow still holds is owed to
+                               the grabs recorded here; nothing changed
+  {'CLOSED'}                   the packet is held, or closed without a record of its grabs (the
+                               store had lost them when it closed, and the ledger decides);
+                               nothing changed
   {'NOT_FOUND'}                no meta: arm the packet from the ledger first
   {'LIMIT_REACHED'}            CLAIM only: the user has grabbed lim shares of the packet's
                                activity without this one; nothing changed (a restored grab the
@@ -107,6 +111,8 @@ for i = 3, #ARGV, 3 do
   local taken = tonumber(redis.call('HGET', KEYS[1], 'taken'))
   if earlier then
     table.insert(results, {'ALREADY_GRABBED', tonumber(string.match(earlier, '^(%d+)|'))})
+  elseif meta[3] == 'C' and count > 0 then
+    table.insert(results, {'REFUNDED'})
   elseif meta[3] == 'C' or meta[3] == 'H' or count == 0 then
     table.insert(results, {'CLOSED'})
   elseif lim and ARGV[1] == 'CLAIM' and (function()

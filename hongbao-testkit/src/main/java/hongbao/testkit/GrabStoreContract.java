@@ -222,6 +222,7 @@ public abstract class GrabStoreContract {
                     packet.id(),
                     List.of(new GrabRecord(newUser("late"), Amount.fen(1), at, 2)),
                     false))
-        .containsExactly(Recovered.CLOSED);
+        .as("closed with its grabs recorded: its remainder was refunded without this one")
+        .containsExactly(Recovered.REFUNDED);
   }
 }

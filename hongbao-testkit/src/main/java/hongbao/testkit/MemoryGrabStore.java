@@ -277,6 +277,9 @@ public final class MemoryGrabStore implements GrabStore {
     if (there != null) {
       return new Recovered.AlreadyThere(there.amount());
     }
+    if (slot.status == Status.CLOSED && slot.count > 0) {
+      return Recovered.REFUNDED;
+    }
     if (slot.status != Status.OPEN || slot.count == 0) {
       return Recovered.CLOSED;
     }

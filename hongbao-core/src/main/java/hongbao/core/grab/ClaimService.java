@@ -19,8 +19,11 @@ import java.util.Optional;
  * beyond the packet's amount or count.
  *
  * <p>Order: the ledger first (already paid?), then the grab store (it has the grab, or takes the
- * grab's amount out of what is left and queues its payout), and for a packet the store has closed
- * or forgotten after expiry, the ledger directly: its constraints decide.
+ * grab's amount out of what is left and queues its payout). A packet the store closed with its
+ * grabs recorded refunded its remainder without this grab: what its escrow still holds belongs to
+ * the recorded grabs whose payouts are queued, so the claim is refused (and reported). For a packet
+ * the store holds, or closed or forgot without its grabs, the ledger pays directly: its constraints
+ * decide.
  */
 public final class ClaimService {
 
@@ -79,6 +82,11 @@ public final class ClaimService {
           refuse(receipt, "every share of the packet is taken or too little is left");
       case Recovered.OverLimit overLimit ->
           refuse(receipt, "the user has grabbed as many shares of the activity as it allows");
+      case Recovered.Refunded refunded ->
+          refuse(
+              receipt,
+              "the packet closed without this grab: its remainder went back to the sender, and"
+                  + " its escrow holds only what the grabs it recorded are owed");
       case Recovered.Closed closed -> payFromLedger(receipt);
       case Recovered.Missing missing -> payFromLedger(receipt);
     };

@@ -20,7 +20,16 @@ public sealed interface Recovered {
    */
   record OverLimit() implements Recovered {}
 
-  /** The packet is closed or held in the store; nothing changed. */
+  /**
+   * The packet is closed with its grabs recorded in the store: its remainder was refunded, and what
+   * its escrow still holds is owed to those grabs; nothing changed.
+   */
+  record Refunded() implements Recovered {}
+
+  /**
+   * The packet is held in the store, or closed without a record of its grabs (the ledger decides);
+   * nothing changed.
+   */
   record Closed() implements Recovered {}
 
   /** The store has no state of the packet. */
@@ -28,6 +37,7 @@ public sealed interface Recovered {
 
   Recovered EXHAUSTED = new Exhausted();
   Recovered OVER_LIMIT = new OverLimit();
+  Recovered REFUNDED = new Refunded();
   Recovered CLOSED = new Closed();
   Recovered MISSING = new Missing();
 }

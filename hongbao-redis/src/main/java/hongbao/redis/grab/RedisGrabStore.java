@@ -317,6 +317,7 @@ public final class RedisGrabStore implements GrabStore {
             case "ALREADY_GRABBED" -> new Recovered.AlreadyThere(Amount.fen((Long) reply.get(1)));
             case "EXHAUSTED" -> Recovered.EXHAUSTED;
             case "LIMIT_REACHED" -> Recovered.OVER_LIMIT;
+            case "REFUNDED" -> Recovered.REFUNDED;
             case "CLOSED" -> Recovered.CLOSED;
             case "NOT_FOUND" -> Recovered.MISSING;
             default -> throw new Invariants.InvariantViolation("unknown recover reply " + reply);

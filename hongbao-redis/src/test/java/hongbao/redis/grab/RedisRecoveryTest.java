@@ -160,7 +160,7 @@ class RedisRecoveryTest {
         .containsExactly(new Recovered.AlreadyThere(Amount.fen(100)));
     store.close(id, Amount.fen(300), after());
     assertThat(store.recover(id, List.of(record("late", 100, 2)), false))
-        .containsExactly(Recovered.CLOSED);
+        .containsExactly(Recovered.REFUNDED);
     assertThat(store.recover(IDS.incrementAndGet(), List.of(record("x", 1, 1)), false))
         .containsExactly(Recovered.MISSING);
   }
