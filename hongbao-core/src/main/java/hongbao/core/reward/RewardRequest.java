@@ -16,6 +16,7 @@ public record RewardRequest(
   /** The reward accepted at {@code at}; throws the first rule the request breaks. */
   public Reward at(Instant at) {
     RewardRules.check(tradeNo, userId, campaignId, scene, type, amount, desc);
+    RewardRules.checkText(desc);
     return new Reward(tradeNo, userId, campaignId, scene, type, Amount.fen(amount), desc, at);
   }
 }

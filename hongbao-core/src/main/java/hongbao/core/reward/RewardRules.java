@@ -55,6 +55,29 @@ public final class RewardRules {
     }
   }
 
+  /**
+   * A request's free text must be well-formed Unicode without NUL, as the HTTP API already insists:
+   * an unpaired surrogate is written as '?' by the token and by Redis but kept by Kafka, so the
+   * copies of one reward would disagree (and its token verify UNKNOWN), and PostgreSQL refuses NUL
+   * in text. Checked where a request comes in (an SDK caller may cut a string mid-character), not
+   * on rewards decoded from queues and tokens.
+   */
+  static void checkText(String desc) {
+    for (int i = 0; i < desc.length(); i++) {
+      char c = desc.charAt(i);
+      if (c == 0) {
+        throw invalid("desc holds U+0000");
+      }
+      if (Character.isHighSurrogate(c)
+          && i + 1 < desc.length()
+          && Character.isLowSurrogate(desc.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        throw invalid("desc holds an unpaired surrogate; it is not valid Unicode");
+      }
+    }
+  }
+
   static void checkCampaign(String campaignId, long budget) {
     if (campaignId == null || !CAMPAIGN_ID.matcher(campaignId).matches()) {
       throw invalid("campaignId must be 1-32 characters of [A-Za-z0-9_.:-]");
