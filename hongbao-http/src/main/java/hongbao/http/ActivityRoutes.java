@@ -60,6 +60,22 @@ final class ActivityRoutes {
         .onComplete(result -> reply(ctx, 201, result.map(this::json)));
   }
 
+  /**
+   * The page's cursor is Redis's HSCAN cursor: an unsigned 64-bit number, which Redis refuses
+   * beyond 2^64 − 1 with an error reply (a 500 here) before it looks at anything.
+   */
+  static boolean isScanCursor(String cursor) {
+    if (!cursor.matches("[0-9]{1,20}")) {
+      return false;
+    }
+    try {
+      Long.parseUnsignedLong(cursor);
+      return true;
+    } catch (NumberFormatException beyond64Bits) {
+      return false;
+    }
+  }
+
   private void show(RoutingContext ctx) {
     long id = decode(ctx.pathParam("id"));
     if (id < 0) {
@@ -68,7 +84,7 @@ final class ActivityRoutes {
     int limit =
         HttpApi.intParam(ctx, "limit", ActivityService.MAX_PAGE, 1, ActivityService.MAX_PAGE);
     String cursor = ctx.request().getParam("cursor");
-    if (cursor != null && !cursor.matches("[0-9]{1,20}")) {
+    if (cursor != null && !isScanCursor(cursor)) {
       throw ApiError.invalid("cursor is not a cursor this service gave out");
     }
     blocking

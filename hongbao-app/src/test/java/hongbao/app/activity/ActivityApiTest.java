@@ -94,6 +94,24 @@ class ActivityApiTest {
     assertThat(details.getString("activityId")).isEqualTo(activity.getString("id"));
   }
 
+  /** A page cursor is Redis's unsigned 64-bit scan cursor: anything else is a clear 400. */
+  @Test
+  void aCursorBeyond64Bits_orNotANumber_isInvalidRequest() {
+    String id =
+        createActivity(api.adminToken(), "{\"name\": \"游标\", \"maxGrabsPerUser\": 1}")
+            .json()
+            .getString("id");
+    String token = api.token(fresh("reader"));
+    assertThat(api.get("/api/v1/activities/" + id + "?cursor=18446744073709551615", token).status())
+        .as("2^64 - 1, the largest cursor Redis takes")
+        .isEqualTo(200);
+    for (String cursor : new String[] {"18446744073709551616", "99999999999999999999", "-1", "x"}) {
+      Api.Response refused = api.get("/api/v1/activities/" + id + "?cursor=" + cursor, token);
+      assertThat(refused.status()).as(cursor).isEqualTo(400);
+      assertThat(refused.errorCode()).as(cursor).isEqualTo("INVALID_REQUEST");
+    }
+  }
+
   @Test
   void createActivity_refusesNonAdmins_andBadFields() {
     String body = "{\"name\": \"x\", \"maxGrabsPerUser\": 2}";
