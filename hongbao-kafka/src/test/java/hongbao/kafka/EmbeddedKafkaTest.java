@@ -28,7 +28,17 @@ class EmbeddedKafkaTest {
       throws Exception {
     try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
       assertThat(kafka.pid()).isNotEqualTo(ProcessHandle.current().pid());
-      KafkaTopics.ensure(kafka.bootstrap(), List.of("smoke"), 2, (short) 1);
+      KafkaTopics.ensure(kafka.bootstrap(), List.of("smoke"), 2);
+      try (var admin =
+          org.apache.kafka.clients.admin.Admin.create(
+              Map.<String, Object>of("bootstrap.servers", kafka.bootstrap()))) {
+        var smoke =
+            admin.describeTopics(List.of("smoke")).allTopicNames().get(30, TimeUnit.SECONDS);
+        assertThat(smoke.get("smoke").partitions())
+            .as("two partitions, one replica each on the one broker")
+            .hasSize(2)
+            .allSatisfy(p -> assertThat(p.replicas()).hasSize(1));
+      }
       var producer = KafkaRewardProducer.connect(kafka.bootstrap());
       try {
         var topic = new KafkaRewardProducer(producer, "smoke");

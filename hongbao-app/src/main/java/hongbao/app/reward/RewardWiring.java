@@ -134,7 +134,7 @@ public final class RewardWiring implements AutoCloseable {
         config.keysetJson() != null ? Sealer.fromKeysetJson(config.keysetJson()) : serviceSealer;
     List<String> kafkaTopics = config.topology().topicsOf(QueueTopology.Kind.KAFKA);
     if (!kafkaTopics.isEmpty()) {
-      KafkaTopics.ensure(kafkaBootstrap, kafkaTopics, config.kafkaPartitions(), (short) 1);
+      KafkaTopics.ensure(kafkaBootstrap, kafkaTopics, config.kafkaPartitions());
     }
     book = database.rewards();
     var connection = redis;
