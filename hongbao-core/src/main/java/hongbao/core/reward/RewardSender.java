@@ -123,7 +123,7 @@ public final class RewardSender {
       }
       case RewardBudget.Reservation.Replay replay -> {
         claimReplayed(reward, false);
-        return replayed(reward, replay.token());
+        return replayed(reward, type, replay.token());
       }
       case RewardBudget.Reservation.SyncReplay replay -> {
         claimReplayed(reward, true);
@@ -350,8 +350,19 @@ public final class RewardSender {
    * A replay of an asynchronous send answers what that send answered, ACCEPTED with its token, even
    * once the reward is credited and whatever mode the replay asks for: the tradeNo names one
    * request, and its answer does not change with the caller's retry.
+   *
+   * <p>ACCEPTED promises an event on a queue, and the first send may have stopped before its event
+   * got there: an outage after reserving, whose undo failed too, left the reservation for this
+   * replay to find. So while the book holds nothing of the reward, the replay sends the first
+   * send's event (and token copy) again. Crediting is idempotent by tradeNo: a second copy of an
+   * event that did reach a queue changes nothing.
    */
-  private static SendOutcome replayed(Reward reward, String firstToken) {
+  private SendOutcome replayed(Reward reward, RewardType type, String firstToken) {
+    if (book.find(reward.tradeNo()).isEmpty()) {
+      Reward first = tokens.open(firstToken, reward.userId()).orElse(reward);
+      keepCopy(first, firstToken);
+      queues.send(first, type.queue(), 0);
+    }
     return new SendOutcome.Accepted(reward.tradeNo(), firstToken);
   }
 

@@ -222,6 +222,65 @@ class RewardSenderReplayTest {
     assertThat(tokenStore.holds(REQUEST.at(Instant.EPOCH))).as("the retry's token copy").isTrue();
   }
 
+  /**
+   * An asynchronous send reserves, then Redis drops the connection: its claim fails, and so does
+   * the release that would undo the reservation. The caller retries the same request, which finds
+   * the reservation and is answered ACCEPTED, "on a queue": the replay must put it there, since the
+   * first send never did.
+   */
+  @Test
+  void anAsyncSendStoppedBeforeItsEventWasQueued_isQueuedByItsReplay() {
+    var sender =
+        new RewardSender(
+            RewardDoubles.typesOf(TEA),
+            new RewardDoubles.PlainTokens(),
+            failingOnce(RewardBudget.class, budget, "release"),
+            FundedBudgets.NONE,
+            failingOnce(TradeClaims.class, claims, "claim"),
+            tokenStore,
+            recordingQueues(queued),
+            new RewardService(
+                book,
+                (reward, type) -> {
+                  throw new AssertionError("an asynchronous send issues nothing");
+                },
+                tokenStore,
+                RewardMetrics.NONE),
+            book,
+            new RewardDoubles.AlwaysOn(),
+            (type, permits) -> 0,
+            duration -> {},
+            Clock.systemUTC());
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> sender.send(REQUEST))
+        .isInstanceOf(Unavailable.class);
+    assertThat(queued).as("the first send stopped before its queue").isEmpty();
+
+    assertThat(sender.send(REQUEST)).isInstanceOf(SendOutcome.Accepted.class);
+    assertThat(queued).extracting(Reward::tradeNo).containsExactly("t1");
+    assertThat(tokenStore.holds(queued.getFirst())).as("its token copy").isTrue();
+  }
+
+  /** {@code target}, whose first call of {@code method} fails as Redis dropping the connection. */
+  @SuppressWarnings("unchecked")
+  private static <T> T failingOnce(Class<T> type, T target, String method) {
+    var failed = new java.util.concurrent.atomic.AtomicBoolean();
+    return (T)
+        java.lang.reflect.Proxy.newProxyInstance(
+            type.getClassLoader(),
+            new Class<?>[] {type},
+            (proxy, called, args) -> {
+              if (called.getName().equals(method) && failed.compareAndSet(false, true)) {
+                throw new Unavailable("redis", "connection reset", null);
+              }
+              try {
+                return called.invoke(target, args);
+              } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+  }
+
   private static RewardQueues recordingQueues(List<Reward> queued) {
     RewardProducer producer =
         new RewardProducer() {
