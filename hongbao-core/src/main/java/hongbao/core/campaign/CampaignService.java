@@ -98,7 +98,9 @@ public final class CampaignService {
     return campaign -> {
       for (Round round : campaign.rounds()) {
         for (PrizeLine prize : round.prizes()) {
-          if (types.find(prize.type()).isEmpty()) {
+          // Fresh: a type an operator defined on another instance a moment ago must not be
+          // overwritten by a default coupon because this instance's copy lags.
+          if (types.findFresh(prize.type()).isEmpty()) {
             types.put(
                 new RewardType(
                     prize.type(),
@@ -230,8 +232,13 @@ public final class CampaignService {
    */
   static final int ID_ATTEMPTS_MAX = 3;
 
+  /**
+   * Fresh, as above: a CASH type defined on another instance a moment ago, unknown to this copy,
+   * would otherwise pass for a coupon, and a campaign whose CASH prizes exceed its budget would be
+   * accepted.
+   */
   private boolean isCash(String type) {
-    return types.find(type).map(t -> t.kind() == RewardKind.CASH).orElse(false);
+    return types.findFresh(type).map(t -> t.kind() == RewardKind.CASH).orElse(false);
   }
 
   /** {@code c_<number in base 36><4 random base-36 digits>}: unique, and not guessable in turn. */
