@@ -62,7 +62,9 @@ public final class DetailsService {
       }
     }
     Amount grabbedAmount = grabs.stream().map(GrabView::amount).reduce(Amount.ZERO, Amount::plus);
-    PacketStatus status = statusOf(packet, grabs.size());
+    Amount refunded = packets.refunded(packet.id());
+    boolean closed = refunded.isPositive() || state.map(PacketState::closed).orElse(false);
+    PacketStatus status = statusOf(packet, grabs.size(), closed);
     GrabView bestLuck = status == PacketStatus.ACTIVE ? null : bestLuck(grabs);
     Long timeToEmpty =
         emptiedAt == null ? null : Duration.between(packet.createdAt(), emptiedAt).toMillis();
@@ -73,16 +75,23 @@ public final class DetailsService {
         grabbedAmount,
         emptiedAt,
         timeToEmpty,
-        packets.refunded(packet.id()),
+        refunded,
         bestLuck,
         withGrabs ? grabs : List.of());
   }
 
-  private PacketStatus statusOf(Packet packet, int grabbed) {
+  /**
+   * A packet that was closed or refunded has expired whatever this instance's clock says: the
+   * sweeper that closed it may run on an instance whose clock is ahead, and a page showing a refund
+   * must not call the packet active.
+   */
+  private PacketStatus statusOf(Packet packet, int grabbed, boolean closed) {
     if (grabbed >= packet.count()) {
       return PacketStatus.EMPTY;
     }
-    return packet.isExpiredAt(clock.instant()) ? PacketStatus.EXPIRED : PacketStatus.ACTIVE;
+    return closed || packet.isExpiredAt(clock.instant())
+        ? PacketStatus.EXPIRED
+        : PacketStatus.ACTIVE;
   }
 
   /** The largest share; the earliest grab wins a tie. */
