@@ -92,22 +92,22 @@ public final class WithdrawalAudit implements Audit {
       stuck(booked, now).ifPresent(problems::add);
     }
     Map<String, List<StatementLine>> gateway = new HashMap<>();
+    boolean complete = true;
     for (LocalDate day = first; !day.isAfter(today.plusDays(1)); day = day.plusDays(1)) {
       try {
         for (StatementLine line : statements.statement(day)) {
           gateway.computeIfAbsent(line.outTradeNo(), no -> new ArrayList<>()).add(line);
         }
       } catch (StatementUnavailableException e) {
-        // Comparing against a partial statement would invent mismatches.
         problems.add("withdrawals: the gateway statement of " + day + " is unavailable: " + e);
-        return problems;
+        complete = false;
       }
     }
     Set<String> seen = new HashSet<>();
     for (Booked booked : window) {
       Withdrawal withdrawal = booked.withdrawal();
       seen.add(withdrawal.outTradeNo());
-      gatewayProblem(withdrawal, gateway.getOrDefault(withdrawal.outTradeNo(), List.of()))
+      gatewayProblem(withdrawal, gateway.getOrDefault(withdrawal.outTradeNo(), List.of()), complete)
           .ifPresent(problems::add);
     }
     for (var entry : gateway.entrySet()) {
@@ -124,7 +124,7 @@ public final class WithdrawalAudit implements Audit {
         continue;
       }
       ledgerProblem(older.get()).ifPresent(problems::add);
-      gatewayProblem(older.get().withdrawal(), entry.getValue()).ifPresent(problems::add);
+      gatewayProblem(older.get().withdrawal(), entry.getValue(), complete).ifPresent(problems::add);
     }
     return problems;
   }
@@ -171,13 +171,20 @@ public final class WithdrawalAudit implements Audit {
         "%s: still pending since %s (last: %s)".formatted(name(w), w.createdAt(), w.cause()));
   }
 
-  private static Optional<String> gatewayProblem(Withdrawal w, List<StatementLine> lines) {
+  /**
+   * What the gateway's statement says against this withdrawal. A payment the statement shows is a
+   * fact whatever else is missing; a payment it does not show says something only when every day's
+   * statement came: one unavailable day may hold it, so absence is not judged then (the unavailable
+   * day is reported instead).
+   */
+  private static Optional<String> gatewayProblem(
+      Withdrawal w, List<StatementLine> lines, boolean complete) {
     List<StatementLine> paid = lines.stream().filter(StatementLine::paid).toList();
     if (paid.size() > 1) {
       return Optional.of("%s: paid %d times at the gateway".formatted(name(w), paid.size()));
     }
     if (paid.isEmpty()) {
-      if (w.status() != WithdrawalStatus.SUCCEEDED) {
+      if (w.status() != WithdrawalStatus.SUCCEEDED || !complete) {
         return Optional.empty();
       }
       return Optional.of(
