@@ -4,6 +4,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -76,12 +78,21 @@ public final class FailoverQueue {
     }
     boolean first = toMaster;
     return attempt(first, reward, attempt)
-        .exceptionallyCompose(
+        .exceptionallyComposeAsync(
             failure ->
                 suspect(!first)
                     ? CompletableFuture.failedFuture(failure)
-                    : attempt(!first, reward, attempt));
+                    : attempt(!first, reward, attempt),
+            FAILING_OVER);
   }
+
+  /**
+   * Where the other producer is tried after the first failed. The failure completes on whatever
+   * thread failed it: a Redis client's I/O thread for an error reply, or the JVM's one timeout
+   * thread. A Kafka producer's send may block there for its metadata (up to {@code max.block.ms}),
+   * which would stall every Redis command of the connection, or every timeout of the JVM.
+   */
+  private static final Executor FAILING_OVER = Executors.newVirtualThreadPerTaskExecutor();
 
   /**
    * Sends to one producer only, the master or the backup: the alternating retry of a held event. A
