@@ -137,20 +137,20 @@ public final class KafkaRewardConsumer implements AutoCloseable {
       return 0;
     }
     for (ConsumerRecord<String, byte[]> record : records) {
-      window.track(record.partition(), record.offset());
-      workers.execute(() -> work(record));
+      AckWindow.Ticket ticket = window.track(record.partition(), record.offset());
+      workers.execute(() -> work(record, ticket));
     }
     measureLag();
     return records.count();
   }
 
-  private void work(ConsumerRecord<String, byte[]> record) {
+  private void work(ConsumerRecord<String, byte[]> record, AckWindow.Ticket ticket) {
     RewardEventCodec.Event event;
     try {
       event = RewardEventCodec.decode(record.value());
     } catch (RuntimeException e) {
       LOG.error("undecodable record {}-{}@{}: {}", topic, record.partition(), record.offset(), e);
-      window.done(record.partition(), record.offset());
+      window.done(ticket);
       return;
     }
     while (running) {
@@ -161,7 +161,7 @@ public final class KafkaRewardConsumer implements AutoCloseable {
           continue;
         }
         consumed.incrementAndGet();
-        window.done(record.partition(), record.offset());
+        window.done(ticket);
         return;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

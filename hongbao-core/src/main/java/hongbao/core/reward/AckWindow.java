@@ -15,30 +15,66 @@ import java.util.TreeSet;
  */
 public final class AckWindow {
 
+  private static final System.Logger LOG = System.getLogger(AckWindow.class.getName());
+
   private final Map<Integer, Partition> partitions = new HashMap<>();
+  private long generations;
+
+  /**
+   * A message taken for processing, to hand back to {@link #done}. Its generation tells a message
+   * of the partition's current window from one taken before the window started again (the partition
+   * was given up and assigned back, or its offsets went back): the old one's completion must not
+   * remove the current one's message of the same offset from the in-flight set.
+   */
+  public record Ticket(int partition, long offset, long generation) {}
 
   private static final class Partition {
+    final long generation;
     final TreeSet<Long> inFlight = new TreeSet<>();
     long next = -1;
     long committed = -1;
+
+    Partition(long generation) {
+      this.generation = generation;
+    }
   }
 
-  /** A message taken for processing. Offsets of a partition must be tracked in increasing order. */
-  public synchronized void track(int partition, long offset) {
-    Partition p = partitions.computeIfAbsent(partition, k -> new Partition());
-    if (offset < p.next) {
-      throw new IllegalArgumentException(
-          "offset " + offset + " of partition " + partition + " tracked after " + (p.next - 1));
+  /**
+   * A message taken for processing. Offsets of a partition come in increasing order; one that goes
+   * back means the partition's log was cut (a broker lost what it had acknowledged) or the position
+   * was reset: the window starts again there, so the messages from that offset on are processed and
+   * committed, not refused as out of order and skipped.
+   */
+  public synchronized Ticket track(int partition, long offset) {
+    Partition p = partitions.get(partition);
+    if (p == null || offset < p.next) {
+      if (p != null) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "partition "
+                + partition
+                + " went back from offset "
+                + (p.next - 1)
+                + " to "
+                + offset
+                + ": its window starts again");
+      }
+      p = new Partition(++generations);
+      partitions.put(partition, p);
     }
     p.inFlight.add(offset);
     p.next = offset + 1;
+    return new Ticket(partition, offset, p.generation);
   }
 
-  /** A message processed (acknowledged or settled for good). */
-  public synchronized void done(int partition, long offset) {
-    Partition p = partitions.get(partition);
-    if (p != null) {
-      p.inFlight.remove(offset);
+  /**
+   * A message processed (acknowledged or settled for good). One of a window that has started again
+   * since changes nothing: its offset may name another message now.
+   */
+  public synchronized void done(Ticket ticket) {
+    Partition p = partitions.get(ticket.partition());
+    if (p != null && p.generation == ticket.generation()) {
+      p.inFlight.remove(ticket.offset());
     }
   }
 

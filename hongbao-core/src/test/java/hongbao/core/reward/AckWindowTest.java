@@ -1,10 +1,10 @@
 package hongbao.core.reward;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -14,19 +14,20 @@ class AckWindowTest {
   @Test
   void committable_neverPassesTheLowestOffsetStillInFlight() {
     var window = new AckWindow();
+    var taken = new HashMap<Long, AckWindow.Ticket>();
     for (long offset = 10; offset < 15; offset++) {
-      window.track(0, offset);
+      taken.put(offset, window.track(0, offset));
     }
-    window.done(0, 12);
-    window.done(0, 13);
+    window.done(taken.get(12L));
+    window.done(taken.get(13L));
     assertThat(window.committable()).isEqualTo(Map.of(0, 10L));
 
-    window.done(0, 10);
+    window.done(taken.get(10L));
     assertThat(window.committable()).isEqualTo(Map.of(0, 11L));
     assertThat(window.committable()).as("nothing moved since").isEmpty();
 
-    window.done(0, 11);
-    window.done(0, 14);
+    window.done(taken.get(11L));
+    window.done(taken.get(14L));
     assertThat(window.committable()).isEqualTo(Map.of(0, 15L));
     assertThat(window.inFlight()).isZero();
   }
@@ -36,16 +37,15 @@ class AckWindowTest {
     var random = new Random(8);
     for (int round = 0; round < 200; round++) {
       var window = new AckWindow();
-      var offsets = new ArrayList<Long>();
+      var tickets = new ArrayList<AckWindow.Ticket>();
       for (long offset = 0; offset < 50; offset++) {
-        window.track(3, offset);
-        offsets.add(offset);
+        tickets.add(window.track(3, offset));
       }
-      Collections.shuffle(offsets, random);
+      Collections.shuffle(tickets, random);
       var done = new java.util.HashSet<Long>();
-      for (long offset : offsets) {
-        window.done(3, offset);
-        done.add(offset);
+      for (AckWindow.Ticket ticket : tickets) {
+        window.done(ticket);
+        done.add(ticket.offset());
         Long commit = window.committable().get(3);
         if (commit != null) {
           for (long below = 0; below < commit; below++) {
@@ -60,13 +60,51 @@ class AckWindowTest {
   void partitionsAreIndependent_andAForgottenPartitionStartsAfresh() {
     var window = new AckWindow();
     window.track(0, 5);
-    window.track(1, 7);
-    window.done(1, 7);
+    window.done(window.track(1, 7));
     assertThat(window.committable()).isEqualTo(Map.of(0, 5L, 1, 8L));
     window.forget(0);
-    window.track(0, 2);
-    window.done(0, 2);
+    window.done(window.track(0, 2));
     assertThat(window.committable()).isEqualTo(Map.of(0, 3L));
-    assertThatThrownBy(() -> window.track(1, 3)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  /**
+   * A broker lost what it had acknowledged (a leader elected without the last records), so the
+   * partition's offsets go back and new records come under offsets already seen. They are taken,
+   * and the commit follows them: refusing them as out of order skipped them for good.
+   */
+  @Test
+  void offsetsThatGoBack_startThePartitionsWindowAgain_andAreCommittedInTurn() {
+    var window = new AckWindow();
+    for (long offset = 0; offset < 10; offset++) {
+      window.done(window.track(0, offset));
+    }
+    assertThat(window.committable()).isEqualTo(Map.of(0, 10L));
+
+    AckWindow.Ticket rewritten = window.track(0, 6);
+    AckWindow.Ticket next = window.track(0, 7);
+    assertThat(window.committable()).as("held at the first new record").isEqualTo(Map.of(0, 6L));
+    window.done(rewritten);
+    window.done(next);
+    assertThat(window.committable()).isEqualTo(Map.of(0, 8L));
+  }
+
+  /**
+   * A partition is given up (a rebalance) while a worker still handles its offset 4, and assigned
+   * back: offset 4, fetched again, is taken anew. The old worker finishing must not count as the
+   * new one finishing: the commit would pass a record still being handled, and a crash would skip
+   * it.
+   */
+  @Test
+  void aMessageOfAWindowThatStartedAgain_doesNotCompleteTheNewWindowsMessage() {
+    var window = new AckWindow();
+    AckWindow.Ticket old = window.track(0, 4);
+    window.forget(0);
+    AckWindow.Ticket again = window.track(0, 4);
+
+    window.done(old);
+    assertThat(window.inFlight()).isEqualTo(1);
+    assertThat(window.committable()).isEqualTo(Map.of(0, 4L));
+    window.done(again);
+    assertThat(window.committable()).isEqualTo(Map.of(0, 5L));
   }
 }
