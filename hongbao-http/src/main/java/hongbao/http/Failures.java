@@ -1,5 +1,6 @@
 package hongbao.http;
 
+import hongbao.core.NotNow;
 import hongbao.core.RejectedException;
 import hongbao.core.Unavailable;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
@@ -10,7 +11,6 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Duration;
-import java.util.List;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,34 +39,11 @@ final class Failures {
   private static final String REDIS_ERROR_REPLY = "io.lettuce.core.RedisCommandExecutionException";
 
   /**
-   * ...unless Redis says it cannot serve it now (see {@code RedisFaults}): as the reply's code, or,
-   * for a command a script called, after the script error's own prefix ({@code ERR Error running
-   * script ...: -OOM command not allowed ...} on Redis 6.2).
+   * ...unless it says it cannot serve now ({@link NotNow}). A transaction rolled back for
+   * contention (SQLState class 40) is retried inside the adapter; one that still reaches here is
+   * answered "try again" too.
    */
-  private static final List<String> REDIS_NOT_NOW =
-      List.of(
-          "LOADING",
-          "BUSY",
-          "MASTERDOWN",
-          "CLUSTERDOWN",
-          "TRYAGAIN",
-          "MOVED",
-          "ASK",
-          "READONLY",
-          "NOSCRIPT",
-          "NOREPLICAS",
-          "MISCONF",
-          "OOM");
-
-  /**
-   * PostgreSQL's SQLStates of a server that cannot serve now: the classes connection (08),
-   * resources (53), operator intervention (57), system error such as I/O (58), a transaction rolled
-   * back for contention (40); a write on a read-only standby after a failover (25006); a lock not
-   * available (55P03). Any other state (a constraint, a data error, bad SQL) is the statement's
-   * fault: a bug.
-   */
-  private static final List<String> POSTGRES_NOT_NOW =
-      List.of("08", "53", "57", "58", "40", "25006", "55P03");
+  private static final String POSTGRES_CONTENTION = "40";
 
   private Failures() {}
 
@@ -219,12 +196,11 @@ final class Failures {
         return true;
       }
       if (isA(t, REDIS_ERROR_REPLY)) {
-        String reply = String.valueOf(t.getMessage());
-        return REDIS_NOT_NOW.stream()
-            .anyMatch(code -> reply.startsWith(code) || reply.contains("-" + code + " "));
+        return NotNow.redisReply(t.getMessage());
       }
       if (t instanceof java.sql.SQLException sql && sql.getSQLState() != null) {
-        return POSTGRES_NOT_NOW.stream().anyMatch(sql.getSQLState()::startsWith);
+        return NotNow.postgresState(sql.getSQLState())
+            || sql.getSQLState().startsWith(POSTGRES_CONTENTION);
       }
       String name = t.getClass().getName();
       if (DEPENDENCY_PACKAGES.stream().anyMatch(name::startsWith)

@@ -1,5 +1,6 @@
 package hongbao.postgres;
 
+import hongbao.core.NotNow;
 import hongbao.core.Unavailable;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -96,9 +97,9 @@ final class Transactions {
   }
 
   /**
-   * The database is unreachable, shutting down, out of resources, or did not answer within the
-   * statement timeout: SQLState classes 08 and 53, 57P01–57P03 and 57014, and the driver's and the
-   * pool's transient-connection exceptions.
+   * The database is unreachable, shutting down, out of resources, did not answer within the
+   * statement timeout, or is a standby that refuses writes after a failover: the SQLStates of
+   * {@link NotNow}, and the driver's and the pool's transient-connection exceptions.
    */
   static boolean isOutage(SQLException e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
@@ -109,14 +110,8 @@ final class Transactions {
           || t instanceof java.net.SocketTimeoutException) {
         return true;
       }
-      if (t instanceof SQLException sql && sql.getSQLState() != null) {
-        String state = sql.getSQLState();
-        if (state.startsWith("08")
-            || state.startsWith("53")
-            || state.equals("57014")
-            || state.startsWith("57P0")) {
-          return true;
-        }
+      if (t instanceof SQLException sql && NotNow.postgresState(sql.getSQLState())) {
+        return true;
       }
     }
     return false;

@@ -17,7 +17,10 @@ class TransactionsOutageTest {
 
   @Test
   void connectionFailures_timeouts_andShutdowns_areOutages() {
-    for (String state : new String[] {"08001", "08006", "53300", "57014", "57P01", "57P03"}) {
+    for (String state :
+        new String[] {
+          "08001", "08006", "53300", "57014", "57P01", "57P03", "58030", "25006", "55P03"
+        }) {
       assertThat(Transactions.isOutage(new SQLException("x", state))).as(state).isTrue();
     }
     assertThat(Transactions.isOutage(new SQLTransientConnectionException("pool timed out")))

@@ -1,5 +1,6 @@
 package hongbao.redis;
 
+import hongbao.core.NotNow;
 import hongbao.core.Unavailable;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
@@ -13,10 +14,10 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Sorts what the Redis client throws: a connection that is down or closed, a command that timed
- * out, a server that is still loading its data set, or a cluster that is down, has no node for a
- * slot, or keeps redirecting or asking to try again (a slot that is being moved) is {@link
- * Unavailable} (an outage, waited out); an error reply to a command is a bug in the caller and
- * passes through unchanged.
+ * out, a cluster with no node for a slot, or an error reply that says "not now" ({@link NotNow}: a
+ * server loading its data set, a replica refusing writes after a failover, memory full, a slot
+ * being moved...) is {@link Unavailable} (an outage, waited out); any other error reply to a
+ * command is a bug in the caller and passes through unchanged.
  */
 public final class RedisFaults {
 
@@ -61,13 +62,7 @@ public final class RedisFaults {
       return true;
     }
     if (failure instanceof RedisCommandExecutionException reply) {
-      String message = String.valueOf(reply.getMessage());
-      return message.startsWith("LOADING")
-          || message.startsWith("MASTERDOWN")
-          || message.startsWith("CLUSTERDOWN")
-          || message.startsWith("TRYAGAIN")
-          || message.startsWith("MOVED")
-          || message.startsWith("ASK");
+      return NotNow.redisReply(reply.getMessage());
     }
     if (failure instanceof PartitionException) {
       return true; // no node known for the slot: the topology is changing or the cluster is down

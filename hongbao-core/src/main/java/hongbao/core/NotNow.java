@@ -1,0 +1,58 @@
+package hongbao.core;
+
+import java.util.List;
+
+/**
+ * How a dependency says it cannot serve now, as opposed to refusing the request: the answers the
+ * adapters sort into {@link Unavailable} (an outage, waited out and retried) and the HTTP layer
+ * answers 503, in one place so that a worker and a request judge the same answer alike. Anything
+ * else a server answers (a script's error, a constraint, bad SQL) is the request's fault: a bug.
+ */
+public final class NotNow {
+
+  /**
+   * Redis error replies: loading its data, busy with a script, a master down or unknown, a slot
+   * moving or asked elsewhere, a replica (after a failover) refusing writes, too few replicas,
+   * persistence failing (MISCONF) or memory full (OOM), a script it does not know yet.
+   */
+  public static final List<String> REDIS_REPLIES =
+      List.of(
+          "LOADING",
+          "BUSY",
+          "MASTERDOWN",
+          "CLUSTERDOWN",
+          "TRYAGAIN",
+          "MOVED",
+          "ASK",
+          "READONLY",
+          "NOSCRIPT",
+          "NOREPLICAS",
+          "MISCONF",
+          "OOM");
+
+  /**
+   * PostgreSQL SQLState classes and states: connection (08), resources (53), operator intervention
+   * such as a shutdown or a statement timeout (57), system error such as I/O (58), a write on a
+   * read-only standby after a failover (25006), a lock not available (55P03).
+   */
+  public static final List<String> POSTGRES_STATES =
+      List.of("08", "53", "57", "58", "25006", "55P03");
+
+  private NotNow() {}
+
+  /**
+   * Whether a Redis error reply says "not now": as the reply's code, or, for a command a script
+   * called, after the script error's own prefix ({@code ERR Error running script ...: -OOM command
+   * not allowed ...} on Redis 6.2).
+   */
+  public static boolean redisReply(String message) {
+    String reply = String.valueOf(message);
+    return REDIS_REPLIES.stream()
+        .anyMatch(code -> reply.startsWith(code) || reply.contains("-" + code + " "));
+  }
+
+  /** Whether a PostgreSQL SQLState says "not now". */
+  public static boolean postgresState(String sqlState) {
+    return sqlState != null && POSTGRES_STATES.stream().anyMatch(sqlState::startsWith);
+  }
+}
