@@ -104,6 +104,14 @@ public final class Hongbao implements AutoCloseable {
   private DataDir dataDir;
 
   private Hongbao(Config config) {
+    if (!config.devMode() && config.gatewayUrl() == null) {
+      // Checked before any backend starts. The simulator that would stand in pays nobody: in
+      // production every withdrawal would be debited, "paid" and reconciled against the
+      // simulator's own book, with no money ever leaving.
+      throw new IllegalArgumentException(
+          "HONGBAO_GATEWAY_URL is required outside dev mode: without it withdrawals would be paid"
+              + " by the gateway simulator, which pays nobody (HONGBAO_DEV_MODE=true for a trial)");
+    }
     this.config = config;
   }
 

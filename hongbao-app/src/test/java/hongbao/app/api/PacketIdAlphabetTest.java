@@ -83,7 +83,9 @@ class PacketIdAlphabetTest {
             Map.of(
                 "HONGBAO_PORT", "0",
                 "HONGBAO_JWT_SECRET", "a-production-secret-of-at-least-32-bytes",
-                "HONGBAO_JDBC_SCHEMA", install.schema()));
+                "HONGBAO_JDBC_SCHEMA", install.schema(),
+                "HONGBAO_GATEWAY_URL", Backends.embedded().gatewayUrl(),
+                "HONGBAO_GATEWAY_SECRET", Backends.embedded().gatewaySecret()));
 
     assertThat(production.devMode()).isFalse();
     assertThatThrownBy(
