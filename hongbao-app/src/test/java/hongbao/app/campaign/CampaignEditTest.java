@@ -14,6 +14,8 @@ import hongbao.core.campaign.Campaigns;
 import hongbao.core.campaign.PrizeLine;
 import hongbao.core.campaign.TapOutcome;
 import hongbao.core.campaign.TapService;
+import hongbao.core.money.Amount;
+import hongbao.core.reward.Reward;
 import hongbao.core.reward.RewardBudget;
 import hongbao.redis.RedisLink;
 import io.lettuce.core.KeyScanCursor;
@@ -272,6 +274,41 @@ class CampaignEditTest {
     assertThat(editTransfers(id)).isZero();
     at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
     assertThat(fixture.awaitReturned(id)).isEqualTo(700);
+  }
+
+  /**
+   * A reward larger than its budget key's share borrows allowance from the other keys; released
+   * since, it leaves nothing reserved, but the keys' allowances moved, and a resize would have to
+   * undo that: the terms are fixed as well, and the campaign still closes as created.
+   */
+  @Test
+  void aCampaignWhoseBudgetWasLentBetweenKeys_refusesAnEdit_thoughNothingIsReservedNow() {
+    Instant starts = fixture.clock.instant().plusSeconds(120);
+    var created = campaign(1_000, 1, 5, round(starts, 60, prize("CASH", 100, 5)));
+    String id = fixture.created(created);
+    var budget = fixture.service.hongbao().rewards().sdk().parts().budget();
+    var large =
+        new Reward(
+            "lent-" + id,
+            "outsider",
+            id,
+            "bonus",
+            "CASH",
+            Amount.fen(600),
+            "",
+            starts.minusSeconds(1));
+    assertThat(budget.reserve(large, Amount.fen(600), "token"))
+        .isInstanceOf(RewardBudget.Reservation.Reserved.class);
+    budget.release(large);
+    assertThat(budgetState(id).reserved()).isEqualTo(Amount.ZERO);
+    assertThat(budgetState(id).lent()).as("allowance moved between the keys").isTrue();
+
+    var refused =
+        edit(id, campaign(2_000, 1, 5, round(starts.plusSeconds(600), 60, prize("CASH", 100, 5))));
+    assertError(refused, 409, "CONFLICT");
+
+    at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
+    assertThat(fixture.awaitReturned(id)).isEqualTo(1_000);
   }
 
   /**

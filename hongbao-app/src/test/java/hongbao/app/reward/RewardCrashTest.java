@@ -118,7 +118,7 @@ class RewardCrashTest {
     assertThat(budget.state(campaign))
         .isEqualTo(
             new RewardBudget.BudgetState(
-                Amount.fen(budgetFen), Amount.ZERO, Amount.fen(budgetFen - lostFen)));
+                Amount.fen(budgetFen), Amount.ZERO, Amount.fen(budgetFen - lostFen), true));
     assertThat(lentMinusBorrowed(parts, campaign, keys)).isEqualTo(lostFen);
 
     // Never more is spent: the rewards that fit the allowance left are accepted, the next refused.

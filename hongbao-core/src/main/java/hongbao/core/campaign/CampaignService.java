@@ -190,9 +190,10 @@ public final class CampaignService {
 
   /**
    * Taps reserve only in a round, but the reward API may pay from any campaign at any time: once it
-   * has, the budget's keys hold reservations, which a resize would lose (budget_open refuses it).
-   * The terms are then fixed; the same terms again still re-arm. A reservation made between this
-   * look and the arming still finds the resize refused, loudly.
+   * has, the budget's keys hold reservations, or allowance lent between them (a reservation that
+   * found its key dry, even one released since), which a resize would lose (budget_open refuses
+   * it). The terms are then fixed; the same terms again still re-arm. A reservation made between
+   * this look and the arming still finds the resize refused, loudly.
    */
   private void refuseOnceSpentFrom(String id, Campaign terms) {
     boolean changes = store.find(id).map(current -> !current.sameTermsAs(terms)).orElse(false);
@@ -200,14 +201,12 @@ public final class CampaignService {
       return; // unknown (404 follows) or the same terms again
     }
     RewardBudget.BudgetState state = budget.state(id);
-    if (state != null && state.reserved().fen() > 0) {
+    if (state != null && state.touched()) {
       throw new RejectedException(
           Rejection.CONFLICT,
           "campaign "
               + id
-              + " has had "
-              + state.reserved()
-              + " reserved from its budget by rewards: it can no longer be edited");
+              + " has had its budget reserved from by rewards: it can no longer be edited");
     }
   }
 

@@ -80,9 +80,15 @@ public interface RewardBudget {
   /**
    * A campaign's budget: {@code budget} as opened, {@code reserved} summed over the keys, {@code
    * allowance} summed over the keys (less than the budget by what a crash lost between lending and
-   * borrowing: never more).
+   * borrowing: never more), and whether allowance was ever lent from one key to another (which a
+   * reservation does when its key runs dry, even one later released).
    */
-  record BudgetState(Amount budget, Amount reserved, Amount allowance) {
+  record BudgetState(Amount budget, Amount reserved, Amount allowance, boolean lent) {
+
+    /** Whether anything was ever reserved from the keys, or moved between them. */
+    public boolean touched() {
+      return reserved.isPositive() || lent;
+    }
 
     public Amount left() {
       return allowance.minus(reserved);

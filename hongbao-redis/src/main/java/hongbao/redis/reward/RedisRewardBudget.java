@@ -299,14 +299,21 @@ public final class RedisRewardBudget implements RewardBudget {
     }
     long reserved = 0;
     long allowance = 0;
+    boolean lent = false;
     for (int k = 0; k < layout.keys(); k++) {
-      var values = redis.sync().hmget(keys.budget(campaignId, k), "cap", "used");
+      var values =
+          redis.sync().hmget(keys.budget(campaignId, k), "cap", "used", "lent", "borrowed");
       if (values.get(0).hasValue()) {
         allowance += Long.parseLong(values.get(0).getValue());
         reserved += Long.parseLong(values.get(1).getValue());
+        lent |= nonZero(values.get(2)) || nonZero(values.get(3));
       }
     }
-    return new BudgetState(layout.budget(), Amount.fen(reserved), Amount.fen(allowance));
+    return new BudgetState(layout.budget(), Amount.fen(reserved), Amount.fen(allowance), lent);
+  }
+
+  private static boolean nonZero(io.lettuce.core.KeyValue<String, String> field) {
+    return field.hasValue() && Long.parseLong(field.getValue()) != 0;
   }
 
   @Override
