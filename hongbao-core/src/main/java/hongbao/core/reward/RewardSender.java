@@ -353,12 +353,13 @@ public final class RewardSender {
    *
    * <p>ACCEPTED promises an event on a queue, and the first send may have stopped before its event
    * got there: an outage after reserving, whose undo failed too, left the reservation for this
-   * replay to find. So while the book holds nothing of the reward, the replay sends the first
-   * send's event (and token copy) again. Crediting is idempotent by tradeNo: a second copy of an
-   * event that did reach a queue changes nothing.
+   * replay to find. A send keeps its token copy just before it queues the event, and the copy goes
+   * once the reward is settled: with no copy and nothing in the book, the first send stopped before
+   * its queue, and the replay sends its event (and copy) again. (A copy whose one write failed
+   * makes a second event of one that was queued: crediting is idempotent by tradeNo.)
    */
   private SendOutcome replayed(Reward reward, RewardType type, String firstToken) {
-    if (book.find(reward.tradeNo()).isEmpty()) {
+    if (!tokenStore.holds(reward) && book.find(reward.tradeNo()).isEmpty()) {
       Reward first = tokens.open(firstToken, reward.userId()).orElse(reward);
       keepCopy(first, firstToken);
       queues.send(first, type.queue(), 0);

@@ -259,6 +259,10 @@ class RewardSenderReplayTest {
     assertThat(sender.send(REQUEST)).isInstanceOf(SendOutcome.Accepted.class);
     assertThat(queued).extracting(Reward::tradeNo).containsExactly("t1");
     assertThat(tokenStore.holds(queued.getFirst())).as("its token copy").isTrue();
+
+    // Further replays find the copy: the event is on its queue, and is not sent again.
+    assertThat(sender.send(REQUEST)).isInstanceOf(SendOutcome.Accepted.class);
+    assertThat(queued).hasSize(1);
   }
 
   /** {@code target}, whose first call of {@code method} fails as Redis dropping the connection. */
