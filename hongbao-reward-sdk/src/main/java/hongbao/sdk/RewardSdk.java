@@ -40,6 +40,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -311,6 +312,10 @@ public final class RewardSdk implements AutoCloseable {
       }
       var failover = new ArrayList<FailoverQueue>();
       var routes = new EnumMap<VirtualQueue, QueueTopology.Route>(topology.routes());
+      // A failed send completes on its client's thread; the other queue is tried on a thread of
+      // its own, as a Kafka send may block there for its metadata.
+      ExecutorService failingOver = Executors.newVirtualThreadPerTaskExecutor();
+      resources.push(failingOver::close);
       routes.forEach(
           (name, route) ->
               failover.add(
@@ -319,7 +324,8 @@ public final class RewardSdk implements AutoCloseable {
                       producers.get(route.master()),
                       producers.get(route.backup()),
                       route.masterPercent(),
-                      clock)));
+                      clock,
+                      failingOver)));
       var queues = new RewardQueues(failover, metrics);
       ScheduledExecutorService retrier =
           Executors.newSingleThreadScheduledExecutor(

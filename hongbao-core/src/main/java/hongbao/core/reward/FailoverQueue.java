@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -28,13 +27,19 @@ public final class FailoverQueue {
   private final Clock clock;
   private final AtomicLong masterSuspectUntil = new AtomicLong();
   private final AtomicLong backupSuspectUntil = new AtomicLong();
+  private final Executor failingOver;
 
+  /**
+   * @param failingOver where the other producer is tried after the first failed: off the thread
+   *     that failed it (see {@link #send})
+   */
   public FailoverQueue(
       VirtualQueue name,
       RewardProducer master,
       RewardProducer backup,
       int masterPercent,
-      Clock clock) {
+      Clock clock,
+      Executor failingOver) {
     if (masterPercent < 0 || masterPercent > 100) {
       throw new IllegalArgumentException("masterPercent must be 0..100: " + masterPercent);
     }
@@ -43,6 +48,7 @@ public final class FailoverQueue {
     this.backup = backup;
     this.masterPercent = masterPercent;
     this.clock = clock;
+    this.failingOver = failingOver;
   }
 
   public VirtualQueue name() {
@@ -66,6 +72,11 @@ public final class FailoverQueue {
    * Sends to the preferred producer, then to the other; completes with the one that took it. A
    * suspect producer is not tried (unless this caller won its probe), so while both are down an
    * event fails at once, without a timeout, and the caller holds it.
+   *
+   * <p>A failure completes on whatever thread failed it: a Redis client's I/O thread for an error
+   * reply, or the JVM's one timeout thread. A Kafka producer's send may block there for its
+   * metadata (up to {@code max.block.ms}), which would stall every Redis command of the connection,
+   * or every timeout of the JVM: the other producer is tried on {@code failingOver}.
    */
   public CompletionStage<RewardProducer> send(Reward reward, int attempt) {
     boolean toMaster = prefersMaster(reward.userId());
@@ -83,16 +94,8 @@ public final class FailoverQueue {
                 suspect(!first)
                     ? CompletableFuture.failedFuture(failure)
                     : attempt(!first, reward, attempt),
-            FAILING_OVER);
+            failingOver);
   }
-
-  /**
-   * Where the other producer is tried after the first failed. The failure completes on whatever
-   * thread failed it: a Redis client's I/O thread for an error reply, or the JVM's one timeout
-   * thread. A Kafka producer's send may block there for its metadata (up to {@code max.block.ms}),
-   * which would stall every Redis command of the connection, or every timeout of the JVM.
-   */
-  private static final Executor FAILING_OVER = Executors.newVirtualThreadPerTaskExecutor();
 
   /**
    * Sends to one producer only, the master or the backup: the alternating retry of a held event. A

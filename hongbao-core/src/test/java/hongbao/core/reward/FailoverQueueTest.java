@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -63,12 +64,16 @@ class FailoverQueueTest {
             return CompletableFuture.completedFuture(null);
           }
         };
-    var queue = new FailoverQueue(VirtualQueue.EXPRESS, master, backup, 100, Clock.systemUTC());
+    var failingOver = Executors.newSingleThreadExecutor();
+    var queue =
+        new FailoverQueue(
+            VirtualQueue.EXPRESS, master, backup, 100, Clock.systemUTC(), failingOver);
 
     CompletionStage<RewardProducer> sent = queue.send(REWARD, 0);
     attached.countDown();
     RewardProducer took = sent.toCompletableFuture().get(10, TimeUnit.SECONDS);
 
+    failingOver.shutdown();
     assertThat(took).isSameAs(backup);
     assertThat(triedOn.get()).isNotNull().isNotSameAs(ioThread.get());
   }

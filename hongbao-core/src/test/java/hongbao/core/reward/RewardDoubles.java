@@ -30,7 +30,7 @@ final class RewardDoubles {
   static RewardQueues queuesOn(RewardProducer master, RewardProducer backup, Clock clock) {
     var queues = new ArrayList<FailoverQueue>();
     for (VirtualQueue name : VirtualQueue.values()) {
-      queues.add(new FailoverQueue(name, master, backup, 100, clock));
+      queues.add(new FailoverQueue(name, master, backup, 100, clock, Runnable::run));
     }
     return new RewardQueues(queues, RewardMetrics.NONE);
   }

@@ -21,7 +21,7 @@ class RewardQueuesTest {
   private RewardQueues queues(int masterPercent) {
     var list = new ArrayList<FailoverQueue>();
     for (VirtualQueue name : VirtualQueue.values()) {
-      list.add(new FailoverQueue(name, kafka, redis, masterPercent, clock));
+      list.add(new FailoverQueue(name, kafka, redis, masterPercent, clock, Runnable::run));
     }
     return new RewardQueues(list, RewardMetrics.NONE);
   }

@@ -181,7 +181,7 @@ class RedisRewardConsumerOutageTest {
     var clock = Clock.systemUTC();
     var queues = new ArrayList<FailoverQueue>();
     for (VirtualQueue name : VirtualQueue.values()) {
-      queues.add(new FailoverQueue(name, redisTopic, kafka, 100, clock));
+      queues.add(new FailoverQueue(name, redisTopic, kafka, 100, clock, Runnable::run));
     }
     return new RewardHandler(
         new OneType(),
