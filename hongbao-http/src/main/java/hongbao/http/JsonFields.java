@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import hongbao.core.Text;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -146,21 +147,13 @@ public final class JsonFields {
     };
   }
 
-  /** Returns {@code text} if it holds no U+0000 and no unpaired surrogate. */
+  /** Returns {@code text} if it holds no U+0000 and no unpaired surrogate ({@link Text}). */
   private static String text(String text, String what) {
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c == 0) {
-        throw ApiError.invalid(what + " must not contain the character U+0000");
-      }
-      if (Character.isHighSurrogate(c)
-          && i + 1 < text.length()
-          && Character.isLowSurrogate(text.charAt(i + 1))) {
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        throw ApiError.invalid(what + " holds an unpaired surrogate; it is not valid Unicode");
-      }
-    }
+    Text.fault(text)
+        .ifPresent(
+            fault -> {
+              throw ApiError.invalid(what + " " + fault);
+            });
     return text;
   }
 

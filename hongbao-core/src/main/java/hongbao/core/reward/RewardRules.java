@@ -2,6 +2,7 @@ package hongbao.core.reward;
 
 import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
+import hongbao.core.Text;
 import hongbao.core.packet.SendRules;
 import java.util.regex.Pattern;
 
@@ -56,26 +57,16 @@ public final class RewardRules {
   }
 
   /**
-   * A request's free text must be well-formed Unicode without NUL, as the HTTP API already insists:
-   * an unpaired surrogate is written as '?' by the token and by Redis but kept by Kafka, so the
-   * copies of one reward would disagree (and its token verify UNKNOWN), and PostgreSQL refuses NUL
-   * in text. Checked where a request comes in (an SDK caller may cut a string mid-character), not
-   * on rewards decoded from queues and tokens.
+   * A request's free text is held to the HTTP API's rule ({@link Text}): an SDK caller may cut a
+   * string mid-character. Checked where a request comes in, not on rewards decoded from queues and
+   * tokens.
    */
   static void checkText(String desc) {
-    for (int i = 0; i < desc.length(); i++) {
-      char c = desc.charAt(i);
-      if (c == 0) {
-        throw invalid("desc holds U+0000");
-      }
-      if (Character.isHighSurrogate(c)
-          && i + 1 < desc.length()
-          && Character.isLowSurrogate(desc.charAt(i + 1))) {
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        throw invalid("desc holds an unpaired surrogate; it is not valid Unicode");
-      }
-    }
+    Text.fault(desc)
+        .ifPresent(
+            fault -> {
+              throw invalid("desc " + fault);
+            });
   }
 
   static void checkCampaign(String campaignId, long budget) {
