@@ -351,15 +351,15 @@ public final class RewardSender {
    * once the reward is credited and whatever mode the replay asks for: the tradeNo names one
    * request, and its answer does not change with the caller's retry.
    *
-   * <p>ACCEPTED promises an event on a queue, and the first send may have stopped before its event
-   * got there: an outage after reserving, whose undo failed too, left the reservation for this
-   * replay to find. A send keeps its token copy just before it queues the event, and the copy goes
-   * once the reward is settled: with no copy and nothing in the book, the first send stopped before
-   * its queue, and the replay sends its event (and copy) again. (A copy whose one write failed
-   * makes a second event of one that was queued: crediting is idempotent by tradeNo.)
+   * <p>ACCEPTED promises an event on a queue, and the first send may not have put it there: an
+   * outage after reserving, whose undo failed too, or a process that died while its send waited for
+   * a queue, left the reservation for this replay to find. So while the book holds nothing of the
+   * reward, the replay sends the first send's event (and token copy) again. Crediting is idempotent
+   * by tradeNo: a second copy of an event that did reach a queue costs a rate token and changes
+   * nothing.
    */
   private SendOutcome replayed(Reward reward, RewardType type, String firstToken) {
-    if (!tokenStore.holds(reward) && book.find(reward.tradeNo()).isEmpty()) {
+    if (book.find(reward.tradeNo()).isEmpty()) {
       Reward first = tokens.open(firstToken, reward.userId()).orElse(reward);
       keepCopy(first, firstToken);
       queues.send(first, type.queue(), 0);
