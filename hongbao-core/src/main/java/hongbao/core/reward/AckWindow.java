@@ -2,7 +2,7 @@ package hongbao.core.reward;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.TreeSet;
+import java.util.TreeMap;
 
 /**
  * The acknowledgement window of a consumer that processes a partition's messages concurrently: the
@@ -29,8 +29,12 @@ public final class AckWindow {
   public record Ticket(int partition, long offset, long generation) {}
 
   private static final class Partition {
-    final long generation;
-    final TreeSet<Long> inFlight = new TreeSet<>();
+    /** The generation of the messages tracked now; an offset's entry keeps its own. */
+    long generation;
+
+    /** Offset to the generation that took it. */
+    final TreeMap<Long, Long> inFlight = new TreeMap<>();
+
     long next = -1;
     long committed = -1;
 
@@ -43,38 +47,44 @@ public final class AckWindow {
    * A message taken for processing. Offsets of a partition come in increasing order; one that goes
    * back means the partition's log was cut (a broker lost what it had acknowledged) or the position
    * was reset: the window starts again there, so the messages from that offset on are processed and
-   * committed, not refused as out of order and skipped.
+   * committed, not refused as out of order and skipped. Messages below that offset still in flight
+   * stay in the window and hold the commit back until they are done; those at or above it were cut
+   * from the log, and their completion no longer counts.
    */
   public synchronized Ticket track(int partition, long offset) {
     Partition p = partitions.get(partition);
-    if (p == null || offset < p.next) {
-      if (p != null) {
-        LOG.log(
-            System.Logger.Level.WARNING,
-            "partition "
-                + partition
-                + " went back from offset "
-                + (p.next - 1)
-                + " to "
-                + offset
-                + ": its window starts again");
-      }
+    if (p == null) {
       p = new Partition(++generations);
       partitions.put(partition, p);
+    } else if (offset < p.next) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "partition "
+              + partition
+              + " went back from offset "
+              + (p.next - 1)
+              + " to "
+              + offset
+              + ": its window starts again there");
+      p.inFlight.tailMap(offset, true).clear();
+      p.generation = ++generations;
+      // The offsets committed beyond the cut name records that are gone: commit again from here.
+      p.committed = Math.min(p.committed, offset - 1);
     }
-    p.inFlight.add(offset);
+    p.inFlight.put(offset, p.generation);
     p.next = offset + 1;
     return new Ticket(partition, offset, p.generation);
   }
 
   /**
-   * A message processed (acknowledged or settled for good). One of a window that has started again
-   * since changes nothing: its offset may name another message now.
+   * A message processed (acknowledged or settled for good). One whose offset was taken again since,
+   * by a window that started again or after the partition was given up and assigned back, changes
+   * nothing: its offset names another message now.
    */
   public synchronized void done(Ticket ticket) {
     Partition p = partitions.get(ticket.partition());
-    if (p != null && p.generation == ticket.generation()) {
-      p.inFlight.remove(ticket.offset());
+    if (p != null) {
+      p.inFlight.remove(ticket.offset(), ticket.generation());
     }
   }
 
@@ -89,7 +99,7 @@ public final class AckWindow {
           if (p.next < 0) {
             return;
           }
-          long commit = p.inFlight.isEmpty() ? p.next : p.inFlight.first();
+          long commit = p.inFlight.isEmpty() ? p.next : p.inFlight.firstKey();
           if (commit > p.committed) {
             moved.put(partition, commit);
             p.committed = commit;

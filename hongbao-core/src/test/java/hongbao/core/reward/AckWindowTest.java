@@ -107,4 +107,33 @@ class AckWindowTest {
     window.done(again);
     assertThat(window.committable()).isEqualTo(Map.of(0, 5L));
   }
+
+  /**
+   * The log is cut at 95 while records 50 to 99 are still being handled: the records below the cut
+   * are the same records, still in flight, and hold the commit back until they are done; the
+   * workers of the cut ones (95 to 99) no longer count, the new records at those offsets do.
+   */
+  @Test
+  void aWindowStartedAgain_keepsTheRecordsBelowItsStartInFlight() {
+    var window = new AckWindow();
+    var taken = new HashMap<Long, AckWindow.Ticket>();
+    for (long offset = 0; offset < 100; offset++) {
+      taken.put(offset, window.track(0, offset));
+    }
+    for (long offset = 0; offset < 50; offset++) {
+      window.done(taken.get(offset));
+    }
+    assertThat(window.committable()).isEqualTo(Map.of(0, 50L));
+
+    AckWindow.Ticket rewritten = window.track(0, 95);
+    window.done(rewritten);
+    window.done(taken.get(97L)); // a worker of a record cut from the log
+    assertThat(window.committable()).as("50 to 94 are still in flight").isEmpty();
+    assertThat(window.inFlight()).isEqualTo(45);
+
+    for (long offset = 50; offset < 95; offset++) {
+      window.done(taken.get(offset));
+    }
+    assertThat(window.committable()).isEqualTo(Map.of(0, 96L));
+  }
 }
