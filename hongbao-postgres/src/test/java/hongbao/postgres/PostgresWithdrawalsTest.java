@@ -324,4 +324,23 @@ class PostgresWithdrawalsTest extends LedgerTestBase {
     assertThat(withdrawals.page(alice, b, 2)).extracting(Withdrawal::id).containsExactly(a);
     assertThat(withdrawals.since(T0, 1_000)).extracting(x -> x.withdrawal().id()).contains(a, b, c);
   }
+
+  /**
+   * The audit's window holds the withdrawals created in it and those that moved in it: one
+   * requested before and settled within is compared with the statement of its settle day.
+   */
+  @Test
+  void since_holdsTheWithdrawalsCreatedOrMovedSince() {
+    String alice = user("alice");
+    db.topUp(alice, 1_000);
+    Withdrawal settledLater = sent(alice, 100);
+    withdrawals.move(move(settledLater.id(), Set.of(SENT), SUCCEEDED)).orElseThrow();
+    Withdrawal untouched = request(alice, 200);
+
+    assertThat(withdrawals.since(T0.plusMillis(500), 1_000))
+        .extracting(b -> b.withdrawal().id())
+        .as("moved at T0 + 1 s, created at T0")
+        .contains(settledLater.id())
+        .doesNotContain(untouched.id());
+  }
 }

@@ -8,7 +8,10 @@ import java.util.Optional;
 /** Port: withdrawals beside the ledger postings that moved their money, for reconciliation. */
 public interface WithdrawalBooks {
 
-  /** Withdrawals created at or after {@code since}, by id, at most {@code limit}. */
+  /**
+   * Withdrawals created or moved (settled, say) at or after {@code since}, by id, at most {@code
+   * limit}: one created before and settled since is compared with the statement of its settle day.
+   */
   List<Booked> since(Instant since, int limit);
 
   Optional<Booked> byOutTradeNo(String outTradeNo);

@@ -168,7 +168,7 @@ final class MemoryWithdrawals implements WithdrawalStore, WithdrawalBooks {
   @Override
   public synchronized List<Booked> since(Instant since, int limit) {
     return rows.values().stream()
-        .filter(w -> !w.createdAt().isBefore(since))
+        .filter(w -> !w.createdAt().isBefore(since) || !w.updatedAt().isBefore(since))
         .sorted(Comparator.comparingLong(Withdrawal::id))
         .limit(limit)
         .map(this::booked)

@@ -30,7 +30,12 @@ class WithdrawalAuditTest {
       new WithdrawalBooks() {
         @Override
         public List<Booked> since(Instant since, int limit) {
-          return booked.stream().filter(b -> !b.withdrawal().createdAt().isBefore(since)).toList();
+          return booked.stream()
+              .filter(
+                  b ->
+                      !b.withdrawal().createdAt().isBefore(since)
+                          || !b.withdrawal().updatedAt().isBefore(since))
+              .toList();
         }
 
         @Override
@@ -210,5 +215,35 @@ class WithdrawalAuditTest {
             "withdrawal 3 ("
                 + yesterday.outTradeNo()
                 + ", FAILED): paid 500 fen at the gateway but FAILED here");
+  }
+
+  /**
+   * Created the day before the audit's window, settled within it (a late night, or an answer the
+   * janitor found hours later): it is compared with the statement of the day it settled, which does
+   * not list it.
+   */
+  @Test
+  void aWithdrawalCreatedBeforeTheWindowAndSettledWithinIt_isJudgedByItsSettleDay() {
+    Withdrawal late =
+        new Withdrawal(
+            4,
+            "alice",
+            A,
+            Withdrawal.outTradeNo(4, 0),
+            WithdrawalStatus.SUCCEEDED,
+            "G-4",
+            "x",
+            1,
+            0,
+            0,
+            Instant.parse("2026-11-19T23:50:00Z"),
+            Instant.parse("2026-11-20T02:00:00Z"));
+    booked.add(new Booked(late, A, A, ZERO, ZERO));
+
+    assertThat(audit.discrepancies())
+        .containsExactly(
+            "withdrawal 4 ("
+                + late.outTradeNo()
+                + ", SUCCEEDED): SUCCEEDED here but missing at the gateway");
   }
 }
