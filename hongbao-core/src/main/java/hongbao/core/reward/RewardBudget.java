@@ -85,7 +85,7 @@ public interface RewardBudget {
    */
   record BudgetState(Amount budget, Amount reserved, Amount allowance, boolean lent) {
 
-    /** Whether anything was ever reserved from the keys, or moved between them. */
+    /** Whether the keys hold a reservation, or allowance lent from one to another. */
     public boolean touched() {
       return reserved.isPositive() || lent;
     }
