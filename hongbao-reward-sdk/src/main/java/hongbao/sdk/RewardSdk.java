@@ -288,6 +288,11 @@ public final class RewardSdk implements AutoCloseable {
       var tokenStore = new RedisTokenStore(connection, keys);
       var tokens = new SealedRewardTokens(sealer);
 
+      // A failed send completes on its client's thread; the other queue is tried on a thread of
+      // its own, as a Kafka send may block there for its metadata. Made before the producers, it
+      // is closed after them: a send failing while they close still fails over.
+      ExecutorService failingOver = Executors.newVirtualThreadPerTaskExecutor();
+      resources.push(failingOver::close);
       Map<QueueTopology.Topic, RewardProducer> producers = new HashMap<>();
       Map<String, RedisRewardStream> redisTopics = new HashMap<>();
       Producer<String, byte[]> kafka = null;
@@ -312,10 +317,6 @@ public final class RewardSdk implements AutoCloseable {
       }
       var failover = new ArrayList<FailoverQueue>();
       var routes = new EnumMap<VirtualQueue, QueueTopology.Route>(topology.routes());
-      // A failed send completes on its client's thread; the other queue is tried on a thread of
-      // its own, as a Kafka send may block there for its metadata.
-      ExecutorService failingOver = Executors.newVirtualThreadPerTaskExecutor();
-      resources.push(failingOver::close);
       routes.forEach(
           (name, route) ->
               failover.add(

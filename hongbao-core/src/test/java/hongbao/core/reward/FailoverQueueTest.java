@@ -64,16 +64,16 @@ class FailoverQueueTest {
             return CompletableFuture.completedFuture(null);
           }
         };
-    var failingOver = Executors.newSingleThreadExecutor();
-    var queue =
-        new FailoverQueue(
-            VirtualQueue.EXPRESS, master, backup, 100, Clock.systemUTC(), failingOver);
+    RewardProducer took;
+    try (var failingOver = Executors.newSingleThreadExecutor()) {
+      var queue =
+          new FailoverQueue(
+              VirtualQueue.EXPRESS, master, backup, 100, Clock.systemUTC(), failingOver);
+      CompletionStage<RewardProducer> sent = queue.send(REWARD, 0);
+      attached.countDown();
+      took = sent.toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
 
-    CompletionStage<RewardProducer> sent = queue.send(REWARD, 0);
-    attached.countDown();
-    RewardProducer took = sent.toCompletableFuture().get(10, TimeUnit.SECONDS);
-
-    failingOver.shutdown();
     assertThat(took).isSameAs(backup);
     assertThat(triedOn.get()).isNotNull().isNotSameAs(ioThread.get());
   }
