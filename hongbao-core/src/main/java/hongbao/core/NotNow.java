@@ -31,12 +31,30 @@ public final class NotNow {
           "OOM");
 
   /**
-   * PostgreSQL SQLState classes and states: connection (08), resources (53), operator intervention
-   * such as a shutdown or a statement timeout (57), system error such as I/O (58), a write on a
-   * read-only standby after a failover (25006), a lock not available (55P03).
+   * A write refused by a read-only server: a standby after a failover (or a read-only transaction).
+   */
+  public static final String POSTGRES_READ_ONLY = "25006";
+
+  /**
+   * PostgreSQL SQLState classes (two characters) and states: connection (08), resources (53), a
+   * statement timeout or cancel (57014), a server shutting down, crashed, starting or timing an
+   * idle session out (57P01-57P03, 57P05), a system or I/O error (58000, 58030), a write on a
+   * standby after a failover ({@link #POSTGRES_READ_ONLY}), a lock not available (55P03). A dropped
+   * database or a missing file is no outage to wait out.
    */
   public static final List<String> POSTGRES_STATES =
-      List.of("08", "53", "57", "58", "25006", "55P03");
+      List.of(
+          "08",
+          "53",
+          "57014",
+          "57P01",
+          "57P02",
+          "57P03",
+          "57P05",
+          "58000",
+          "58030",
+          POSTGRES_READ_ONLY,
+          "55P03");
 
   private NotNow() {}
 
@@ -47,8 +65,13 @@ public final class NotNow {
    */
   public static boolean redisReply(String message) {
     String reply = String.valueOf(message);
+    // The code is a word: BUSY must not match BUSYGROUP, a consumer group that already exists.
     return REDIS_REPLIES.stream()
-        .anyMatch(code -> reply.startsWith(code) || reply.contains("-" + code + " "));
+        .anyMatch(
+            code ->
+                reply.equals(code)
+                    || reply.startsWith(code + " ")
+                    || reply.contains("-" + code + " "));
   }
 
   /** Whether a PostgreSQL SQLState says "not now". */

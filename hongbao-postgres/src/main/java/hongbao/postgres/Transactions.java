@@ -58,7 +58,7 @@ final class Transactions {
       try {
         return once(work, snapshot);
       } catch (SQLException e) {
-        if (isOutage(e)) {
+        if (isOutage(e, snapshot)) {
           throw new Unavailable("postgres", what + ": " + e.getMessage(), e);
         }
         if (!isTransient(e) || attempt >= ATTEMPTS_MAX) {
@@ -102,7 +102,20 @@ final class Transactions {
    * {@link NotNow}, and the driver's and the pool's transient-connection exceptions.
    */
   static boolean isOutage(SQLException e) {
+    return isOutage(e, false);
+  }
+
+  /**
+   * As above; in a read-only transaction a write's refusal ({@link NotNow#POSTGRES_READ_ONLY}) is
+   * the code's own mistake, a bug, not a standby to wait for.
+   */
+  static boolean isOutage(SQLException e, boolean readOnly) {
     for (Throwable t = e; t != null; t = t.getCause()) {
+      if (readOnly
+          && t instanceof SQLException sql
+          && NotNow.POSTGRES_READ_ONLY.equals(sql.getSQLState())) {
+        return false;
+      }
       if (t instanceof SQLTransientConnectionException
           || t instanceof SQLNonTransientConnectionException
           || t instanceof SQLRecoverableException

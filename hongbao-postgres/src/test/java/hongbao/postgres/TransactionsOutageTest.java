@@ -32,10 +32,18 @@ class TransactionsOutageTest {
   }
 
   @Test
-  void refusedStatements_areNotOutages() {
-    for (String state : new String[] {"23505", "23514", "42P01", "22021"}) {
+  void refusedStatements_andPermanentFaults_areNotOutages() {
+    for (String state : new String[] {"23505", "23514", "42P01", "22021", "57P04", "58P01"}) {
       assertThat(Transactions.isOutage(new SQLException("x", state))).as(state).isFalse();
     }
+  }
+
+  /** A write inside a read-only transaction is the code's mistake, not a standby to wait out. */
+  @Test
+  void aWriteRefusedInAReadOnlyTransaction_isABug() {
+    var readOnly = new SQLException("cannot execute UPDATE in a read-only transaction", "25006");
+    assertThat(Transactions.isOutage(readOnly, true)).isFalse();
+    assertThat(Transactions.isOutage(readOnly, false)).as("a standby after a failover").isTrue();
   }
 
   @Test

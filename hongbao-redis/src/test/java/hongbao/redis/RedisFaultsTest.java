@@ -40,5 +40,8 @@ class RedisFaultsTest {
     var scriptError =
         new RedisCommandExecutionException("ERR user_script:3: attempt to compare nil with number");
     assertThat(RedisFaults.translate(scriptError)).isSameAs(scriptError);
+    var groupExists =
+        new RedisCommandExecutionException("BUSYGROUP Consumer Group name already exists");
+    assertThat(RedisFaults.translate(groupExists)).as("not BUSY").isSameAs(groupExists);
   }
 }
