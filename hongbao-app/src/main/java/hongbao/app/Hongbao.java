@@ -112,6 +112,9 @@ public final class Hongbao implements AutoCloseable {
           "HONGBAO_GATEWAY_URL is required outside dev mode: without it withdrawals would be paid"
               + " by the gateway simulator, which pays nobody (HONGBAO_DEV_MODE=true for a trial)");
     }
+    if (config.gatewayUrl() != null && config.gatewaySecret() == null) {
+      throw new IllegalArgumentException("HONGBAO_GATEWAY_URL needs HONGBAO_GATEWAY_SECRET");
+    }
     this.config = config;
   }
 

@@ -226,26 +226,42 @@ class OperationsTest {
   }
 
   /**
-   * Outside dev mode a missing gateway address stops the start: the simulator that would stand in
-   * pays nobody, so every withdrawal would be debited and "paid" with no money leaving.
+   * Outside dev mode a missing gateway address stops the start, before any embedded server is
+   * started or any schema migrated: the simulator that would stand in pays nobody, so every
+   * withdrawal would be debited and "paid" with no money leaving. So does an address without its
+   * secret.
    */
   @Test
-  void outsideDevMode_withoutAGatewayUrl_theServiceRefusesToStart() {
-    Backends backends = Backends.embedded();
-    Config config =
-        Config.from(
-            Map.of(
-                "HONGBAO_PORT",
-                "0",
-                "HONGBAO_JWT_SECRET",
-                "operations-test-secret-" + UUID.randomUUID(),
-                "HONGBAO_ID_ALPHABET",
-                hongbao.http.PacketIds.DEFAULT_ALPHABET));
+  void outsideDevMode_withoutAGatewayUrl_theServiceRefusesToStart_beforeStartingAnything()
+      throws Exception {
+    var production =
+        Map.of(
+            "HONGBAO_PORT",
+            "0",
+            "HONGBAO_JWT_SECRET",
+            "operations-test-secret-" + UUID.randomUUID(),
+            "HONGBAO_ID_ALPHABET",
+            hongbao.http.PacketIds.DEFAULT_ALPHABET);
+    Config config = Config.from(production);
     assertThat(config.devMode()).isFalse();
-    assertThatThrownBy(
-            () -> Hongbao.start(config, backends.redisUrl(), backends.jdbcUrl(), false).close())
+    java.nio.file.Path root = java.nio.file.Files.createTempDirectory("hongbao-refused-");
+    var dataDir = new hongbao.app.DataDir(root);
+
+    assertThatThrownBy(() -> Hongbao.start(config, dataDir).close())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("HONGBAO_GATEWAY_URL is required outside dev mode");
+    var withoutSecret = new java.util.HashMap<>(production);
+    withoutSecret.put("HONGBAO_GATEWAY_URL", "https://pay.example.com");
+    assertThatThrownBy(() -> Hongbao.start(Config.from(withoutSecret), dataDir).close())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("HONGBAO_GATEWAY_URL needs HONGBAO_GATEWAY_SECRET");
+
+    try (var kept = java.nio.file.Files.list(root)) {
+      assertThat(kept.toList())
+          .as("no embedded Redis, PostgreSQL or Kafka was started in the data directory")
+          .isEmpty();
+    }
+    java.nio.file.Files.delete(root);
   }
 
   @Test
