@@ -4,7 +4,3 @@
 -- made before this column existed have none (NULLs never collide).
 ALTER TABLE withdrawal ADD COLUMN idempotency_key text;
 CREATE UNIQUE INDEX withdrawal_by_idempotency_key ON withdrawal (user_id, idempotency_key);
-
--- The audit compares every withdrawal created or settled within its window with the gateway's
--- statements: one created the day before and settled late is found by when it settled.
-CREATE INDEX withdrawal_by_updated ON withdrawal (updated_at);

@@ -29,9 +29,11 @@ import java.util.Set;
  *   <li>time: still pending long after it was requested.
  * </ul>
  *
- * It looks at withdrawals created since the start of the UTC day {@code lookbackDays} ago, and at
- * the statements from that day to tomorrow (the gateway's clock may run ahead of ours). A pending
- * withdrawal already paid at the gateway is not a mismatch: the janitor is about to learn it.
+ * It looks at withdrawals created or moved since the start of the UTC day {@code lookbackDays} ago,
+ * and at the statements from the day before that (one created then may have been paid then, and
+ * settled here only after midnight) to tomorrow (the gateway's clock may run ahead of ours). A
+ * day's statement is expected once the day is over. A pending withdrawal already paid at the
+ * gateway is not a mismatch: the janitor is about to learn it.
  */
 public final class WithdrawalAudit implements Audit {
 
@@ -87,13 +89,20 @@ public final class WithdrawalAudit implements Audit {
               + first
               + "; checked those");
     }
+    Set<Long> inWindow = new HashSet<>();
+    window.forEach(booked -> inWindow.add(booked.withdrawal().id()));
     for (Booked booked : olderPending) {
+      if (inWindow.contains(booked.withdrawal().id())) {
+        continue; // created before the window, moved within it: checked above
+      }
       ledgerProblem(booked).ifPresent(problems::add);
       stuck(booked, now).ifPresent(problems::add);
     }
     Map<String, List<StatementLine>> gateway = new HashMap<>();
     Set<LocalDate> missing = new HashSet<>();
-    for (LocalDate day = first; !day.isAfter(today.plusDays(1)); day = day.plusDays(1)) {
+    for (LocalDate day = first.minusDays(1);
+        !day.isAfter(today.plusDays(1));
+        day = day.plusDays(1)) {
       try {
         for (StatementLine line : statements.statement(day)) {
           gateway.computeIfAbsent(line.outTradeNo(), no -> new ArrayList<>()).add(line);

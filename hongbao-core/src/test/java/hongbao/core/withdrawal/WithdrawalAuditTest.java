@@ -170,10 +170,16 @@ class WithdrawalAuditTest {
     statementDown = true;
 
     assertThat(audit.discrepancies())
-        .as("yesterday's, which is over; what settled today is not called missing")
-        .singleElement()
-        .asString()
-        .startsWith("withdrawals: the gateway statement of 2026-11-20 is unavailable");
+        .as("the days read that are over; what settled today is not called missing")
+        .hasSize(2)
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .startsWith("withdrawals: the gateway statement of 2026-11-19 is unavailable"))
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .startsWith("withdrawals: the gateway statement of 2026-11-20 is unavailable"));
   }
 
   /**
@@ -245,5 +251,35 @@ class WithdrawalAuditTest {
             "withdrawal 4 ("
                 + late.outTradeNo()
                 + ", SUCCEEDED): SUCCEEDED here but missing at the gateway");
+
+    // Paid on the day it was created, before the window: the statement of that day is read too.
+    statement.add(
+        new StatementLine(late.outTradeNo(), A, true, Instant.parse("2026-11-19T23:55:00Z")));
+    assertThat(audit.discrepancies()).isEmpty();
+  }
+
+  /** Requested before the window and moved within it, a pending withdrawal is reported once. */
+  @Test
+  void aPendingWithdrawalMovedWithinTheWindow_isReportedOnce() {
+    Withdrawal pending =
+        new Withdrawal(
+            5,
+            "alice",
+            A,
+            Withdrawal.outTradeNo(5, 0),
+            WithdrawalStatus.UNKNOWN,
+            null,
+            "x",
+            1,
+            0,
+            1,
+            Instant.parse("2026-11-19T10:00:00Z"),
+            NOW.minusSeconds(600));
+    booked.add(new Booked(pending, A, ZERO, ZERO, A));
+
+    assertThat(audit.discrepancies())
+        .singleElement()
+        .asString()
+        .startsWith("withdrawal 5 (" + pending.outTradeNo() + ", UNKNOWN): still pending since");
   }
 }
