@@ -5,6 +5,7 @@ import static hongbao.app.campaign.RainFixture.prize;
 import static hongbao.app.campaign.RainFixture.round;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import hongbao.app.support.BudgetLoss;
 import hongbao.core.campaign.Campaign;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
@@ -58,7 +59,7 @@ class RainForeignRewardTest extends RainOfItsOwn {
     assertThat(fixture.awaitReturned(id)).isEqualTo(BUDGET);
     assertThat(sendCash(id, "before-loss-" + id).status()).isEqualTo(402);
 
-    loseBudgetKeys(id);
+    BudgetLoss.lose(redis.url(), id);
     fixture.rain().arming().arm(campaign); // what a fresh load of the campaign does
 
     var refused = sendCash(id, "after-loss-" + id);

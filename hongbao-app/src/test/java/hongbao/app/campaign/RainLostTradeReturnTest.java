@@ -5,6 +5,7 @@ import static hongbao.app.campaign.RainFixture.prize;
 import static hongbao.app.campaign.RainFixture.round;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import hongbao.app.support.BudgetLoss;
 import hongbao.core.campaign.Campaign;
 import java.time.Instant;
 import java.util.Map;
@@ -38,7 +39,7 @@ class RainLostTradeReturnTest extends RainOfItsOwn {
     String id = fixture.created(campaign(BUDGET, 1, 10, round(starts, 60, prize("CASH", 100, 10))));
     Campaign campaign = fixture.rain().campaigns().get(id);
     fixture.othersBonus(id, BONUS);
-    loseBudgetKeys(id);
+    BudgetLoss.lose(redis.url(), id);
 
     fixture.pastReturnGrace(campaign);
     assertThat(fixture.awaitReturned(id)).isEqualTo(BUDGET - BONUS);

@@ -1,13 +1,7 @@
 package hongbao.app.campaign;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import hongbao.app.embedded.EmbeddedRedis;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanIterator;
 import java.io.IOException;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,25 +42,6 @@ abstract class RainOfItsOwn {
   final void stopRain() throws IOException {
     if (rain != null) {
       rain.close();
-    }
-  }
-
-  /** The campaign's budget keys, their trades and its entry in the campaigns' layout hash. */
-  final void loseBudgetKeys(String campaignId) {
-    RedisClient client = RedisClient.create(redis.url());
-    try (var connection = client.connect()) {
-      var sync = connection.sync();
-      long lost = 0;
-      for (String pattern : List.of("*:rwb:{" + campaignId + ":*", "*:rw:campaigns")) {
-        ScanIterator<String> keys = ScanIterator.scan(sync, ScanArgs.Builder.matches(pattern));
-        while (keys.hasNext()) {
-          String key = keys.next();
-          lost += key.endsWith(":rw:campaigns") ? sync.hdel(key, campaignId) : sync.del(key);
-        }
-      }
-      assertThat(lost).as("the campaign's layout and budget keys").isGreaterThan(1);
-    } finally {
-      client.shutdown();
     }
   }
 }

@@ -2,9 +2,7 @@ package hongbao.app.reward;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanIterator;
+import hongbao.app.support.BudgetLoss;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.List;
@@ -52,7 +50,7 @@ class RewardBudgetKeysLossTest {
     List<String> before = fixture.sendEach(CAMPAIGN, "before_", 3, "BONUS");
     fixture.awaitAllCredited(before, Duration.ofSeconds(30));
 
-    loseBudget(CAMPAIGN);
+    BudgetLoss.lose(fixture.redisUrl(), CAMPAIGN);
     var budget = fixture.rewards().sdk().parts().budget();
     assertThat(budget.state(CAMPAIGN)).as("nothing left of the budget in Redis").isNull();
 
@@ -71,25 +69,6 @@ class RewardBudgetKeysLossTest {
     assertThat(lines).as("%s", lines).hasSize(before.size());
     for (String tradeNo : before) {
       assertThat(lines).contains("reward " + tradeNo + ": credited but never accepted");
-    }
-  }
-
-  /** Every Redis key of the campaign's budget, and its entry in the campaigns' layout hash. */
-  private void loseBudget(String campaign) {
-    RedisClient client = RedisClient.create(fixture.redisUrl());
-    try (var connection = client.connect()) {
-      var redis = connection.sync();
-      long lost = 0;
-      for (String pattern : List.of("*:rwb:{" + campaign + ":*", "*:rw:campaigns")) {
-        ScanIterator<String> keys = ScanIterator.scan(redis, ScanArgs.Builder.matches(pattern));
-        while (keys.hasNext()) {
-          String key = keys.next();
-          lost += key.endsWith(":rw:campaigns") ? redis.hdel(key, campaign) : redis.del(key);
-        }
-      }
-      assertThat(lost).as("the campaign's layout, budget keys and trades").isGreaterThan(2);
-    } finally {
-      client.shutdown();
     }
   }
 }

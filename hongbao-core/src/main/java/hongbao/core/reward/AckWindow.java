@@ -11,7 +11,7 @@ import java.util.TreeMap;
  * redelivers it (and the done ones after it, which crediting by tradeNo absorbs) instead of
  * skipping it.
  *
- * <p>Thread-safe (one lock; the work per call is a tree-set operation).
+ * <p>Thread-safe (one lock; the work per call is a tree-map operation).
  */
 public final class AckWindow {
 

@@ -6,12 +6,10 @@ import hongbao.core.grab.ClaimOutcome;
 import hongbao.core.grab.ClaimService;
 import hongbao.core.grab.GrabOutcome;
 import hongbao.core.grab.GrabReceipt;
-import hongbao.core.grab.Receipts;
 import hongbao.core.money.Amount;
 import hongbao.core.ops.Switch;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,7 +45,8 @@ class ClaimAfterRefundTest {
 
     var claims =
         new ClaimService(
-            receiptOf(new GrabReceipt(packet, "bob", grabbed.amount(), grabbed.seq(), World.START)),
+            new OneReceipt(
+                new GrabReceipt(packet, "bob", grabbed.amount(), grabbed.seq(), World.START)),
             world.packets,
             world.store,
             world.arming,
@@ -67,19 +66,5 @@ class ClaimAfterRefundTest {
         .singleElement()
         .asString()
         .startsWith("packet " + packet + ": receipt of bob for 100 fen refused: ");
-  }
-
-  private static Receipts receiptOf(GrabReceipt receipt) {
-    return new Receipts() {
-      @Override
-      public String seal(GrabReceipt sealed) {
-        return "receipt";
-      }
-
-      @Override
-      public Optional<GrabReceipt> open(String token, String userId) {
-        return Optional.of(receipt).filter(r -> r.userId().equals(userId));
-      }
-    };
   }
 }

@@ -6,12 +6,10 @@ import hongbao.core.grab.ClaimOutcome;
 import hongbao.core.grab.ClaimService;
 import hongbao.core.grab.GrabOutcome;
 import hongbao.core.grab.GrabReceipt;
-import hongbao.core.grab.Receipts;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.PacketStore;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -42,7 +40,7 @@ class ClaimWhilePaidTest {
 
     var claims =
         new ClaimService(
-            receiptOf(
+            new OneReceipt(
                 new GrabReceipt(
                     packet, "bob", share, ((GrabOutcome.Grabbed) grabbed).seq(), World.START)),
             payingAfterTheFirstRead(),
@@ -80,19 +78,5 @@ class ClaimWhilePaidTest {
               }
               return result;
             });
-  }
-
-  private static Receipts receiptOf(GrabReceipt receipt) {
-    return new Receipts() {
-      @Override
-      public String seal(GrabReceipt sealed) {
-        return "receipt";
-      }
-
-      @Override
-      public Optional<GrabReceipt> open(String token, String userId) {
-        return Optional.of(receipt).filter(r -> r.userId().equals(userId));
-      }
-    };
   }
 }
