@@ -453,8 +453,9 @@ public final class PostgresWithdrawals implements WithdrawalStore, WithdrawalBoo
 
   @Override
   public List<Booked> since(Instant since, int limit) {
-    return booked(
-        "withdrawals since " + since, "(w.created_at >= ? OR w.updated_at >= ?)", since, limit);
+    // Created or moved since: updated_at is the creation time until the first move, and each
+    // move sets it to a later instant.
+    return booked("withdrawals since " + since, "w.updated_at >= ?", since, limit);
   }
 
   @Override
@@ -468,8 +469,7 @@ public final class PostgresWithdrawals implements WithdrawalStore, WithdrawalBoo
   }
 
   /**
-   * Withdrawals with their books {@code where} ({@code at} bound to each of its parameters), by id,
-   * at most {@code limit}.
+   * Withdrawals with their books {@code where} (one instant to bind), by id, at most {@code limit}.
    */
   private List<Booked> booked(String what, String where, Instant at, int limit) {
     return transactions.read(
@@ -477,11 +477,8 @@ public final class PostgresWithdrawals implements WithdrawalStore, WithdrawalBoo
         connection -> {
           try (PreparedStatement find =
               connection.prepareStatement(BOOKED + " WHERE " + where + " ORDER BY w.id LIMIT ?")) {
-            int parameters = (int) where.chars().filter(c -> c == '?').count();
-            for (int i = 1; i <= parameters; i++) {
-              find.setObject(i, Sql.timestamp(at));
-            }
-            find.setInt(parameters + 1, limit);
+            find.setObject(1, Sql.timestamp(at));
+            find.setInt(2, limit);
             return readBooked(find);
           }
         });
