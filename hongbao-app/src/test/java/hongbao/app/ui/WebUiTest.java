@@ -103,6 +103,9 @@ class WebUiTest {
 
   /** What the QR code on the page says: ZXing reads a screenshot of it, as a phone camera would. */
   private static String decodeQr(Locator image) {
+    // Visible is not loaded: the picture is fetched after the element shows, and a screenshot
+    // taken before it has decoded is blank.
+    image.evaluate("img => img.decode()");
     try {
       BufferedImage picture = ImageIO.read(new ByteArrayInputStream(image.screenshot()));
       var bitmap = new BinaryBitmap(new HybridBinarizer(new BufferedImageLuminanceSource(picture)));
