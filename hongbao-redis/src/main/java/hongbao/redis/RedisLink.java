@@ -132,7 +132,7 @@ public abstract sealed class RedisLink implements AutoCloseable {
         ClientResources.builder()
             .commandLatencyRecorder(latencies)
             .reconnectDelay(RECONNECT_DELAY)
-            .nettyCustomizer(new ConsolidatedFlushes());
+            .nettyCustomizer(new Pipeline());
     if (onLoops) {
       builder.eventLoopGroupProvider(loops.all());
     }
@@ -354,14 +354,15 @@ public abstract sealed class RedisLink implements AutoCloseable {
   }
 
   /**
-   * Lettuce flushes every command on its own, one write() each. Commands issued from other threads
-   * (every grab: the HTTP event loops) reach the connection's event loop as separate tasks; this
-   * handler lets their flushes wait until the tasks already queued have run, then flushes once, and
-   * during a read (replies completing futures that issue commands) until the read is over. Unlike
-   * turning auto-flush off on a shared connection, no command can wait for a flush that never
-   * comes: every flush still happens, a task later at most.
+   * What every Redis connection's pipeline adds to Lettuce's: {@link SentOnce} at its head, and a
+   * consolidation of flushes. Lettuce flushes every command on its own, one write() each. Commands
+   * issued from other threads (every grab: the HTTP event loops) reach the connection's event loop
+   * as separate tasks; the consolidation lets their flushes wait until the tasks already queued
+   * have run, then flushes once, and during a read (replies completing futures that issue commands)
+   * until the read is over. Unlike turning auto-flush off on a shared connection, no command can
+   * wait for a flush that never comes: every flush still happens, a task later at most.
    */
-  static final class ConsolidatedFlushes implements NettyCustomizer {
+  static final class Pipeline implements NettyCustomizer {
 
     /** Flushes deferred at most before one goes through anyway, bounding what sits unwritten. */
     static final int FLUSHES_DEFERRED_MAX = 64;
@@ -369,6 +370,7 @@ public abstract sealed class RedisLink implements AutoCloseable {
     @Override
     public void afterChannelInitialized(Channel channel) {
       channel.pipeline().addFirst(new FlushConsolidationHandler(FLUSHES_DEFERRED_MAX, true));
+      channel.pipeline().addFirst(new SentOnce());
     }
   }
 

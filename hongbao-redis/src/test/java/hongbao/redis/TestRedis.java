@@ -1,6 +1,7 @@
 package hongbao.redis;
 
 import hongbao.redis.cluster.ClusterFormation;
+import hongbao.testkit.FreezableProxy;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -78,6 +79,20 @@ public final class TestRedis {
   public static synchronized String url() {
     client();
     return uri.toURI().toString();
+  }
+
+  /** A proxy in front of the tests' Redis, to lose or hold what passes between it and a client. */
+  public static FreezableProxy proxy() {
+    RedisURI target = RedisURI.create(url());
+    return FreezableProxy.to(target.getHost(), target.getPort());
+  }
+
+  /** The tests' Redis reached through {@code proxy}: its address, credentials and all. */
+  public static String url(FreezableProxy proxy) {
+    RedisURI proxied = RedisURI.create(url());
+    proxied.setHost("127.0.0.1");
+    proxied.setPort(proxy.port());
+    return proxied.toURI().toString();
   }
 
   public static synchronized RedisClient client() {

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import hongbao.app.embedded.FreePorts;
 import hongbao.app.support.Backends;
-import hongbao.app.support.FreezableProxy;
 import hongbao.app.support.TestService;
 import hongbao.client.HongbaoClient;
 import hongbao.client.HongbaoException;
 import hongbao.client.Messages.Send;
 import hongbao.client.RetryPolicy;
+import hongbao.testkit.FreezableProxy;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package hongbao.app.support;
+package hongbao.testkit;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,14 +8,18 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A TCP proxy on the loopback address in front of a dependency. Frozen, it keeps every connection
  * open and forwards nothing, in either direction: what a dropped route or a paused VM looks like
  * from the client, which neither gets an answer nor learns that none will come. Thawed, it forwards
- * what it held back. It can also lose one reply on its way back ({@link #dropNextReply}).
+ * what it held back. It can also lose one reply on its way back ({@link #dropNextReply}), or the
+ * reply to one request it recognises ({@link #dropReplyTo}).
  */
 public final class FreezableProxy implements AutoCloseable {
 
@@ -25,8 +29,8 @@ public final class FreezableProxy implements AutoCloseable {
   private final InetSocketAddress upstream;
   private final Queue<Socket> sockets = new ConcurrentLinkedQueue<>();
   private volatile boolean frozen;
-  private final java.util.concurrent.atomic.AtomicInteger repliesToDrop =
-      new java.util.concurrent.atomic.AtomicInteger();
+  private final AtomicInteger repliesToDrop = new AtomicInteger();
+  private final AtomicReference<byte[]> dropAfter = new AtomicReference<>();
   private volatile boolean closed;
 
   private FreezableProxy(ServerSocket listener, InetSocketAddress upstream) {
@@ -66,6 +70,16 @@ public final class FreezableProxy implements AutoCloseable {
     repliesToDrop.incrementAndGet();
   }
 
+  /**
+   * As {@link #dropNextReply}, for the reply to the next request whose bytes contain {@code
+   * marker}, on a connection that awaits no other reply: the request reaches upstream and is
+   * served, its answer is lost with the connection. {@code marker} must arrive in one read, as a
+   * short token (a script's digest, say) does.
+   */
+  public void dropReplyTo(String marker) {
+    dropAfter.set(marker.getBytes(StandardCharsets.US_ASCII));
+  }
+
   private void accept() {
     while (!closed) {
       try {
@@ -95,6 +109,13 @@ public final class FreezableProxy implements AutoCloseable {
         if (replies && repliesToDrop.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
           return; // the finally block cuts the connection both ways
         }
+        byte[] marker = dropAfter.get();
+        // Armed before the request goes on, so its reply cannot pass first.
+        if (!replies && marker != null && contains(buffer, read, marker)) {
+          if (dropAfter.compareAndSet(marker, null)) {
+            repliesToDrop.incrementAndGet();
+          }
+        }
         out.write(buffer, 0, read);
         out.flush();
       }
@@ -106,6 +127,19 @@ public final class FreezableProxy implements AutoCloseable {
       closeQuietly(from);
       closeQuietly(to);
     }
+  }
+
+  private static boolean contains(byte[] buffer, int length, byte[] marker) {
+    outer:
+    for (int start = 0; start + marker.length <= length; start++) {
+      for (int i = 0; i < marker.length; i++) {
+        if (buffer[start + i] != marker[i]) {
+          continue outer;
+        }
+      }
+      return true;
+    }
+    return false;
   }
 
   private static void closeQuietly(Socket socket) {

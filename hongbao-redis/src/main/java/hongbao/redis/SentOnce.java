@@ -1,0 +1,42 @@
+package hongbao.redis;
+
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.protocol.CommandHandler;
+import io.lettuce.core.protocol.RedisCommand;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.util.List;
+
+/**
+ * Fails the commands a lost connection leaves unanswered, so that Lettuce does not send them again
+ * on the next one. Redis may have run them: a connection can drop after a command arrived and
+ * before its reply left. Lettuce's default is to deliver at least once: it puts them back in its
+ * queue and writes them first on reconnecting, where a script that moves money runs a second time
+ * (a budget grant raising a key's allowance twice, so reservations past the budget; a rain draw
+ * taking a second prize). Failed here, each caller sees an outage, as for a reply that timed out,
+ * and acts on what it knows. Commands issued while the connection is down were never sent: they
+ * still go once it is back.
+ *
+ * <p>It sits at the head of the pipeline, so it sees the connection go before Lettuce's {@link
+ * CommandHandler} moves its unanswered commands to the queue of the next connection, which skips
+ * every command already completed.
+ */
+final class SentOnce extends ChannelInboundHandlerAdapter {
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    CommandHandler commands = ctx.pipeline().get(CommandHandler.class);
+    if (commands != null) {
+      // A copy: failing a command runs its callbacks, which may issue commands on this channel.
+      List<RedisCommand<?, ?, ?>> unanswered = List.copyOf(commands.getStack());
+      if (!unanswered.isEmpty()) {
+        var lost =
+            new RedisConnectionException(
+                "connection lost before Redis answered; the command may have run and is not sent"
+                    + " again");
+        unanswered.forEach(command -> command.completeExceptionally(lost));
+      }
+    }
+    super.channelInactive(ctx);
+  }
+}
