@@ -397,7 +397,8 @@ public final class RewardSender {
     try {
       outcome = service.credit(reward, type);
     } catch (RuntimeException e) {
-      if (book.find(reward.tradeNo()).isPresent()) {
+      // Issued downstream, or credited here: the reservation stays, for a replay to settle.
+      if (e instanceof RewardService.IssuedUnrecorded || book.find(reward.tradeNo()).isPresent()) {
         throw e;
       }
       undo(reward);

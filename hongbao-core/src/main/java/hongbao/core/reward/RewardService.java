@@ -1,6 +1,7 @@
 package hongbao.core.reward;
 
 import hongbao.core.Invariants;
+import hongbao.core.Unavailable;
 import java.lang.System.Logger.Level;
 import java.util.Optional;
 
@@ -112,13 +113,39 @@ public final class RewardService {
       return recorded(reward, book.recordIssued(reward, digest, type.kind(), true));
     }
     return switch (issuer.issue(reward, type)) {
-      case Issuer.Issue.Issued issued ->
-          recorded(reward, book.recordIssued(reward, digest, type.kind(), false));
+      case Issuer.Issue.Issued issued -> recordedOnceIssued(reward, type, digest);
       case Issuer.Issue.Refused refused -> {
         book.recordFailed(reward, digest, type.kind(), refused.reason());
         yield new CreditOutcome.Refused(refused.reason());
       }
     };
+  }
+
+  /**
+   * The issuer has issued: the reward exists downstream whatever the book says now. An outage that
+   * keeps the book from recording it must not read as "nothing issued", or a synchronous send would
+   * give its budget back and answer ISSUER_FAILED for a live coupon: it is {@link
+   * IssuedUnrecorded}, and a replay of the tradeNo issues it again (the issuer is idempotent by
+   * tradeNo) and records it.
+   */
+  private CreditOutcome recordedOnceIssued(Reward reward, RewardType type, String digest) {
+    try {
+      return recorded(reward, book.recordIssued(reward, digest, type.kind(), false));
+    } catch (Unavailable e) {
+      throw new IssuedUnrecorded(reward.tradeNo(), e);
+    }
+  }
+
+  /** A reward its issuer issued that the reward book could not record: an outage, not a refusal. */
+  public static final class IssuedUnrecorded extends Unavailable {
+    private static final long serialVersionUID = 1L;
+
+    IssuedUnrecorded(String tradeNo, Unavailable cause) {
+      super(
+          cause.dependency(),
+          "reward " + tradeNo + " was issued and is not recorded yet: " + cause.getMessage(),
+          cause);
+    }
   }
 
   private CreditOutcome recorded(Reward reward, RewardBook.Credit credit) {

@@ -135,6 +135,53 @@ class RewardSenderReplayTest {
     assertThat(sender.get().send(REQUEST)).isInstanceOf(SendOutcome.Credited.class);
   }
 
+  /**
+   * The issuer issues the coupon, then the reward book cannot record it (one failed write; the
+   * database answers again at once). The coupon is live downstream, so the send must not give its
+   * budget back and answer ISSUER_FAILED: it answers an outage and keeps the reservation, and a
+   * replay once the send cannot still be running issues it again and records it.
+   */
+  @Test
+  void aSyncSendWhoseIssuedCouponTheBookFailedToRecord_keepsItsReservation_untilAReplayRecordsIt() {
+    var issued = new java.util.concurrent.atomic.AtomicInteger();
+    var writesToFail = new java.util.concurrent.atomic.AtomicInteger(1);
+    var recorded = new java.util.concurrent.ConcurrentHashMap<String, RewardRecord>();
+    RewardBook flaky =
+        (RewardBook)
+            java.lang.reflect.Proxy.newProxyInstance(
+                RewardBook.class.getClassLoader(),
+                new Class<?>[] {RewardBook.class},
+                (proxy, method, args) ->
+                    switch (method.getName()) {
+                      case "find" -> Optional.ofNullable(recorded.get((String) args[0]));
+                      case "recordIssued" -> {
+                        if (writesToFail.getAndDecrement() > 0) {
+                          throw new Unavailable("postgres", "statement timeout", null);
+                        }
+                        Reward reward = (Reward) args[0];
+                        recorded.put(reward.tradeNo(), credited(reward));
+                        yield RewardBook.Credit.DONE;
+                      }
+                      default -> throw new AssertionError("unexpected " + method.getName());
+                    });
+    Issuer issuer =
+        (reward, type) -> {
+          issued.incrementAndGet();
+          return new Issuer.Issue.Issued();
+        };
+    var clock = new MovingClock();
+    RewardSender sender = sender(issuer, flaky, clock, (type, permits) -> 0);
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> sender.sendSync(REQUEST))
+        .isInstanceOf(Unavailable.class);
+    assertThat(budget.trades).as("the reservation stays").containsKey("t1");
+
+    clock.now = clock.now.plus(RewardSender.SYNC_SETTLED_WITHIN).plusSeconds(1);
+    assertThat(sender.sendSync(REQUEST)).isInstanceOf(SendOutcome.Credited.class);
+    assertThat(issued).as("issued again once: the issuer is idempotent by tradeNo").hasValue(2);
+    assertThat(recorded).containsOnlyKeys("t1");
+  }
+
   private static RewardRecord credited(Reward reward) {
     return new RewardRecord(
         reward,
