@@ -116,6 +116,8 @@ public final class RewardService {
       case Issuer.Issue.Issued issued -> recordedOnceIssued(reward, type, digest);
       case Issuer.Issue.Refused refused -> {
         book.recordFailed(reward, digest, type.kind(), refused.reason());
+        // Settled for good, as a credited reward is: its copy would only crowd a user's pending.
+        forgetToken(reward);
         yield new CreditOutcome.Refused(refused.reason());
       }
     };
