@@ -23,20 +23,36 @@ import java.util.List;
  */
 final class SentOnce extends ChannelInboundHandlerAdapter {
 
+  private static final System.Logger LOG = System.getLogger(SentOnce.class.getName());
+
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    try {
+      failUnanswered(ctx);
+    } finally {
+      // Always on to Lettuce's handlers, or the connection would never be made again.
+      super.channelInactive(ctx);
+    }
+  }
+
+  private static void failUnanswered(ChannelHandlerContext ctx) {
     CommandHandler commands = ctx.pipeline().get(CommandHandler.class);
-    if (commands != null) {
-      // A copy: failing a command runs its callbacks, which may issue commands on this channel.
-      List<RedisCommand<?, ?, ?>> unanswered = List.copyOf(commands.getStack());
-      if (!unanswered.isEmpty()) {
-        var lost =
-            new RedisConnectionException(
-                "connection lost before Redis answered; the command may have run and is not sent"
-                    + " again");
-        unanswered.forEach(command -> command.completeExceptionally(lost));
+    if (commands == null) {
+      return;
+    }
+    // A copy: failing a command runs its callbacks, which may issue commands on this channel.
+    List<RedisCommand<?, ?, ?>> unanswered = List.copyOf(commands.getStack());
+    var lost =
+        new RedisConnectionException(
+            "connection lost before Redis answered; the command may have run and is not sent"
+                + " again");
+    for (RedisCommand<?, ?, ?> command : unanswered) {
+      try {
+        command.completeExceptionally(lost);
+      } catch (RuntimeException e) {
+        // A failing callback is its caller's; the other commands must still fail here.
+        LOG.log(System.Logger.Level.WARNING, "a callback failed on a lost Redis command", e);
       }
     }
-    super.channelInactive(ctx);
   }
 }

@@ -139,9 +139,14 @@ public final class TestRedis {
 
   /** Deletes every key under the prefix of {@code keys}, on every master of a cluster. */
   public static void deleteAll(RedisLink redis, RedisKeys keys) {
+    deleteMatching(redis, keys.everythingPattern());
+  }
+
+  /** Deletes the keys that match {@code pattern} (a SCAN pattern). */
+  public static void deleteMatching(RedisLink redis, String pattern) {
     var sync = redis.sync();
     ScanCursor cursor = ScanCursor.INITIAL;
-    var match = ScanArgs.Builder.matches(keys.everythingPattern()).limit(1_000);
+    var match = ScanArgs.Builder.matches(pattern).limit(1_000);
     do {
       KeyScanCursor<String> page = sync.scan(cursor, match);
       if (!page.getKeys().isEmpty()) {

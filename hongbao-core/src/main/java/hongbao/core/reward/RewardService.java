@@ -9,7 +9,8 @@ import java.util.Optional;
  * Credits one reward, exactly once whoever asks (a queued event, its redelivery, a forced credit,
  * the synchronous API): the reward book holds one row per tradeNo, written in the same transaction
  * as the money (CASH) or the coupon (built-in book), or right after an idempotent HTTP issuer said
- * yes. The server's token copy is dropped once the reward is credited.
+ * yes. The server's token copy is dropped once the reward is settled: credited, or refused for good
+ * by its issuer.
  */
 public final class RewardService {
 
@@ -124,7 +125,7 @@ public final class RewardService {
   }
 
   /**
-   * The issuer has issued: the reward exists downstream whatever the book says now. An outage that
+   * The issuer has issued: the reward exists downstream whatever the book says now. A failure that
    * keeps the book from recording it must not read as "nothing issued", or a synchronous send would
    * give its budget back and answer ISSUER_FAILED for a live coupon: it is {@link
    * IssuedUnrecorded}, and a replay of the tradeNo issues it again (the issuer is idempotent by
@@ -133,7 +134,8 @@ public final class RewardService {
   private CreditOutcome recordedOnceIssued(Reward reward, RewardType type, String digest) {
     try {
       return recorded(reward, book.recordIssued(reward, digest, type.kind(), false));
-    } catch (Unavailable e) {
+    } catch (RuntimeException e) {
+      // Whatever kept the book from recording it (an outage, retries exhausted on a conflict).
       throw new IssuedUnrecorded(reward.tradeNo(), e);
     }
   }
@@ -142,9 +144,9 @@ public final class RewardService {
   public static final class IssuedUnrecorded extends Unavailable {
     private static final long serialVersionUID = 1L;
 
-    IssuedUnrecorded(String tradeNo, Unavailable cause) {
+    IssuedUnrecorded(String tradeNo, RuntimeException cause) {
       super(
-          cause.dependency(),
+          cause instanceof Unavailable outage ? outage.dependency() : "postgres",
           "reward " + tradeNo + " was issued and is not recorded yet: " + cause.getMessage(),
           cause);
     }

@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * Port: the server's copies of the tokens of rewards not yet credited, per user and campaign. A
  * copy is written when a reward is accepted (one attempt, no retry: a token whose copy is missing
- * is UNKNOWN and is never force-credited) and deleted once the reward is credited.
+ * is UNKNOWN and is never force-credited) and deleted once the reward is settled: credited, or
+ * refused for good by its issuer.
  */
 public interface TokenStore {
 
@@ -15,7 +16,7 @@ public interface TokenStore {
   /** Whether the server still holds the copy of this reward's token. */
   boolean holds(Reward reward);
 
-  /** Forgets the copy once the reward is credited; nothing happens if there is none. */
+  /** Forgets the copy once the reward is settled; nothing happens if there is none. */
   void delete(Reward reward);
 
   /** The tokens still held for a user, at most {@code max}. */

@@ -27,7 +27,8 @@ class RedisRewardBudgetLostReplyTest {
 
   @Test
   void aGrantWhoseReplyWasLost_isNotGrantedTwice_andTheBudgetIsNeverExceeded() {
-    var keys = new RewardKeys("t" + System.nanoTime());
+    String prefix = "t" + System.nanoTime();
+    var keys = new RewardKeys(prefix);
     String campaign = "lost-grant";
     try (var network = TestRedis.proxy();
         RedisLink link = RedisLink.open(TestRedis.url(network))) {
@@ -56,6 +57,8 @@ class RedisRewardBudgetLostReplyTest {
       }
       assertThat(reserved).as("every fen of the budget, and no more").isEqualTo(BUDGET);
       assertThat(budget.state(campaign).reserved()).isEqualTo(Amount.fen(BUDGET));
+    } finally {
+      TestRedis.deleteMatching(TestRedis.link(), prefix + ":*");
     }
   }
 
