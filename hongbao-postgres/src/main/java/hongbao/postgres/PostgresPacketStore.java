@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -128,26 +129,50 @@ public final class PostgresPacketStore implements PacketStore {
   }
 
   /**
-   * Several sweepers may get the same packets; that is safe because the refund is once-only, and
-   * cheaper than locking rows across the sweeper's round trip to the fast store.
+   * Rows another sweeper is claiming are skipped, not waited for: each claim takes the oldest
+   * packets nobody holds.
    */
   @Override
-  public List<Packet> expiredUnrefunded(Instant now, int limit) {
+  public List<Packet> claimExpired(Instant now, Instant until, int limit) {
     checkLimit(limit);
-    return transactions.read(
-        "expired packets",
+    List<Packet> claimed =
+        transactions.write(
+            "claim expired packets",
+            connection -> {
+              try (PreparedStatement claim =
+                  connection.prepareStatement(
+                      "UPDATE packet SET refund_retry_at = ? WHERE id IN (SELECT id FROM packet"
+                          + " WHERE closed_at IS NULL AND expires_at <= ?"
+                          + " AND (refund_retry_at IS NULL OR refund_retry_at <= ?)"
+                          + " ORDER BY expires_at, id LIMIT ? FOR UPDATE SKIP LOCKED)"
+                          + " RETURNING "
+                          + PacketRows.COLUMNS)) {
+                claim.setObject(1, Sql.timestamp(until));
+                claim.setObject(2, Sql.timestamp(now));
+                claim.setObject(3, Sql.timestamp(now));
+                claim.setInt(4, limit);
+                return PacketRows.readAll(claim);
+              }
+            });
+    return claimed.stream()
+        .sorted(Comparator.comparing(Packet::expiresAt).thenComparingLong(Packet::id))
+        .toList();
+  }
+
+  @Override
+  public void releaseClaims(Collection<Long> packetIds) {
+    if (packetIds.isEmpty()) {
+      return;
+    }
+    transactions.write(
+        "release claims of " + packetIds.size() + " packets",
         connection -> {
-          try (PreparedStatement find =
+          try (PreparedStatement release =
               connection.prepareStatement(
-                  "SELECT "
-                      + PacketRows.COLUMNS
-                      + " FROM packet WHERE closed_at IS NULL AND expires_at <= ?"
-                      + " AND (refund_retry_at IS NULL OR refund_retry_at <= ?)"
-                      + " ORDER BY expires_at, id LIMIT ?")) {
-            find.setObject(1, Sql.timestamp(now));
-            find.setObject(2, Sql.timestamp(now));
-            find.setInt(3, limit);
-            return PacketRows.readAll(find);
+                  "UPDATE packet SET refund_retry_at = NULL"
+                      + " WHERE id = ANY(?) AND closed_at IS NULL")) {
+            release.setArray(1, connection.createArrayOf("bigint", packetIds.toArray()));
+            return release.executeUpdate();
           }
         });
   }

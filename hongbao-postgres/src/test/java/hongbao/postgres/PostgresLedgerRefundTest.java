@@ -28,7 +28,7 @@ class PostgresLedgerRefundTest extends LedgerTestBase {
     assertThat(db.balance(alice)).isEqualTo(Amount.fen(600));
     assertThat(db.audit.escrowBalance(packet.id())).isEqualTo(Amount.ZERO);
     assertThat(db.packets.refunded(packet.id())).isEqualTo(Amount.fen(600));
-    assertThat(db.packets.expiredUnrefunded(AFTER_EXPIRY, 1_000))
+    assertThat(db.packets.claimExpired(AFTER_EXPIRY, AFTER_EXPIRY, 1_000))
         .extracting(Packet::id)
         .doesNotContain(packet.id());
   }
@@ -91,7 +91,7 @@ class PostgresLedgerRefundTest extends LedgerTestBase {
     assertThat(closed).isTrue();
     assertThat(db.packets.refunded(packet.id())).isEqualTo(Amount.ZERO);
     assertThat(db.ledger.refund(packet.id(), Amount.ZERO, AFTER_EXPIRY)).isFalse();
-    assertThat(db.packets.expiredUnrefunded(AFTER_EXPIRY, 1_000))
+    assertThat(db.packets.claimExpired(AFTER_EXPIRY, AFTER_EXPIRY, 1_000))
         .extracting(Packet::id)
         .doesNotContain(packet.id());
   }

@@ -10,6 +10,7 @@ import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketType;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -106,22 +107,64 @@ class PostgresPacketStoreTest {
   }
 
   @Test
-  void expiredUnrefunded_listsExpiredOpenPacketsOldestExpiryFirstUntilRefunded() {
+  void claimExpired_listsExpiredOpenPacketsOldestExpiryFirstUntilRefunded() {
     Packet later = db.send(db.packet(alice, 100, 1, T0, Duration.ofMinutes(2)));
     Packet sooner = db.send(db.packet(alice, 100, 1, T0, Duration.ofMinutes(1)));
     Packet open = db.send(db.packet(alice, 100, 1, T0, Duration.ofHours(1)));
     Instant now = T0.plus(Duration.ofMinutes(2));
 
-    assertThat(db.packets.expiredUnrefunded(now, 10))
+    // Claimed until now: a claim that lapses at once, so each call sees every such packet.
+    assertThat(db.packets.claimExpired(now, now, 10))
         .extracting(Packet::id)
         .containsExactly(sooner.id(), later.id())
         .doesNotContain(open.id());
 
     db.ledger.refund(sooner.id(), Amount.fen(100), now);
 
-    assertThat(db.packets.expiredUnrefunded(now, 10))
+    assertThat(db.packets.claimExpired(now, now, 10))
         .extracting(Packet::id)
         .containsExactly(later.id());
+  }
+
+  /**
+   * Sweepers racing for expired packets, as one per instance does: each packet goes to one claim,
+   * none is waited for, and a claim that lapses, or is given back, lets the packet be claimed
+   * again.
+   */
+  @Test
+  void claimExpired_racing_givesEachPacketToOneClaim_untilItLapsesOrIsGivenBack() throws Exception {
+    Instant now = T0.plus(Duration.ofMinutes(5));
+    var expired = new java.util.HashSet<Long>();
+    for (int i = 0; i < 60; i++) {
+      expired.add(db.send(db.packet(alice, 100, 1, T0, Duration.ofMinutes(1))).id());
+    }
+    Instant until = now.plusSeconds(30);
+    var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+    var claims = new ArrayList<java.util.concurrent.Future<List<Packet>>>();
+    for (int sweeper = 0; sweeper < 8; sweeper++) {
+      claims.add(pool.submit(() -> db.packets.claimExpired(now, until, 10)));
+    }
+    var claimed = new ArrayList<Long>();
+    for (var claim : claims) {
+      claim.get().forEach(p -> claimed.add(p.id()));
+    }
+    pool.shutdown();
+    assertThat(claimed).as("no packet claimed twice").doesNotHaveDuplicates();
+    assertThat(expired).containsAll(claimed);
+    assertThat(db.packets.claimExpired(now, until, 100))
+        .extracting(Packet::id)
+        .as("the rest, and only the rest")
+        .containsExactlyInAnyOrderElementsOf(
+            expired.stream().filter(id -> !claimed.contains(id)).toList());
+
+    db.packets.releaseClaims(claimed.subList(0, 5));
+    assertThat(db.packets.claimExpired(now, until, 100))
+        .extracting(Packet::id)
+        .containsExactlyInAnyOrderElementsOf(claimed.subList(0, 5));
+    assertThat(db.packets.claimExpired(until, until.plusSeconds(30), 100))
+        .extracting(Packet::id)
+        .as("every claim lapsed")
+        .containsExactlyInAnyOrderElementsOf(expired);
   }
 
   @Test

@@ -174,15 +174,26 @@ public final class MemoryPacketStore implements PacketStore {
   }
 
   @Override
-  public List<Packet> expiredUnrefunded(Instant now, int limit) {
+  public List<Packet> claimExpired(Instant now, Instant until, int limit) {
     synchronized (books) {
-      return rows()
-          .filter(r -> r.closedAt == null && !r.packet.expiresAt().isAfter(now))
-          .filter(r -> r.refundRetryAt == null || !r.refundRetryAt.isAfter(now))
-          .sorted(byExpiry())
-          .limit(limit)
-          .map(r -> r.packet)
-          .toList();
+      List<PacketRow> claimed =
+          rows()
+              .filter(r -> r.closedAt == null && !r.packet.expiresAt().isAfter(now))
+              .filter(r -> r.refundRetryAt == null || !r.refundRetryAt.isAfter(now))
+              .sorted(byExpiry())
+              .limit(limit)
+              .toList();
+      claimed.forEach(r -> r.refundRetryAt = until);
+      return claimed.stream().map(r -> r.packet).toList();
+    }
+  }
+
+  @Override
+  public void releaseClaims(Collection<Long> packetIds) {
+    synchronized (books) {
+      rows()
+          .filter(r -> r.closedAt == null && packetIds.contains(r.packet.id()))
+          .forEach(r -> r.refundRetryAt = null);
     }
   }
 

@@ -1,15 +1,20 @@
 package hongbao.app.expiry;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import hongbao.app.Parts;
 import hongbao.app.support.Api;
 import hongbao.app.support.Backends;
 import hongbao.app.support.TestService;
+import hongbao.core.Unavailable;
 import hongbao.core.expiry.ExpirySweeper;
+import hongbao.core.grab.GrabStore;
 import hongbao.core.ledger.EntryKind;
 import io.vertx.core.json.JsonObject;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,18 +62,101 @@ class ExpiryRaceTest {
   }
 
   private List<ExpirySweeper> sweepers(int count) {
+    return sweepers(count, 100, service.hongbao().parts().store());
+  }
+
+  private List<ExpirySweeper> sweepers(int count, int batch, GrabStore store) {
     Parts parts = service.hongbao().parts();
     var sweepers = new ArrayList<ExpirySweeper>();
     for (int i = 0; i < count; i++) {
       sweepers.add(
           new ExpirySweeper(
               parts.database().packets(),
-              parts.store(),
+              store,
               parts.database().ledger(),
               Clock.systemUTC(),
-              100));
+              batch));
     }
     return sweepers;
+  }
+
+  /**
+   * Sweepers of four instances, each taking three packets a round, at once: they refund twelve
+   * different packets, where reading the oldest expired packets alone gave all four the same three,
+   * and the refunds went at one sweeper's pace however many instances ran.
+   */
+  @Test
+  void fourSweepersAtOnce_eachClaimItsOwnBatch() throws Exception {
+    String sender = "claim-sender-" + System.nanoTime();
+    api.topUp(sender, 10_000);
+    String token = api.token(sender);
+    for (int i = 0; i < 12; i++) {
+      api.sendLucky(token, 100, 2, 1);
+    }
+    Thread.sleep(1100);
+    List<ExpirySweeper> sweepers = sweepers(4, 3, service.hongbao().parts().store());
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    var go = new CountDownLatch(1);
+    var refunded = new ArrayList<Integer>();
+    try {
+      var futures = new ArrayList<Future<Integer>>();
+      for (ExpirySweeper sweeper : sweepers) {
+        futures.add(
+            pool.submit(
+                () -> {
+                  go.await();
+                  return sweeper.sweepOnce();
+                }));
+      }
+      go.countDown();
+      for (Future<Integer> future : futures) {
+        refunded.add(future.get());
+      }
+    } finally {
+      stop(pool);
+    }
+    assertThat(refunded).containsExactly(3, 3, 3, 3);
+    assertThat(refundsOf(sender)).isEqualTo(12);
+    service.assertReconciled();
+  }
+
+  /**
+   * A round stopped by an outage gives back what it had not reached: a sweeper on another instance
+   * refunds those packets at once, not once the stopped round's claim lapses.
+   */
+  @Test
+  void aRoundStoppedByAnOutage_givesItsBatchBack_toTheNextSweeper() throws Exception {
+    String sender = "outage-sender-" + System.nanoTime();
+    api.topUp(sender, 10_000);
+    String token = api.token(sender);
+    for (int i = 0; i < 5; i++) {
+      api.sendLucky(token, 100, 2, 1);
+    }
+    Thread.sleep(1100);
+    GrabStore store = service.hongbao().parts().store();
+    var closes = new AtomicInteger();
+    GrabStore failingSecondClose =
+        (GrabStore)
+            Proxy.newProxyInstance(
+                GrabStore.class.getClassLoader(),
+                new Class<?>[] {GrabStore.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("close") && closes.incrementAndGet() == 2) {
+                    throw new Unavailable("redis", "connection reset", null);
+                  }
+                  try {
+                    return method.invoke(store, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    ExpirySweeper stopped = sweepers(1, 100, failingSecondClose).getFirst();
+    assertThatThrownBy(stopped::sweepOnce).isInstanceOf(Unavailable.class);
+    assertThat(refundsOf(sender)).isEqualTo(1);
+
+    assertThat(sweepers(1).getFirst().sweepOnce()).isEqualTo(4);
+    assertThat(refundsOf(sender)).isEqualTo(5);
+    service.assertReconciled();
   }
 
   @Test

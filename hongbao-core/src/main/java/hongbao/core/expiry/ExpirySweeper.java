@@ -11,6 +11,7 @@ import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -26,12 +27,21 @@ import java.util.Set;
  * refunded from the ledger alone. A packet whose refund fails for any reason but an outage is put
  * off with a growing backoff and its reason kept for the reconciler, so it never blocks the packets
  * behind it; an outage stops the round (the caller backs off).
+ *
+ * <p>Each round claims its batch for {@link #CLAIM} ({@link PacketStore#claimExpired}), so the
+ * sweepers of several instances take different packets and refund together as fast as their number
+ * allows; without it they all read the oldest packets and queued on the same rows' locks, refunding
+ * at one sweeper's pace however many ran. What a round does not get to (an outage stopped it, the
+ * store says not yet) is given back at once.
  */
 public final class ExpirySweeper {
 
   private static final System.Logger LOG = System.getLogger(ExpirySweeper.class.getName());
   static final Duration RETRY_MIN = Duration.ofSeconds(1);
   static final Duration RETRY_MAX = Duration.ofMinutes(10);
+
+  /** How long a round's batch is its own; a sweeper that dies holding it delays it that much. */
+  static final Duration CLAIM = Duration.ofSeconds(30);
 
   private final PacketStore packets;
   private final GrabStore store;
@@ -51,38 +61,71 @@ public final class ExpirySweeper {
   /** Closes and refunds one batch of expired packets; returns how many this call refunded. */
   public int sweepOnce() {
     Instant now = clock.instant();
-    List<Packet> expired = packets.expiredUnrefunded(now, batchSize);
+    List<Packet> expired = packets.claimExpired(now, now.plus(CLAIM), batchSize);
     if (expired.isEmpty()) {
       return 0;
     }
-    Set<Long> held = packets.heldAmong(expired.stream().map(Packet::id).toList());
+    var notYet = new ArrayList<Long>();
     int refunded = 0;
-    for (Packet packet : expired) {
-      try {
-        if (sweep(packet, held.contains(packet.id()), now)) {
-          refunded++;
+    int next = 0;
+    try {
+      Set<Long> held = packets.heldAmong(expired.stream().map(Packet::id).toList());
+      for (; next < expired.size(); next++) {
+        Packet packet = expired.get(next);
+        try {
+          switch (sweep(packet, held.contains(packet.id()), now)) {
+            case REFUNDED -> refunded++;
+            case NOT_YET -> notYet.add(packet.id());
+            case DONE -> {}
+          }
+        } catch (Unavailable outage) {
+          throw outage;
+        } catch (RuntimeException failure) {
+          postpone(packet, now, failure.toString());
         }
-      } catch (Unavailable outage) {
-        throw outage;
-      } catch (RuntimeException failure) {
-        postpone(packet, now, failure.toString());
       }
+    } finally {
+      expired.subList(next, expired.size()).forEach(p -> notYet.add(p.id()));
+      release(notYet);
     }
     return refunded;
   }
 
-  private boolean sweep(Packet packet, boolean held, Instant now) {
+  /** What one packet's sweep came to. */
+  private enum Swept {
+    REFUNDED,
+    /** Nothing to do now, or put off by {@link #postpone}. */
+    DONE,
+    /** The store says it has not expired: to be swept again next round. */
+    NOT_YET
+  }
+
+  /** Best effort: a claim that could not be given back lapses after {@link #CLAIM}. */
+  private void release(List<Long> packetIds) {
+    try {
+      packets.releaseClaims(packetIds);
+    } catch (Unavailable outage) {
+      LOG.log(Level.INFO, "claims of " + packetIds.size() + " packets lapse instead: " + outage);
+    }
+  }
+
+  private Swept sweep(Packet packet, boolean held, Instant now) {
     if (held) {
-      return ledger.refund(packet.id(), leftInLedger(packet), now);
+      return refunded(ledger.refund(packet.id(), leftInLedger(packet), now));
     }
     return switch (store.close(packet.id(), leftInLedger(packet), now)) {
-      case Closing.Closed closed -> ledger.refund(packet.id(), closed.remainder(), now);
+      case Closing.Closed closed -> refunded(ledger.refund(packet.id(), closed.remainder(), now));
       case Closing.Busy busy -> {
         postpone(packet, now, null);
-        yield false;
+        yield Swept.DONE;
       }
-      case Closing.NotYet notYet -> false;
+      case Closing.NotYet notYet -> Swept.NOT_YET;
     };
+  }
+
+  /** A refund that found the packet closed already was another sweeper's (a lapsed claim). */
+  private static Swept refunded(boolean moved) {
+    return moved ? Swept.REFUNDED : Swept.DONE;
   }
 
   /** What the ledger says the escrow still owes nobody: the amount less what it paid. */

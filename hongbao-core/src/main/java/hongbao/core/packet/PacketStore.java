@@ -41,9 +41,15 @@ public interface PacketStore {
 
   /**
    * Expired packets whose remainder has not been refunded yet and that are not waiting for a retry
-   * after a failed refund, oldest expiry first.
+   * after a failed refund, nor claimed by another sweeper, oldest expiry first, claimed: put off
+   * until {@code until}, so that a sweeper on another instance claims the next ones instead of the
+   * same. A claim that lapses (its sweeper died) lets the packet be claimed again; a refund is
+   * once-only either way.
    */
-  List<Packet> expiredUnrefunded(Instant now, int limit);
+  List<Packet> claimExpired(Instant now, Instant until, int limit);
+
+  /** Gives back claimed packets not refunded, to be claimed again at once. */
+  void releaseClaims(Collection<Long> packetIds);
 
   /**
    * Puts off a packet's refund after a failed attempt, counting attempts and keeping the reason

@@ -544,7 +544,12 @@ class ReconcilerTest {
     }
 
     @Override
-    public List<Packet> expiredUnrefunded(Instant now, int limit) {
+    public List<Packet> claimExpired(Instant now, Instant until, int limit) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void releaseClaims(Collection<Long> packetIds) {
       throw new UnsupportedOperationException();
     }
 
