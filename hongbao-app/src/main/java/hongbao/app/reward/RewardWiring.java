@@ -258,7 +258,7 @@ public final class RewardWiring implements AutoCloseable {
     for (String topic : config.topology().topicsOf(QueueTopology.Kind.KAFKA)) {
       startKafkaConsumer(kafkaBootstrap, topic, workers, registry);
     }
-    var unparker = new Unparker(parts.types(), parking, parts.queues());
+    var unparker = new Unparker(parts.types(), parking, parts.queues(), instance);
     resources.push(
         Loop.start(
             "reward-unparker",

@@ -1,5 +1,6 @@
 package hongbao.core.reward;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -15,6 +16,13 @@ public interface ParkingLot {
   List<Parked> peek(String type, int max);
 
   void remove(String type, List<Parked> parked);
+
+  /**
+   * Takes or renews the lease on sending a type's parked events back, for {@code lease}: while
+   * {@code owner} holds it, other owners' unparkers leave the type alone, so that each event goes
+   * back once rather than once per instance. False while another owner holds it.
+   */
+  boolean leaseUnparking(String type, String owner, Duration lease);
 
   /** How many events are parked, for every type. */
   long size();

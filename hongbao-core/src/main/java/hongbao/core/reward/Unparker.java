@@ -1,5 +1,6 @@
 package hongbao.core.reward;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -8,20 +9,30 @@ import java.util.List;
  * removes them from the lot. Sending before removing means a crash in between only sends an event
  * twice, which crediting by tradeNo absorbs. An event is handed over, never held in memory: while
  * both topics of its queue are down it stays parked, and the pass stops there. Any number of
- * instances may run it.
+ * instances may run it: one at a time sends a type's events, holding its lease ({@link #LEASE},
+ * renewed every pass). Without it every instance sent the same oldest events, each a duplicate that
+ * took a token of the type's rate for nothing.
  */
 public final class Unparker {
 
   public static final int BATCH = 500;
 
+  /** How long an unparker that stopped keeps a type from the others. */
+  static final Duration LEASE = Duration.ofSeconds(10);
+
   private final RewardTypes types;
   private final ParkingLot parking;
   private final RewardQueues queues;
+  private final String owner;
 
-  public Unparker(RewardTypes types, ParkingLot parking, RewardQueues queues) {
+  /**
+   * @param owner this instance, as the lease names it
+   */
+  public Unparker(RewardTypes types, ParkingLot parking, RewardQueues queues, String owner) {
     this.types = types;
     this.parking = parking;
     this.queues = queues;
+    this.owner = owner;
   }
 
   /**
@@ -32,7 +43,9 @@ public final class Unparker {
   public int unparkOnce() {
     int sent = 0;
     for (RewardType type : types.all()) {
-      if (type.fused()) {
+      if (type.fused()
+          || parking.peek(type.type(), 1).isEmpty()
+          || !parking.leaseUnparking(type.type(), owner, LEASE)) {
         continue;
       }
       List<ParkingLot.Parked> parked = parking.peek(type.type(), BATCH);

@@ -6,11 +6,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import hongbao.core.TestClock;
 import hongbao.core.Unavailable;
 import hongbao.core.money.Amount;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -106,7 +113,10 @@ class RewardHandOverTest {
     redis.down = true;
     var unparker =
         new Unparker(
-            RewardDoubles.typesOf(TEA), lot, RewardDoubles.queuesOn(takesOne, redis, clock));
+            RewardDoubles.typesOf(TEA),
+            lot,
+            RewardDoubles.queuesOn(takesOne, redis, clock),
+            "instance-1");
 
     assertThatThrownBy(unparker::unparkOnce).isInstanceOf(RewardQueues.QueuesDown.class);
     assertThat(takesOne.taken).containsExactly("t1");
@@ -114,7 +124,8 @@ class RewardHandOverTest {
 
     bothTopics(false);
     var queuesUp = RewardDoubles.queuesOn(redis, redis, clock);
-    assertThat(new Unparker(RewardDoubles.typesOf(TEA), lot, queuesUp).unparkOnce()).isEqualTo(2);
+    assertThat(new Unparker(RewardDoubles.typesOf(TEA), lot, queuesUp, "instance-1").unparkOnce())
+        .isEqualTo(2);
     assertThat(redis.taken).containsExactly("t2", "t3");
     assertThat(redis.attempts).as("each with its own attempt").containsExactly(3, 0);
     assertThat(lot.tradeNos()).isEmpty();
@@ -127,15 +138,76 @@ class RewardHandOverTest {
     RewardType fused =
         new RewardType("TEA", RewardKind.COUPON, 10, 1, true, VirtualQueue.SPECIAL, "http://i");
 
-    assertThat(new Unparker(RewardDoubles.typesOf(fused), lot, queues).unparkOnce()).isZero();
+    assertThat(new Unparker(RewardDoubles.typesOf(fused), lot, queues, "instance-1").unparkOnce())
+        .isZero();
     assertThat(lot.tradeNos()).containsExactly("t1");
     assertThat(kafka.taken).isEmpty();
   }
 
-  /** The parking lot in memory, in order of parking. */
+  /**
+   * Two instances' unparkers on one lot, the second running while the first is halfway through
+   * handing a batch over: the second leaves the type to the first, which holds its lease, so each
+   * parked event goes back once. Without the lease both sent the same events, every duplicate
+   * taking a token of the type's rate when consumed.
+   */
+  @Test
+  void twoInstancesUnparkers_sendEachParkedEventOnce() throws Exception {
+    var lot = new Lot();
+    for (String tradeNo : List.of("t1", "t2", "t3")) {
+      lot.park(reward(tradeNo), 0);
+    }
+    var firstIsSending = new CountDownLatch(1);
+    var secondIsDone = new CountDownLatch(1);
+    var sent = Collections.synchronizedList(new ArrayList<String>());
+    RewardProducer slowOnFirst =
+        new RewardProducer() {
+          @Override
+          public String name() {
+            return "kafka";
+          }
+
+          @Override
+          public CompletionStage<Void> send(Reward reward, int attempt) {
+            sent.add(reward.tradeNo());
+            if (Thread.currentThread().getName().equals("first")) {
+              firstIsSending.countDown();
+              try {
+                secondIsDone.await(10, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+            return CompletableFuture.completedFuture(null);
+          }
+        };
+    RewardQueues shared = RewardDoubles.queuesOn(slowOnFirst, redis, clock);
+    var first = new Unparker(RewardDoubles.typesOf(TEA), lot, shared, "instance-1");
+    var second = new Unparker(RewardDoubles.typesOf(TEA), lot, shared, "instance-2");
+
+    var firstSent = new AtomicInteger();
+    Thread running =
+        Thread.ofPlatform().name("first").start(() -> firstSent.set(first.unparkOnce()));
+    assertThat(firstIsSending.await(10, TimeUnit.SECONDS)).isTrue();
+    int secondSent = second.unparkOnce();
+    secondIsDone.countDown();
+    running.join(10_000);
+
+    assertThat(secondSent).isZero();
+    assertThat(firstSent).hasValue(3);
+    assertThat(sent).containsExactly("t1", "t2", "t3");
+    assertThat(lot.tradeNos()).isEmpty();
+  }
+
+  /** The parking lot in memory, in order of parking; a lease, once taken, is never given up. */
   private static final class Lot implements ParkingLot {
-    private final List<Parked> parked = new ArrayList<>();
+    private final List<Parked> parked = Collections.synchronizedList(new ArrayList<>());
+    private final Map<String, String> leases = new ConcurrentHashMap<>();
     private int next;
+
+    @Override
+    public boolean leaseUnparking(String type, String owner, Duration lease) {
+      return leases.computeIfAbsent(type, t -> owner).equals(owner);
+    }
 
     @Override
     public void park(Reward reward, int attempt) {
@@ -144,7 +216,9 @@ class RewardHandOverTest {
 
     @Override
     public List<Parked> peek(String type, int max) {
-      return parked.stream().filter(p -> p.reward().type().equals(type)).limit(max).toList();
+      synchronized (parked) {
+        return parked.stream().filter(p -> p.reward().type().equals(type)).limit(max).toList();
+      }
     }
 
     @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import hongbao.core.money.Amount;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -111,6 +112,11 @@ class RewardHandlerTest {
 
     @Override
     public void remove(String type, List<Parked> parked) {}
+
+    @Override
+    public boolean leaseUnparking(String type, String owner, Duration lease) {
+      return true;
+    }
 
     @Override
     public long size() {

@@ -1,13 +1,18 @@
 package hongbao.redis.reward;
 
 import hongbao.core.reward.ParkingLot;
+import hongbao.redis.LuaScript;
 import hongbao.redis.RedisLink;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
+import io.lettuce.core.ScriptOutputType;
+import java.time.Duration;
 import java.util.List;
 
 /** Parked events in a stream per type, and a set of the types that have any. Thread-safe. */
 public final class RedisParkingLot implements ParkingLot {
+
+  private static final LuaScript LEASE = LuaScript.fromResource("unpark_lease.lua");
 
   private final RedisLink redis;
   private final RewardKeys keys;
@@ -38,6 +43,18 @@ public final class RedisParkingLot implements ParkingLot {
     if (!parked.isEmpty()) {
       redis.sync().xdel(keys.parked(type), parked.stream().map(Parked::id).toArray(String[]::new));
     }
+  }
+
+  @Override
+  public boolean leaseUnparking(String type, String owner, Duration lease) {
+    Long held =
+        LEASE.run(
+            redis,
+            ScriptOutputType.INTEGER,
+            new String[] {keys.unparking(type)},
+            owner,
+            Long.toString(lease.toMillis()));
+    return held == 1;
   }
 
   @Override

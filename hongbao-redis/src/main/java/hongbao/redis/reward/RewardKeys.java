@@ -84,6 +84,11 @@ public final class RewardKeys {
     return prefix + ":rwp:{" + type + "}";
   }
 
+  /** Who sends a type's parked rewards back: a lease, in the slot of the type's stream. */
+  public String unparking(String type) {
+    return parked(type) + ":unparking";
+  }
+
   public String parkedTypes() {
     return prefix + ":rwp:types";
   }
