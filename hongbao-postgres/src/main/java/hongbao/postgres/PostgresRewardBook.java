@@ -202,6 +202,26 @@ final class PostgresRewardBook implements RewardBook {
         });
   }
 
+  @Override
+  public List<String> fundedCampaigns() {
+    return transactions.read(
+        "funded campaigns",
+        connection -> {
+          try (PreparedStatement funded =
+              connection.prepareStatement(
+                  "SELECT c.id FROM reward_campaign c JOIN account a ON a.id = 'campaign:' || c.id"
+                      + " WHERE a.balance > 0 ORDER BY c.id")) {
+            var ids = new ArrayList<String>();
+            try (ResultSet row = funded.executeQuery()) {
+              while (row.next()) {
+                ids.add(row.getString(1));
+              }
+            }
+            return ids;
+          }
+        });
+  }
+
   private static List<CampaignBooks> readCampaigns(PreparedStatement query) throws SQLException {
     var campaigns = new ArrayList<CampaignBooks>();
     try (ResultSet row = query.executeQuery()) {

@@ -61,6 +61,18 @@ class PostgresRewardBookTest {
     assertThat(db.database.rewards().byCampaign("other")).hasSize(1);
   }
 
+  /** The budget gauges' list: campaigns with money left in their escrow, read without sums. */
+  @Test
+  void fundedCampaigns_areThoseWhoseEscrowStillHoldsMoney() {
+    var book = db.database.rewards();
+    book.openCampaign("funded_a", Amount.fen(500));
+    book.openCampaign("funded_b", Amount.fen(300));
+    assertThat(book.creditCash(List.of(cash("funded_b_1", "funded_b", 300))))
+        .containsExactly(Credit.DONE);
+
+    assertThat(book.fundedCampaigns()).contains("funded_a").doesNotContain("funded_b");
+  }
+
   private static Reward cash(String tradeNo, String campaign, long fen) {
     return new Reward(
         tradeNo, "u_" + tradeNo, campaign, "s", "CASH", Amount.fen(fen), "", Instant.EPOCH);

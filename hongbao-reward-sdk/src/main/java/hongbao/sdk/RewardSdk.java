@@ -403,6 +403,11 @@ public final class RewardSdk implements AutoCloseable {
         }
 
         @Override
+        public List<String> fundedCampaigns() {
+          return List.of();
+        }
+
+        @Override
         public Credit creditCash(Reward reward, String digest) {
           throw unsupported();
         }

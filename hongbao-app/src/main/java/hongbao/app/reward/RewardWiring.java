@@ -40,6 +40,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -271,11 +272,14 @@ public final class RewardWiring implements AutoCloseable {
         Loop.start(
             "reward-budget-gauges",
             () -> {
-              for (RewardBook.CampaignBooks campaign : book.campaigns()) {
-                var state = parts.budget().state(campaign.campaignId());
+              Set<String> funded = Set.copyOf(book.fundedCampaigns());
+              // A campaign whose escrow is spent or returned has nothing left to show.
+              left.forEach((id, value) -> value.set(funded.contains(id) ? value.get() : 0));
+              for (String campaignId : funded) {
+                var state = parts.budget().state(campaignId);
                 if (state != null) {
                   left.computeIfAbsent(
-                          campaign.campaignId(),
+                          campaignId,
                           id -> {
                             var value = new AtomicLong();
                             Gauge.builder("hongbao.rewards.budget.left", value, AtomicLong::get)

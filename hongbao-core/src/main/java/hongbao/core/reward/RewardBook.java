@@ -24,6 +24,12 @@ public interface RewardBook {
   List<CampaignBooks> campaigns();
 
   /**
+   * The campaigns whose escrow still holds money: those a budget can still be spent from. Reads no
+   * transfer, unlike {@link #campaigns()}, whose sums grow with every reward ever credited.
+   */
+  List<String> fundedCampaigns();
+
+  /**
    * Pays a CASH reward from the campaign's escrow into the user's wallet (transfer key {@code
    * reward:<tradeNo>}) and records it CREDITED, in one transaction.
    */
