@@ -94,27 +94,7 @@ class ExpiryRaceTest {
       api.sendLucky(token, 100, 2, 1);
     }
     Thread.sleep(1100);
-    List<ExpirySweeper> sweepers = sweepers(4, 3, service.hongbao().parts().store());
-    ExecutorService pool = Executors.newFixedThreadPool(4);
-    var go = new CountDownLatch(1);
-    var refunded = new ArrayList<Integer>();
-    try {
-      var futures = new ArrayList<Future<Integer>>();
-      for (ExpirySweeper sweeper : sweepers) {
-        futures.add(
-            pool.submit(
-                () -> {
-                  go.await();
-                  return sweeper.sweepOnce();
-                }));
-      }
-      go.countDown();
-      for (Future<Integer> future : futures) {
-        refunded.add(future.get());
-      }
-    } finally {
-      stop(pool);
-    }
+    List<Integer> refunded = sweepAtOnce(sweepers(4, 3, service.hongbao().parts().store()));
     assertThat(refunded).containsExactly(3, 3, 3, 3);
     assertThat(refundsOf(sender)).isEqualTo(12);
     service.assertReconciled();
@@ -236,8 +216,20 @@ class ExpiryRaceTest {
     }
     api.grab(api.token("sweep-grabber-" + System.nanoTime()), packets.getFirst());
     Thread.sleep(1100);
-    List<ExpirySweeper> sweepers = sweepers(4);
-    ExecutorService pool = Executors.newFixedThreadPool(4);
+    int refundedByAll = sweepAtOnce(sweepers(4)).stream().mapToInt(Integer::intValue).sum();
+    assertThat(refundedByAll).isEqualTo(packets.size());
+    assertThat(refundsOf(sender)).isEqualTo(packets.size());
+    drainPayouts();
+    long expectedBalance =
+        api.get("/api/v1/packets/" + packets.getFirst(), token).json().getLong("grabbedAmount");
+    assertThat(api.get("/api/v1/wallet", token).json().getLong("balance"))
+        .isEqualTo(10_000 - expectedBalance);
+    service.assertReconciled();
+  }
+
+  /** One round of each sweeper, all started at once; what each refunded, in their order. */
+  private static List<Integer> sweepAtOnce(List<ExpirySweeper> sweepers) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(sweepers.size());
     var go = new CountDownLatch(1);
     try {
       var futures = new ArrayList<Future<Integer>>();
@@ -250,21 +242,14 @@ class ExpiryRaceTest {
                 }));
       }
       go.countDown();
-      int refundedByAll = 0;
+      var refunded = new ArrayList<Integer>();
       for (Future<Integer> future : futures) {
-        refundedByAll += future.get();
+        refunded.add(future.get());
       }
-      assertThat(refundedByAll).isEqualTo(packets.size());
+      return refunded;
     } finally {
       stop(pool);
     }
-    assertThat(refundsOf(sender)).isEqualTo(packets.size());
-    drainPayouts();
-    long expectedBalance =
-        api.get("/api/v1/packets/" + packets.getFirst(), token).json().getLong("grabbedAmount");
-    assertThat(api.get("/api/v1/wallet", token).json().getLong("balance"))
-        .isEqualTo(10_000 - expectedBalance);
-    service.assertReconciled();
   }
 
   /** No task of a test may outlive it: a stray sweeper would refund the next test's packets. */

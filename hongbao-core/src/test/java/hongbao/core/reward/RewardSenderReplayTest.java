@@ -8,10 +8,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -75,24 +77,9 @@ class RewardSenderReplayTest {
     var issued = new java.util.concurrent.atomic.AtomicInteger();
     var recorded = new java.util.concurrent.ConcurrentHashMap<String, RewardRecord>();
     RewardBook failing =
-        (RewardBook)
-            java.lang.reflect.Proxy.newProxyInstance(
-                RewardBook.class.getClassLoader(),
-                new Class<?>[] {RewardBook.class},
-                (proxy, method, args) -> {
-                  if (down.get()) {
-                    throw new Unavailable("postgres", "connection refused", null);
-                  }
-                  return switch (method.getName()) {
-                    case "find" -> Optional.ofNullable(recorded.get((String) args[0]));
-                    case "recordIssued" -> {
-                      Reward reward = (Reward) args[0];
-                      recorded.put(reward.tradeNo(), credited(reward));
-                      yield RewardBook.Credit.DONE;
-                    }
-                    default -> throw new AssertionError("unexpected " + method.getName());
-                  };
-                });
+        recordingBook(
+            recorded,
+            call -> down.get() ? new Unavailable("postgres", "connection refused", null) : null);
     Issuer issuer =
         (reward, type) -> {
           if (issued.incrementAndGet() == 1) {
@@ -147,23 +134,12 @@ class RewardSenderReplayTest {
     var writesToFail = new java.util.concurrent.atomic.AtomicInteger(1);
     var recorded = new java.util.concurrent.ConcurrentHashMap<String, RewardRecord>();
     RewardBook flaky =
-        (RewardBook)
-            java.lang.reflect.Proxy.newProxyInstance(
-                RewardBook.class.getClassLoader(),
-                new Class<?>[] {RewardBook.class},
-                (proxy, method, args) ->
-                    switch (method.getName()) {
-                      case "find" -> Optional.ofNullable(recorded.get((String) args[0]));
-                      case "recordIssued" -> {
-                        if (writesToFail.getAndDecrement() > 0) {
-                          throw new Unavailable("postgres", "statement timeout", null);
-                        }
-                        Reward reward = (Reward) args[0];
-                        recorded.put(reward.tradeNo(), credited(reward));
-                        yield RewardBook.Credit.DONE;
-                      }
-                      default -> throw new AssertionError("unexpected " + method.getName());
-                    });
+        recordingBook(
+            recorded,
+            call ->
+                call.equals("recordIssued") && writesToFail.getAndDecrement() > 0
+                    ? new Unavailable("postgres", "statement timeout", null)
+                    : null);
     Issuer issuer =
         (reward, type) -> {
           issued.incrementAndGet();
@@ -180,6 +156,33 @@ class RewardSenderReplayTest {
     assertThat(sender.sendSync(REQUEST)).isInstanceOf(SendOutcome.Credited.class);
     assertThat(issued).as("issued again once: the issuer is idempotent by tradeNo").hasValue(2);
     assertThat(recorded).containsOnlyKeys("t1");
+  }
+
+  /**
+   * A reward book that answers {@code find} and {@code recordIssued} from {@code recorded}, unless
+   * {@code failure} names an exception for the call (by method name) first.
+   */
+  private static RewardBook recordingBook(
+      Map<String, RewardRecord> recorded, Function<String, RuntimeException> failure) {
+    return (RewardBook)
+        java.lang.reflect.Proxy.newProxyInstance(
+            RewardBook.class.getClassLoader(),
+            new Class<?>[] {RewardBook.class},
+            (proxy, method, args) -> {
+              RuntimeException failed = failure.apply(method.getName());
+              if (failed != null) {
+                throw failed;
+              }
+              return switch (method.getName()) {
+                case "find" -> Optional.ofNullable(recorded.get((String) args[0]));
+                case "recordIssued" -> {
+                  Reward reward = (Reward) args[0];
+                  recorded.put(reward.tradeNo(), credited(reward));
+                  yield RewardBook.Credit.DONE;
+                }
+                default -> throw new AssertionError("unexpected " + method.getName());
+              };
+            });
   }
 
   private static RewardRecord credited(Reward reward) {
