@@ -160,7 +160,7 @@ public final class PostgresPacketStore implements PacketStore {
   }
 
   @Override
-  public void releaseClaims(Collection<Long> packetIds) {
+  public void releaseClaims(Collection<Long> packetIds, Instant until) {
     if (packetIds.isEmpty()) {
       return;
     }
@@ -170,8 +170,9 @@ public final class PostgresPacketStore implements PacketStore {
           try (PreparedStatement release =
               connection.prepareStatement(
                   "UPDATE packet SET refund_retry_at = NULL"
-                      + " WHERE id = ANY(?) AND closed_at IS NULL")) {
+                      + " WHERE id = ANY(?) AND refund_retry_at = ? AND closed_at IS NULL")) {
             release.setArray(1, connection.createArrayOf("bigint", packetIds.toArray()));
+            release.setObject(2, Sql.timestamp(until));
             return release.executeUpdate();
           }
         });

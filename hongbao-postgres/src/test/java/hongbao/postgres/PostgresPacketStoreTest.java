@@ -157,7 +157,11 @@ class PostgresPacketStoreTest {
         .containsExactlyInAnyOrderElementsOf(
             expired.stream().filter(id -> !claimed.contains(id)).toList());
 
-    db.packets.releaseClaims(claimed.subList(0, 5));
+    db.packets.releaseClaims(claimed.subList(0, 5), now);
+    assertThat(db.packets.claimExpired(now, until, 100))
+        .as("a release names the claim it gives back: not this one")
+        .isEmpty();
+    db.packets.releaseClaims(claimed.subList(0, 5), until);
     assertThat(db.packets.claimExpired(now, until, 100))
         .extracting(Packet::id)
         .containsExactlyInAnyOrderElementsOf(claimed.subList(0, 5));

@@ -189,10 +189,11 @@ public final class MemoryPacketStore implements PacketStore {
   }
 
   @Override
-  public void releaseClaims(Collection<Long> packetIds) {
+  public void releaseClaims(Collection<Long> packetIds, Instant until) {
     synchronized (books) {
       rows()
           .filter(r -> r.closedAt == null && packetIds.contains(r.packet.id()))
+          .filter(r -> until.equals(r.refundRetryAt))
           .forEach(r -> r.refundRetryAt = null);
     }
   }

@@ -11,6 +11,7 @@ import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -61,7 +62,9 @@ public final class ExpirySweeper {
   /** Closes and refunds one batch of expired packets; returns how many this call refunded. */
   public int sweepOnce() {
     Instant now = clock.instant();
-    List<Packet> expired = packets.claimExpired(now, now.plus(CLAIM), batchSize);
+    // The database keeps microseconds: the release names the claim by this very instant.
+    Instant until = now.plus(CLAIM).truncatedTo(ChronoUnit.MICROS);
+    List<Packet> expired = packets.claimExpired(now, until, batchSize);
     if (expired.isEmpty()) {
       return 0;
     }
@@ -86,7 +89,7 @@ public final class ExpirySweeper {
       }
     } finally {
       expired.subList(next, expired.size()).forEach(p -> notYet.add(p.id()));
-      release(notYet);
+      release(notYet, until);
     }
     return refunded;
   }
@@ -100,12 +103,15 @@ public final class ExpirySweeper {
     NOT_YET
   }
 
-  /** Best effort: a claim that could not be given back lapses after {@link #CLAIM}. */
-  private void release(List<Long> packetIds) {
+  /**
+   * Best effort, and never in the way of what stopped the round: a claim that could not be given
+   * back lapses after {@link #CLAIM}.
+   */
+  private void release(List<Long> packetIds, Instant until) {
     try {
-      packets.releaseClaims(packetIds);
-    } catch (Unavailable outage) {
-      LOG.log(Level.INFO, "claims of " + packetIds.size() + " packets lapse instead: " + outage);
+      packets.releaseClaims(packetIds, until);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "claims of " + packetIds.size() + " packets lapse instead: " + e);
     }
   }
 

@@ -48,8 +48,12 @@ public interface PacketStore {
    */
   List<Packet> claimExpired(Instant now, Instant until, int limit);
 
-  /** Gives back claimed packets not refunded, to be claimed again at once. */
-  void releaseClaims(Collection<Long> packetIds);
+  /**
+   * Gives back packets claimed {@code until} and not refunded, to be claimed again at once; a
+   * packet claimed since by another sweeper (this claim lapsed) or put off by a failed refund is
+   * left as it is.
+   */
+  void releaseClaims(Collection<Long> packetIds, Instant until);
 
   /**
    * Puts off a packet's refund after a failed attempt, counting attempts and keeping the reason

@@ -549,7 +549,7 @@ class ReconcilerTest {
     }
 
     @Override
-    public void releaseClaims(Collection<Long> packetIds) {
+    public void releaseClaims(Collection<Long> packetIds, Instant until) {
       throw new UnsupportedOperationException();
     }
 
