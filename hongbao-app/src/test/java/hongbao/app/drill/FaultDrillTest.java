@@ -62,7 +62,8 @@ class FaultDrillTest {
   /**
    * A bug is not an outage: a grab whose script meets a key of the wrong type (Redis answers the
    * script with an error, as it would a script's own mistake) is a 500, logged with its stack
-   * trace, not a 503 that tells the client to try again. Mended, the packet is grabbed as before.
+   * trace, not a 503 that tells the client to try again. The reconciler names the packet and checks
+   * the others, instead of failing the whole run. Mended, the packet is grabbed as before.
    */
   @Test
   void corrupt_aScriptErrorIsAnsweredAsABug_notAsAnOutage() {
@@ -83,6 +84,10 @@ class FaultDrillTest {
       var broken = api.grab(api.token("corrupt-grabber"), packet);
       assertThat(broken.status()).as(broken.raw()).isEqualTo(500);
       assertThat(broken.errorCode()).isEqualTo("INTERNAL");
+      assertThat(service.hongbao().parts().reconciler().reconcile().discrepancies())
+          .singleElement()
+          .asString()
+          .startsWith("packet " + decode(packet) + ": could not be checked: ");
 
       commands.del(key);
       commands.restore(key, 0, kept);

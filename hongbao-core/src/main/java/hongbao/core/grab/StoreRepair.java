@@ -1,5 +1,6 @@
 package hongbao.core.grab;
 
+import hongbao.core.Unavailable;
 import hongbao.core.packet.GrabView;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketStore;
@@ -91,12 +92,28 @@ public final class StoreRepair {
       restoreActivities(page, restoredActivities);
       for (Packet packet : page) {
         if (!held.contains(packet.id())) {
-          repaired += repair(packet);
+          repaired += repairReadable(packet);
         }
         after = packet.id();
       }
     }
     return repaired;
+  }
+
+  /**
+   * A packet whose state cannot be read for any reason but an outage (a key of the wrong type, say)
+   * is skipped and logged, and the reconciler names it: stopping at it would leave every packet
+   * after it unrepaired, pass after pass.
+   */
+  private int repairReadable(Packet packet) {
+    try {
+      return repair(packet);
+    } catch (Unavailable outage) {
+      throw outage;
+    } catch (RuntimeException unreadable) {
+      LOG.log(Level.ERROR, "packet " + packet.id() + " could not be repaired: " + unreadable);
+      return 0;
+    }
   }
 
   /**

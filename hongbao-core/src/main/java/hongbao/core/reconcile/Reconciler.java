@@ -1,5 +1,6 @@
 package hongbao.core.reconcile;
 
+import hongbao.core.Unavailable;
 import hongbao.core.grab.GrabRecord;
 import hongbao.core.grab.GrabStore;
 import hongbao.core.grab.PacketState;
@@ -148,12 +149,8 @@ public final class Reconciler {
       Set<Long> held = packets.heldAmong(ids);
       Set<Long> closed = packets.closedAmong(ids);
       for (Packet packet : page) {
-        // A held packet's store state is another packet's: its books are checked against the
-        // ledger alone, and it is reported as held below.
         discrepancies.addAll(
-            held.contains(packet.id())
-                ? checkEscrow(packet)
-                : checkRepeatedly(packet, closed.contains(packet.id())));
+            checkReadable(packet, held.contains(packet.id()), closed.contains(packet.id())));
         checked++;
         after = packet.id();
       }
@@ -209,6 +206,21 @@ public final class Reconciler {
       stuck.add("invariant violation stopped " + violation);
     }
     return stuck;
+  }
+
+  /**
+   * A held packet's store state is another packet's: its books are checked against the ledger
+   * alone, and it is reported as held. A packet whose state cannot be read for any reason but an
+   * outage (a key of the wrong type, say) is named, and the others are checked all the same.
+   */
+  private List<String> checkReadable(Packet packet, boolean held, boolean closed) {
+    try {
+      return held ? checkEscrow(packet) : checkRepeatedly(packet, closed);
+    } catch (Unavailable outage) {
+      throw outage;
+    } catch (RuntimeException unreadable) {
+      return List.of("packet %d: could not be checked: %s".formatted(packet.id(), unreadable));
+    }
   }
 
   private List<String> checkRepeatedly(Packet packet, boolean closed) {

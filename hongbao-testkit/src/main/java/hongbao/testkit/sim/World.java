@@ -150,16 +150,21 @@ final class World {
    * count} shares (expiring in 600 s): the packet's id. Once per world (the keys are fixed).
    */
   long aliceSendsFixed(long amount, int count) {
+    return sendsFixed("alice", amount, count);
+  }
+
+  /** As {@link #aliceSendsFixed}, by {@code sender}: once per sender and world. */
+  long sendsFixed(String sender, long amount, int count) {
     ledger.topUp(
-        "alice",
+        sender,
         Amount.fen(amount),
-        new IdempotencyKey("admin", "topup", "t-alice", "t-alice"),
-        balance -> new StoredAnswer("t-alice", "DONE", ""));
+        new IdempotencyKey("admin", "topup", "t-" + sender, "t-" + sender),
+        balance -> new StoredAnswer("t-" + sender, "DONE", ""));
     StoredAnswer answer =
         send.send(
-            new SendRequest("alice", amount, count, PacketType.FIXED, "hi", 600L, null, null),
-            new IdempotencyKey("alice", "send", "s1", "alice/s1"),
-            sent -> new StoredAnswer("alice/s1", "CREATED", Long.toString(sent.id())));
+            new SendRequest(sender, amount, count, PacketType.FIXED, "hi", 600L, null, null),
+            new IdempotencyKey(sender, "send", "s1", sender + "/s1"),
+            sent -> new StoredAnswer(sender + "/s1", "CREATED", Long.toString(sent.id())));
     return Long.parseLong(answer.payload());
   }
 
