@@ -88,8 +88,9 @@ public final class ExpirySweeper {
         }
       }
     } finally {
+      boolean stopped = next < expired.size();
       expired.subList(next, expired.size()).forEach(p -> notYet.add(p.id()));
-      release(notYet, until);
+      release(notYet, until, stopped);
     }
     return refunded;
   }
@@ -104,14 +105,20 @@ public final class ExpirySweeper {
   }
 
   /**
-   * Best effort, and never in the way of what stopped the round: a claim that could not be given
-   * back lapses after {@link #CLAIM}.
+   * A claim that could not be given back lapses after {@link #CLAIM}. Once the round was {@code
+   * stopped} (by an outage, or a bug that must stop the loop), nothing here may stand in the way of
+   * what stopped it.
    */
-  private void release(List<Long> packetIds, Instant until) {
+  private void release(List<Long> packetIds, Instant until, boolean stopped) {
     try {
       packets.releaseClaims(packetIds, until);
+    } catch (Unavailable outage) {
+      LOG.log(Level.INFO, "claims of " + packetIds.size() + " packets lapse: " + outage);
     } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "claims of " + packetIds.size() + " packets lapse instead: " + e);
+      if (!stopped) {
+        throw e;
+      }
+      LOG.log(Level.WARNING, "claims of " + packetIds.size() + " packets lapse: " + e);
     }
   }
 

@@ -1,6 +1,5 @@
 package hongbao.core.grab;
 
-import hongbao.core.Unavailable;
 import hongbao.core.packet.GrabView;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketStore;
@@ -92,28 +91,12 @@ public final class StoreRepair {
       restoreActivities(page, restoredActivities);
       for (Packet packet : page) {
         if (!held.contains(packet.id())) {
-          repaired += repairReadable(packet);
+          repaired += repair(packet);
         }
         after = packet.id();
       }
     }
     return repaired;
-  }
-
-  /**
-   * A packet whose state cannot be read for any reason but an outage (a key of the wrong type, say)
-   * is skipped and logged, and the reconciler names it: stopping at it would leave every packet
-   * after it unrepaired, pass after pass.
-   */
-  private int repairReadable(Packet packet) {
-    try {
-      return repair(packet);
-    } catch (Unavailable outage) {
-      throw outage;
-    } catch (RuntimeException unreadable) {
-      LOG.log(Level.ERROR, "packet " + packet.id() + " could not be repaired: " + unreadable);
-      return 0;
-    }
   }
 
   /**
@@ -138,7 +121,15 @@ public final class StoreRepair {
   /** Puts one packet's lost state back; returns how many grabs (or 1 for a re-armed packet). */
   public int repair(Packet packet) {
     Instant now = clock.instant();
-    Optional<PacketState> state = store.state(packet.id());
+    Optional<PacketState> state;
+    switch (StateReading.of(store, packet.id())) {
+      case StateReading.Read read -> state = read.state();
+      case StateReading.Unreadable unreadable -> {
+        // The reconciler names it; the packets after it are repaired all the same.
+        LOG.log(Level.ERROR, "packet " + packet.id() + " could not be read: " + unreadable.why());
+        return 0;
+      }
+    }
     if (state.isEmpty()) {
       if (packet.isExpiredAt(now)) {
         return 0; // the sweeper closes it from the ledger

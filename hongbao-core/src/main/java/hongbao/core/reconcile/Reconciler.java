@@ -1,9 +1,9 @@
 package hongbao.core.reconcile;
 
-import hongbao.core.Unavailable;
 import hongbao.core.grab.GrabRecord;
 import hongbao.core.grab.GrabStore;
 import hongbao.core.grab.PacketState;
+import hongbao.core.grab.StateReading;
 import hongbao.core.money.Amount;
 import hongbao.core.ops.Violations;
 import hongbao.core.packet.Packet;
@@ -149,8 +149,12 @@ public final class Reconciler {
       Set<Long> held = packets.heldAmong(ids);
       Set<Long> closed = packets.closedAmong(ids);
       for (Packet packet : page) {
+        // A held packet's store state is another packet's: its books are checked against the
+        // ledger alone, and it is reported as held below.
         discrepancies.addAll(
-            checkReadable(packet, held.contains(packet.id()), closed.contains(packet.id())));
+            held.contains(packet.id())
+                ? checkEscrow(packet)
+                : checkRepeatedly(packet, closed.contains(packet.id())));
         checked++;
         after = packet.id();
       }
@@ -208,21 +212,6 @@ public final class Reconciler {
     return stuck;
   }
 
-  /**
-   * A held packet's store state is another packet's: its books are checked against the ledger
-   * alone, and it is reported as held. A packet whose state cannot be read for any reason but an
-   * outage (a key of the wrong type, say) is named, and the others are checked all the same.
-   */
-  private List<String> checkReadable(Packet packet, boolean held, boolean closed) {
-    try {
-      return held ? checkEscrow(packet) : checkRepeatedly(packet, closed);
-    } catch (Unavailable outage) {
-      throw outage;
-    } catch (RuntimeException unreadable) {
-      return List.of("packet %d: could not be checked: %s".formatted(packet.id(), unreadable));
-    }
-  }
-
   private List<String> checkRepeatedly(Packet packet, boolean closed) {
     List<String> found = check(packet, closed);
     for (int reading = 1; reading < READINGS && !found.isEmpty(); reading++) {
@@ -258,7 +247,14 @@ public final class Reconciler {
           "packet %d: escrow holds %s, expected %s (amount %s - paid %s - refunded %s)"
               .formatted(id, escrow, expectedEscrow, packet.amount(), paidSum, refunded));
     }
-    Optional<PacketState> state = store.state(id);
+    Optional<PacketState> state;
+    switch (StateReading.of(store, id)) {
+      case StateReading.Read read -> state = read.state();
+      case StateReading.Unreadable unreadable -> {
+        problems.add("packet %d: could not be checked: %s".formatted(id, unreadable.why()));
+        return problems;
+      }
+    }
     if (state.isEmpty() || state.get().isTombstone()) {
       checkWithoutGrabRecords(packet, state, closed, paidSum, refunded, problems);
     } else {

@@ -10,7 +10,7 @@ import java.util.List;
  * twice, which crediting by tradeNo absorbs. An event is handed over, never held in memory: while
  * both topics of its queue are down it stays parked, and the pass stops there. Any number of
  * instances may run it: one at a time sends a type's events, holding its lease ({@link #LEASE},
- * renewed before every event it hands over, and longer than any one hand-over may take, so that a
+ * renewed after every event it hands over, and longer than any one hand-over may take, so that a
  * live unparker never loses it mid-batch). Without it every instance sent the same oldest events,
  * each a duplicate that took a token of the type's rate for nothing.
  */
@@ -20,7 +20,7 @@ public final class Unparker {
 
   /**
    * How long an unparker that stopped keeps a type from the others: well beyond one hand-over,
-   * which may wait {@link RewardQueues#SEND_TIMEOUT} on each of a queue's two topics.
+   * which waits at most {@link RewardQueues#SEND_TIMEOUT}.
    */
   static final Duration LEASE = Duration.ofMinutes(2);
 
@@ -47,18 +47,20 @@ public final class Unparker {
   public int unparkOnce() {
     int sent = 0;
     for (RewardType type : types.all()) {
-      if (type.fused() || parking.peek(type.type(), 1).isEmpty()) {
+      if (type.fused()
+          || parking.peek(type.type(), 1).isEmpty()
+          || !parking.leaseUnparking(type.type(), owner, LEASE)) {
         continue;
       }
       List<ParkingLot.Parked> parked = parking.peek(type.type(), BATCH);
       var handedOver = new ArrayList<ParkingLot.Parked>(parked.size());
       try {
         for (ParkingLot.Parked event : parked) {
-          if (!parking.leaseUnparking(type.type(), owner, LEASE)) {
-            break; // another instance holds the type (or took it over from a stalled pass)
-          }
           queues.handOver(event.reward(), type.queue(), event.attempt());
           handedOver.add(event);
+          if (!parking.leaseUnparking(type.type(), owner, LEASE)) {
+            break; // another instance took the type over from a pass that stalled
+          }
         }
       } finally {
         if (!handedOver.isEmpty()) {

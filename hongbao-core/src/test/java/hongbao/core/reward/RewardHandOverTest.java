@@ -198,7 +198,38 @@ class RewardHandOverTest {
     assertThat(lot.tradeNos()).isEmpty();
   }
 
-  /** The parking lot in memory, in order of parking; a lease, once taken, is never given up. */
+  /**
+   * An unparker whose pass stalls until another instance takes the type over (its lease lapsed)
+   * stops after the event in hand: the other instance sends the rest, each once.
+   */
+  @Test
+  void anUnparkerThatLostItsLease_stopsMidBatch() {
+    var lot = new Lot();
+    for (String tradeNo : List.of("t1", "t2", "t3")) {
+      lot.park(reward(tradeNo), 0);
+    }
+    RewardProducer takenOverWhileSending =
+        new RewardProducer() {
+          @Override
+          public String name() {
+            return "kafka";
+          }
+
+          @Override
+          public CompletionStage<Void> send(Reward reward, int attempt) {
+            kafka.taken.add(reward.tradeNo());
+            lot.leases.put("TEA", "instance-2"); // instance-1's lease lapsed meanwhile
+            return CompletableFuture.completedFuture(null);
+          }
+        };
+    RewardQueues shared = RewardDoubles.queuesOn(takenOverWhileSending, redis, clock);
+
+    assertThat(new Unparker(RewardDoubles.typesOf(TEA), lot, shared, "instance-1").unparkOnce())
+        .isEqualTo(1);
+    assertThat(lot.tradeNos()).containsExactly("t2", "t3");
+  }
+
+  /** The parking lot in memory, in order of parking; a lease lasts until a test hands it on. */
   private static final class Lot implements ParkingLot {
     private final List<Parked> parked = Collections.synchronizedList(new ArrayList<>());
     private final Map<String, String> leases = new ConcurrentHashMap<>();
