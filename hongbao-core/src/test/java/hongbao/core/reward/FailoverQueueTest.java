@@ -28,42 +28,30 @@ class FailoverQueueTest {
     var ioThread = new AtomicReference<Thread>();
     var attached = new CountDownLatch(1);
     RewardProducer master =
-        new RewardProducer() {
-          @Override
-          public String name() {
-            return "redis:rewards-express";
-          }
-
-          @Override
-          public CompletionStage<Void> send(Reward reward, int attempt) {
-            var failed = new CompletableFuture<Void>();
-            Thread io =
-                Thread.ofPlatform()
-                    .name("redis-io")
-                    .start(
-                        () -> {
-                          // The reply comes once the queue has chained its failover to the send.
-                          awaitUninterruptibly(attached);
-                          failed.completeExceptionally(new IllegalStateException("OOM"));
-                        });
-            ioThread.set(io);
-            return failed;
-          }
-        };
+        RewardDoubles.producer(
+            "redis:rewards-express",
+            (reward, attempt) -> {
+              var failed = new CompletableFuture<Void>();
+              Thread io =
+                  Thread.ofPlatform()
+                      .name("redis-io")
+                      .start(
+                          () -> {
+                            // The reply comes once the queue has chained its failover to the send.
+                            awaitUninterruptibly(attached);
+                            failed.completeExceptionally(new IllegalStateException("OOM"));
+                          });
+              ioThread.set(io);
+              return failed;
+            });
     var triedOn = new AtomicReference<Thread>();
     RewardProducer backup =
-        new RewardProducer() {
-          @Override
-          public String name() {
-            return "kafka:rewards-express";
-          }
-
-          @Override
-          public CompletionStage<Void> send(Reward reward, int attempt) {
-            triedOn.set(Thread.currentThread());
-            return CompletableFuture.completedFuture(null);
-          }
-        };
+        RewardDoubles.producer(
+            "kafka:rewards-express",
+            (reward, attempt) -> {
+              triedOn.set(Thread.currentThread());
+              return CompletableFuture.completedFuture(null);
+            });
     RewardProducer took;
     try (var failingOver = Executors.newSingleThreadExecutor()) {
       var queue =

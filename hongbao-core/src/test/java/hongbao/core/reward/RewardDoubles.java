@@ -21,6 +21,27 @@ final class RewardDoubles {
 
   private RewardDoubles() {}
 
+  /** How a test's producer answers one send. */
+  @FunctionalInterface
+  interface Sending {
+    CompletionStage<Void> send(Reward reward, int attempt);
+  }
+
+  /** A producer named {@code name} whose sends {@code sending} answers. */
+  static RewardProducer producer(String name, Sending sending) {
+    return new RewardProducer() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public CompletionStage<Void> send(Reward reward, int attempt) {
+        return sending.send(reward, attempt);
+      }
+    };
+  }
+
   /** Every virtual queue on {@code producer}, as master and backup. */
   static RewardQueues queuesOn(RewardProducer producer) {
     return queuesOn(producer, producer, Clock.systemUTC());

@@ -13,7 +13,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -92,24 +91,17 @@ class RewardHandOverTest {
     lot.park(reward("t2"), 3);
     lot.park(reward("t3"), 0);
     // The master takes one event, then goes down with the backup.
-    var takesOne =
-        new RewardProducer() {
-          final List<String> taken = new ArrayList<>();
-
-          @Override
-          public String name() {
-            return "kafka";
-          }
-
-          @Override
-          public CompletionStage<Void> send(Reward reward, int attempt) {
-            if (taken.size() == 1) {
-              return CompletableFuture.failedFuture(new IllegalStateException("kafka is down"));
-            }
-            taken.add(reward.tradeNo());
-            return CompletableFuture.completedFuture(null);
-          }
-        };
+    List<String> taken = new ArrayList<>();
+    RewardProducer takesOne =
+        RewardDoubles.producer(
+            "kafka",
+            (reward, attempt) -> {
+              if (taken.size() == 1) {
+                return CompletableFuture.failedFuture(new IllegalStateException("kafka is down"));
+              }
+              taken.add(reward.tradeNo());
+              return CompletableFuture.completedFuture(null);
+            });
     redis.down = true;
     var unparker =
         new Unparker(
@@ -119,7 +111,7 @@ class RewardHandOverTest {
             "instance-1");
 
     assertThatThrownBy(unparker::unparkOnce).isInstanceOf(RewardQueues.QueuesDown.class);
-    assertThat(takesOne.taken).containsExactly("t1");
+    assertThat(taken).containsExactly("t1");
     assertThat(lot.tradeNos()).as("still parked, durably").containsExactly("t2", "t3");
 
     bothTopics(false);
@@ -160,26 +152,20 @@ class RewardHandOverTest {
     var secondIsDone = new CountDownLatch(1);
     var sent = Collections.synchronizedList(new ArrayList<String>());
     RewardProducer slowOnFirst =
-        new RewardProducer() {
-          @Override
-          public String name() {
-            return "kafka";
-          }
-
-          @Override
-          public CompletionStage<Void> send(Reward reward, int attempt) {
-            sent.add(reward.tradeNo());
-            if (Thread.currentThread().getName().equals("first")) {
-              firstIsSending.countDown();
-              try {
-                secondIsDone.await(10, TimeUnit.SECONDS);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        RewardDoubles.producer(
+            "kafka",
+            (reward, attempt) -> {
+              sent.add(reward.tradeNo());
+              if (Thread.currentThread().getName().equals("first")) {
+                firstIsSending.countDown();
+                try {
+                  secondIsDone.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
               }
-            }
-            return CompletableFuture.completedFuture(null);
-          }
-        };
+              return CompletableFuture.completedFuture(null);
+            });
     RewardQueues shared = RewardDoubles.queuesOn(slowOnFirst, redis, clock);
     var first = new Unparker(RewardDoubles.typesOf(TEA), lot, shared, "instance-1");
     var second = new Unparker(RewardDoubles.typesOf(TEA), lot, shared, "instance-2");
@@ -209,19 +195,13 @@ class RewardHandOverTest {
       lot.park(reward(tradeNo), 0);
     }
     RewardProducer takenOverWhileSending =
-        new RewardProducer() {
-          @Override
-          public String name() {
-            return "kafka";
-          }
-
-          @Override
-          public CompletionStage<Void> send(Reward reward, int attempt) {
-            kafka.taken.add(reward.tradeNo());
-            lot.leases.put("TEA", "instance-2"); // instance-1's lease lapsed meanwhile
-            return CompletableFuture.completedFuture(null);
-          }
-        };
+        RewardDoubles.producer(
+            "kafka",
+            (reward, attempt) -> {
+              kafka.taken.add(reward.tradeNo());
+              lot.leases.put("TEA", "instance-2"); // instance-1's lease lapsed meanwhile
+              return CompletableFuture.completedFuture(null);
+            });
     RewardQueues shared = RewardDoubles.queuesOn(takenOverWhileSending, redis, clock);
 
     assertThat(new Unparker(RewardDoubles.typesOf(TEA), lot, shared, "instance-1").unparkOnce())

@@ -9,7 +9,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -84,19 +83,12 @@ class RewardHandlerTest {
 
   /** Queues that must not be used: the event is neither issued nor re-queued. */
   private static RewardQueues noQueues() {
-    RewardProducer unused =
-        new RewardProducer() {
-          @Override
-          public String name() {
-            return "unused";
-          }
-
-          @Override
-          public CompletionStage<Void> send(Reward reward, int attempt) {
-            throw new AssertionError("re-queued " + reward);
-          }
-        };
-    return RewardDoubles.queuesOn(unused);
+    return RewardDoubles.queuesOn(
+        RewardDoubles.producer(
+            "unused",
+            (reward, attempt) -> {
+              throw new AssertionError("re-queued " + reward);
+            }));
   }
 
   private record Lot(List<Reward> parked) implements ParkingLot {

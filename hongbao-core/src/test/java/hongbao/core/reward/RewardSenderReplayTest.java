@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -337,19 +336,12 @@ class RewardSenderReplayTest {
   }
 
   private static RewardQueues recordingQueues(List<Reward> queued) {
-    RewardProducer producer =
-        new RewardProducer() {
-          @Override
-          public String name() {
-            return "memory";
-          }
-
-          @Override
-          public CompletionStage<Void> send(Reward reward, int attempt) {
-            queued.add(reward);
-            return CompletableFuture.completedFuture(null);
-          }
-        };
-    return RewardDoubles.queuesOn(producer);
+    return RewardDoubles.queuesOn(
+        RewardDoubles.producer(
+            "memory",
+            (reward, attempt) -> {
+              queued.add(reward);
+              return CompletableFuture.completedFuture(null);
+            }));
   }
 }
