@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /** Stand-ins the reward tests share. */
 final class RewardDoubles {
@@ -58,6 +59,14 @@ final class RewardDoubles {
 
   /** A book that has seen nothing; anything but a lookup would be a wrong turn. */
   static RewardBook emptyBook() {
+    return bookAnswering(Map.of());
+  }
+
+  /**
+   * A book that has seen nothing, whose writes {@code answers} handles by method name (each given
+   * the call's arguments); any other call would be a wrong turn.
+   */
+  static RewardBook bookAnswering(Map<String, Function<Object[], Object>> answers) {
     return (RewardBook)
         Proxy.newProxyInstance(
             RewardBook.class.getClassLoader(),
@@ -66,7 +75,11 @@ final class RewardDoubles {
               if (method.getName().equals("find")) {
                 return Optional.empty();
               }
-              throw new AssertionError("unexpected " + method.getName());
+              Function<Object[], Object> answer = answers.get(method.getName());
+              if (answer == null) {
+                throw new AssertionError("unexpected " + method.getName());
+              }
+              return answer.apply(args);
             });
   }
 

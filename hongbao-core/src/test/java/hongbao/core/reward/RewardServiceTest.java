@@ -3,11 +3,10 @@ package hongbao.core.reward;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import hongbao.core.money.Amount;
-import java.lang.reflect.Proxy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class RewardServiceTest {
@@ -30,19 +29,13 @@ class RewardServiceTest {
     tokens.save(REWARD, "token");
     List<String> failed = new ArrayList<>();
     RewardBook book =
-        (RewardBook)
-            Proxy.newProxyInstance(
-                RewardBook.class.getClassLoader(),
-                new Class<?>[] {RewardBook.class},
-                (proxy, method, args) ->
-                    switch (method.getName()) {
-                      case "find" -> Optional.empty();
-                      case "recordFailed" -> {
-                        failed.add(((Reward) args[0]).tradeNo());
-                        yield null;
-                      }
-                      default -> throw new AssertionError("unexpected " + method.getName());
-                    });
+        RewardDoubles.bookAnswering(
+            Map.of(
+                "recordFailed",
+                args -> {
+                  failed.add(((Reward) args[0]).tradeNo());
+                  return RewardBook.Credit.DONE;
+                }));
     var service =
         new RewardService(
             book,

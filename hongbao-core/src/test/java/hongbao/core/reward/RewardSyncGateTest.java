@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
 import hongbao.core.Unavailable;
-import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -37,16 +37,7 @@ class RewardSyncGateTest {
 
   /** A book that records each issue as new. */
   private final RewardBook book =
-      (RewardBook)
-          Proxy.newProxyInstance(
-              RewardBook.class.getClassLoader(),
-              new Class<?>[] {RewardBook.class},
-              (proxy, method, args) ->
-                  switch (method.getName()) {
-                    case "find" -> Optional.empty();
-                    case "recordIssued" -> RewardBook.Credit.DONE;
-                    default -> throw new AssertionError("unexpected " + method.getName());
-                  });
+      RewardDoubles.bookAnswering(Map.of("recordIssued", args -> RewardBook.Credit.DONE));
 
   private final AtomicInteger issued = new AtomicInteger();
   private final List<Duration> slept = new ArrayList<>();
