@@ -19,7 +19,8 @@ import java.util.List;
  *
  * <p>It sits at the head of the pipeline, so it sees the connection go before Lettuce's {@link
  * CommandHandler} moves its unanswered commands to the queue of the next connection, which skips
- * every command already completed.
+ * every command already completed. It costs the replies nothing: Netty passes every event this
+ * handler does not override (reads among them) straight by it.
  */
 final class SentOnce extends ChannelInboundHandlerAdapter {
 

@@ -274,7 +274,12 @@ public final class RewardWiring implements AutoCloseable {
             () -> {
               Set<String> funded = Set.copyOf(book.fundedCampaigns());
               // A campaign whose escrow is spent or returned has nothing left to show.
-              left.forEach((id, value) -> value.set(funded.contains(id) ? value.get() : 0));
+              left.forEach(
+                  (id, value) -> {
+                    if (!funded.contains(id)) {
+                      value.set(0);
+                    }
+                  });
               for (String campaignId : funded) {
                 var state = parts.budget().state(campaignId);
                 if (state != null) {
