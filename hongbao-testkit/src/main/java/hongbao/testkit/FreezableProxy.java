@@ -11,6 +11,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -72,9 +73,10 @@ public final class FreezableProxy implements AutoCloseable {
 
   /**
    * As {@link #dropNextReply}, for the reply to the next request whose bytes contain {@code
-   * marker}, on a connection that awaits no other reply: the request reaches upstream and is
-   * served, its answer is lost with the connection. {@code marker} must arrive in one read, as a
-   * short token (a script's digest, say) does.
+   * marker}: the request reaches upstream and is served, and the next reply on its connection is
+   * lost with that connection (with the replies to anything sent on it before, still unanswered).
+   * Other connections are left alone. {@code marker} must arrive in one read, as a short token (a
+   * script's digest, say) does.
    */
   public void dropReplyTo(String marker) {
     dropAfter.set(marker.getBytes(StandardCharsets.US_ASCII));
@@ -88,8 +90,10 @@ public final class FreezableProxy implements AutoCloseable {
         server.connect(upstream, 5_000);
         sockets.add(client);
         sockets.add(server);
-        Thread.ofVirtual().start(() -> pump(client, server, false));
-        Thread.ofVirtual().start(() -> pump(server, client, true));
+        // Set by a request carrying the marker: the next reply on this connection is lost.
+        var marked = new AtomicBoolean();
+        Thread.ofVirtual().start(() -> pump(client, server, false, marked));
+        Thread.ofVirtual().start(() -> pump(server, client, true, marked));
       } catch (IOException e) {
         if (!closed) {
           System.err.println("proxy to " + upstream + ": " + e);
@@ -98,7 +102,7 @@ public final class FreezableProxy implements AutoCloseable {
     }
   }
 
-  private void pump(Socket from, Socket to, boolean replies) {
+  private void pump(Socket from, Socket to, boolean replies, AtomicBoolean marked) {
     byte[] buffer = new byte[BUFFER_BYTES];
     try (InputStream in = from.getInputStream();
         OutputStream out = to.getOutputStream()) {
@@ -106,14 +110,14 @@ public final class FreezableProxy implements AutoCloseable {
         while (frozen && !closed) {
           Thread.sleep(10);
         }
-        if (replies && repliesToDrop.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        if (replies && (marked.get() || repliesToDrop.getAndUpdate(n -> Math.max(0, n - 1)) > 0)) {
           return; // the finally block cuts the connection both ways
         }
         byte[] marker = dropAfter.get();
         // Armed before the request goes on, so its reply cannot pass first.
         if (!replies && marker != null && contains(buffer, read, marker)) {
           if (dropAfter.compareAndSet(marker, null)) {
-            repliesToDrop.incrementAndGet();
+            marked.set(true);
           }
         }
         out.write(buffer, 0, read);

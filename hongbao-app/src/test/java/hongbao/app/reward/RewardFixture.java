@@ -9,7 +9,9 @@ import hongbao.app.support.Books;
 import hongbao.app.support.TestService;
 import hongbao.core.reward.RewardRecord;
 import hongbao.kafka.embedded.EmbeddedKafka;
+import hongbao.testkit.FreezableProxy;
 import io.vertx.core.json.JsonObject;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -32,6 +34,9 @@ final class RewardFixture implements AutoCloseable {
 
   /** A Redis of this fixture's own, closed with it; null on shared backends. */
   private EmbeddedRedis ownRedis;
+
+  /** The proxy between the service and its own Redis, closed with it; null if none. */
+  private FreezableProxy network;
 
   RewardFixture(Backends backends, Map<String, String> overrides) {
     kafka = EmbeddedKafka.start();
@@ -56,18 +61,47 @@ final class RewardFixture implements AutoCloseable {
    * stream, reserved budget) that every later reconciliation on shared backends would report.
    */
   static RewardFixture onItsOwn(String name, Map<String, String> overrides) {
+    return onItsOwn(name, overrides, false);
+  }
+
+  /**
+   * As {@link #onItsOwn}, the service reaching its Redis through a proxy ({@link #network}) that
+   * can lose a reply.
+   */
+  static RewardFixture onItsOwnBehindAProxy(String name, Map<String, String> overrides) {
+    return onItsOwn(name, overrides, true);
+  }
+
+  private static RewardFixture onItsOwn(
+      String name, Map<String, String> overrides, boolean proxied) {
     EmbeddedRedis redis = EmbeddedRedis.start();
+    FreezableProxy proxy = null;
     try {
+      String url = redis.url();
+      if (proxied) {
+        URI direct = URI.create(url);
+        proxy = FreezableProxy.to(direct.getHost(), direct.getPort());
+        url = "redis://127.0.0.1:" + proxy.port();
+      }
       String schema = name.replace('-', '_') + "_" + Long.toString(System.nanoTime(), 36);
       var fixture =
           new RewardFixture(
-              new Backends(name, redis.url(), Backends.embedded().jdbcUrl(), schema), overrides);
+              new Backends(name, url, Backends.embedded().jdbcUrl(), schema), overrides);
       fixture.ownRedis = redis;
+      fixture.network = proxy;
       return fixture;
     } catch (RuntimeException | Error e) {
+      if (proxy != null) {
+        proxy.close();
+      }
       redis.close();
       throw e;
     }
+  }
+
+  /** The proxy in front of this fixture's own Redis ({@link #onItsOwnBehindAProxy}). */
+  FreezableProxy network() {
+    return network;
   }
 
   /** The Redis the service runs on, when it is this fixture's own. */
@@ -192,6 +226,9 @@ final class RewardFixture implements AutoCloseable {
       try {
         kafka.close();
       } finally {
+        if (network != null) {
+          network.close();
+        }
         if (ownRedis != null) {
           ownRedis.close();
         }
