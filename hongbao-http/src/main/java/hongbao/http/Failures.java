@@ -57,7 +57,7 @@ final class Failures {
     }
     if (cause == null) {
       return switch (status) {
-        case 413 -> new ApiError(413, "INVALID_REQUEST", "the body is larger than 16 KiB");
+        case 413 -> new ApiError(413, "INVALID_REQUEST", "the body is too large");
         case 404 -> ApiError.notFound("no such resource");
         case 405 -> new ApiError(405, "INVALID_REQUEST", "method not allowed here");
         case 400 -> ApiError.invalid("bad request");
@@ -86,7 +86,10 @@ final class Failures {
       }
       return;
     }
-    ApiError error = toApiError(ctx.failure(), ctx.statusCode());
+    ApiError error =
+        ctx.failure() == null && ctx.statusCode() == 413
+            ? JsonBodies.tooLarge(ctx)
+            : toApiError(ctx.failure(), ctx.statusCode());
     if (ctx.response().ended() || ctx.response().closed()) {
       return;
     }

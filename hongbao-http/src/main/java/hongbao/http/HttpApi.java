@@ -11,6 +11,8 @@ import hongbao.core.packet.SendRequest;
 import hongbao.core.packet.SendRules;
 import hongbao.core.password.PasswordMatch;
 import hongbao.core.reconcile.Reconciliation;
+import hongbao.core.reward.RewardStatement;
+import hongbao.core.reward.RewardTokens;
 import hongbao.core.send.SendService;
 import hongbao.http.auth.Caller;
 import io.micrometer.core.instrument.Counter;
@@ -41,6 +43,19 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class HttpApi implements AutoCloseable {
 
   public static final int MAX_BODY_BYTES = 16 * 1024;
+
+  /**
+   * The routes that carry a client's reward tokens take as many as the contract allows, each as
+   * long as a token may be (with its quotes and comma), on top of the rest of the body.
+   */
+  public static final int TOKEN_LIST_BODY_BYTES =
+      MAX_BODY_BYTES + RewardStatement.MAX_CLIENT_TOKENS * (RewardTokens.MAX_CHARS + 3);
+
+  /**
+   * A campaign may have 24 rounds of 20 prize lines: some 40 KB with long type names, more than the
+   * default limit.
+   */
+  public static final int CAMPAIGN_BODY_BYTES = 64 * 1024;
 
   /** The web UI's files, served from the jar. */
   public static final String WEB_ROOT = "webroot";
@@ -145,6 +160,13 @@ public final class HttpApi implements AutoCloseable {
     Router router = Router.router(vertx);
     router.route().handler(new RequestTelemetry(services.metrics(), router, requestIdPrefix()));
     router.route().handler(new BodyDeadlines(vertx, settings.bodyTimeout())::start);
+    // Before the default limit: the first body handler a request meets reads its body.
+    var tokenLists = new JsonBodies(TOKEN_LIST_BODY_BYTES);
+    router.post("/api/v1/rewards/statement").handler(tokenLists);
+    router.post("/api/v1/withdrawals").handler(tokenLists);
+    var campaigns = new JsonBodies(CAMPAIGN_BODY_BYTES);
+    router.post("/api/v1/admin/campaigns").handler(campaigns);
+    router.put("/api/v1/admin/campaigns/:id").handler(campaigns);
     router.route().handler(new JsonBodies(MAX_BODY_BYTES));
     router.route().failureHandler(Failures::reply);
     for (int status : new int[] {400, 404, 405, 413, 500}) {

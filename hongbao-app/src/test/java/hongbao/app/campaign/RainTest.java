@@ -8,17 +8,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import hongbao.app.support.Api;
 import hongbao.app.support.Backends;
+import hongbao.core.campaign.CampaignRules;
 import hongbao.core.campaign.CampaignStore;
 import hongbao.core.campaign.SubPools;
 import hongbao.core.campaign.TapOutcome;
 import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.StoredAnswer;
+import hongbao.http.HttpApi;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -282,6 +285,48 @@ class RainTest {
     at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
     assertThat(fixture.awaitReturned(id)).isEqualTo(1_000 - 7);
     fixture.books.awaitCredited(id, 2, Duration.ofSeconds(30));
+  }
+
+  /**
+   * The contract's largest campaign, 24 rounds of 20 prize lines, is a body over the default 16
+   * KiB: it is created; a campaign body past its own larger limit is still 413, before anything
+   * moves.
+   */
+  @Test
+  void theLargestCampaign_isCreated_thoughItsBodyIsOverTheDefaultLimit() {
+    Instant starts = fixture.clock.instant().plusSeconds(3_600);
+    var rounds = new JsonObject[CampaignRules.ROUNDS_MAX];
+    long cash = 0;
+    for (int r = 0; r < rounds.length; r++) {
+      var prizes = new JsonObject[CampaignRules.PRIZE_LINES_MAX];
+      for (int p = 0; p < prizes.length; p++) {
+        prizes[p] = prize("CASH", 1_000 + p, 1);
+        cash += 1_000 + p;
+      }
+      rounds[r] = round(starts.plusSeconds(120L * r), 60, prizes);
+    }
+    JsonObject body = campaign(cash, 1, 3, rounds);
+    assertThat(body.encode().length()).isGreaterThan(HttpApi.MAX_BODY_BYTES);
+    long system = fixture.systemBalance();
+
+    // Blank space is still JSON: only the size refuses it.
+    String padded = "{" + " ".repeat(HttpApi.CAMPAIGN_BODY_BYTES) + body.encode().substring(1);
+    var oversized =
+        api()
+            .post(
+                "/api/v1/admin/campaigns",
+                fixture.admin,
+                Map.of("Idempotency-Key", UUID.randomUUID().toString()),
+                padded);
+    assertThat(oversized.status()).as(oversized.raw()).isEqualTo(413);
+    assertThat(oversized.errorCode()).isEqualTo("INVALID_REQUEST");
+    assertThat(oversized.json().getJsonObject("error").getString("message")).contains("64 KiB");
+    assertThat(fixture.systemBalance()).isEqualTo(system);
+
+    var created = fixture.create(body, UUID.randomUUID().toString());
+    assertThat(created.status()).as(created.raw()).isEqualTo(201);
+    assertThat(created.json().getJsonArray("rounds")).hasSize(CampaignRules.ROUNDS_MAX);
+    assertThat(fixture.systemBalance()).isEqualTo(system - cash);
   }
 
   /**

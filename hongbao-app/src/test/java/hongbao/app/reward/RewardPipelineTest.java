@@ -15,8 +15,11 @@ import hongbao.core.reward.Reward;
 import hongbao.core.reward.RewardBudget;
 import hongbao.core.reward.RewardHandler;
 import hongbao.core.reward.RewardMetrics;
+import hongbao.core.reward.RewardStatement;
+import hongbao.core.reward.RewardTokens;
 import hongbao.crypto.SealedRewardTokens;
 import hongbao.crypto.Sealer;
+import hongbao.http.HttpApi;
 import hongbao.kafka.KafkaRewardConsumer;
 import hongbao.sdk.Activity;
 import hongbao.sdk.Bonus;
@@ -526,6 +529,56 @@ class RewardPipelineTest {
                 "SELECT count(*) FROM transfer WHERE campaign_id = ? AND kind = 'REWARD'",
                 campaign))
         .isEqualTo(1L);
+  }
+
+  /**
+   * A client may keep 500 tokens of 512 characters, far more than the default 16 KiB body: a
+   * statement and a withdrawal take them all, and find the one real token among them; a 501st token
+   * is refused as the contract says (400), not for the body's size.
+   */
+  @Test
+  void aStatementAndAWithdrawalOfTheMostTokens_areServed_thoughOverTheDefaultBodyLimit() {
+    String campaign = unique("c");
+    fixture.openCampaign(campaign, 10_000);
+    var switches = fixture.service.hongbao().parts().switches();
+    String user = unique("many");
+    String userToken = fixture.api.token(user);
+    switches.set(Switch.REWARDS, false);
+    try {
+      String token = send(reward(campaign + "_many", user, campaign, "CASH", 400), false);
+      var tokens =
+          new ArrayList<>(
+              Collections.nCopies(
+                  RewardStatement.MAX_CLIENT_TOKENS - 1, "x".repeat(RewardTokens.MAX_CHARS)));
+      tokens.add(token);
+      String body = JsonObject.of("tokens", tokens).encode();
+      assertThat(body.length()).isGreaterThan(HttpApi.MAX_BODY_BYTES);
+
+      var statement = fixture.api.post("/api/v1/rewards/statement", userToken, Map.of(), body);
+      assertThat(statement.status()).as(statement.raw()).isEqualTo(200);
+      assertThat(statement.json().getJsonArray("items")).hasSize(1);
+      assertThat(statement.json().getLong("pendingAmount")).isEqualTo(400);
+      tokens.add(token);
+      var tooMany =
+          fixture.api.post(
+              "/api/v1/rewards/statement",
+              userToken,
+              Map.of(),
+              JsonObject.of("tokens", tokens).encode());
+      assertThat(tooMany.status()).as(tooMany.raw()).isEqualTo(400);
+      tokens.removeLast();
+
+      var withdrawal =
+          fixture.api.post(
+              "/api/v1/withdrawals",
+              userToken,
+              Map.of("Idempotency-Key", unique("k")),
+              JsonObject.of("amount", 400, "tokens", tokens).encode());
+      assertThat(withdrawal.status()).as(withdrawal.raw()).isEqualTo(202);
+    } finally {
+      switches.set(Switch.REWARDS, true);
+    }
+    fixture.books.awaitCredited(campaign, 1, Duration.ofSeconds(30));
   }
 
   @Test

@@ -12,6 +12,7 @@ import hongbao.gateway.GatewayProtocol;
 import hongbao.gateway.GatewaySignature;
 import hongbao.gateway.sim.Faults;
 import hongbao.gateway.sim.SimulatorControl;
+import hongbao.http.HttpApi;
 import hongbao.http.WithdrawalRoutes;
 import hongbao.testkit.SimClock;
 import io.vertx.core.Vertx;
@@ -193,7 +194,9 @@ class WithdrawalApiTest {
     }
     var tooMany = JsonObject.of("amount", 1, "tokens", Collections.nCopies(501, "t")).encode();
     assertThat(withdraw(token, "many", tooMany).errorCode()).isEqualTo("INVALID_REQUEST");
-    String big = "{\"amount\":1,\"tokens\":[\"" + "x".repeat(17 * 1024) + "\"]}";
+    // Larger than the default limit, for the tokens a client may carry; not past that.
+    String big =
+        "{\"amount\":1,\"tokens\":[\"" + "x".repeat(HttpApi.TOKEN_LIST_BODY_BYTES) + "\"]}";
     assertThat(withdraw(token, "big", big).status()).isEqualTo(413);
   }
 

@@ -2,6 +2,8 @@ package hongbao.core.withdrawal;
 
 import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
+import hongbao.core.reward.RewardStatement;
+import hongbao.core.reward.RewardTokens;
 import java.util.List;
 
 /**
@@ -14,8 +16,8 @@ public record WithdrawalRequest(String userId, long amountFen, List<String> toke
 
   public static final long AMOUNT_MIN_FEN = 1;
   public static final long AMOUNT_MAX_FEN = 20_000_000;
-  public static final int TOKENS_MAX = 500;
-  public static final int TOKEN_LENGTH_MAX = 512;
+  public static final int TOKENS_MAX = RewardStatement.MAX_CLIENT_TOKENS;
+  public static final int TOKEN_LENGTH_MAX = RewardTokens.MAX_CHARS;
 
   public WithdrawalRequest {
     tokens = tokens == null ? List.of() : List.copyOf(tokens);
