@@ -252,7 +252,8 @@ public final class RedisRewardBudget implements RewardBudget {
               new String[] {keys.budget(campaignId, k)},
               Long.toString(gathered));
       if (granted == 0) {
-        // The campaign closed since: what was lent stays unspent and goes back with its escrow.
+        // The campaign closed since, or Redis lost the key (the next reservation on it finds that
+        // out): what was lent stays unspent and goes back with its escrow.
         return 0;
       }
     }

@@ -223,6 +223,29 @@ class RedisRewardBudgetTest {
   }
 
   /**
+   * A key Redis lost after it answered DRY, before the grant of what the others lent it: the grant
+   * creates nothing (it used to create the key with cap and borrowed alone, and every reservation
+   * on it then failed in the script), so the key reads as lost and its campaign is opened again.
+   */
+  @Test
+  void aGrantToAKeyRedisLost_createsNothing_andTheKeyReadsLost() {
+    String campaign = "c" + IDS.incrementAndGet();
+    budget.open(campaign, Amount.fen(8_000));
+    Reward reward = reward(campaign, campaign + "-r", 300);
+    int k = Math.floorMod(reward.tradeNo().hashCode(), 8);
+    redis().sync().del(keys.budget(campaign, k));
+
+    Long granted =
+        LuaScript.fromResource("budget_grant.lua")
+            .run(redis(), ScriptOutputType.INTEGER, new String[] {keys.budget(campaign, k)}, "500");
+
+    assertThat(granted).isZero();
+    assertThat(redis().sync().exists(keys.budget(campaign, k))).isZero();
+    assertThat(budget.reserve(reward, reward.amount(), "tok"))
+        .isInstanceOf(Reservation.UnknownCampaign.class);
+  }
+
+  /**
    * Reservations racing, and borrowing, while the campaign's keys are closed: whatever was reserved
    * once every reservation is answered is exactly the sum the closing counted.
    */
