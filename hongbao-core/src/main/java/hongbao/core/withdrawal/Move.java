@@ -75,10 +75,15 @@ public record Move(
         seen.attempts());
   }
 
-  /** A request whose outcome nobody knows yet; ask the gateway at {@code checkAt}. */
-  static Move unknown(long id, String cause, Instant at, Instant checkAt, boolean refusal) {
+  /**
+   * A request whose outcome nobody knows yet; ask the gateway at {@code checkAt}. Only if no
+   * request was made since {@code seen}: a settler whose copy is stale (its janitor's lease lapsed
+   * while it worked through a batch) would otherwise take another settler's fresh request, still on
+   * its way, for one unanswered, hear NOT_FOUND and send yet another.
+   */
+  static Move unknown(Withdrawal seen, String cause, Instant at, Instant checkAt, boolean refusal) {
     return new Move(
-        id,
+        seen.id(),
         Set.of(WithdrawalStatus.SENT),
         WithdrawalStatus.UNKNOWN,
         cause,
@@ -87,7 +92,7 @@ public record Move(
         null,
         false,
         refusal,
-        ANY_ATTEMPTS);
+        seen.attempts());
   }
 
   /** The gateway's final word on the out-trade-no, true whichever request it answers. */

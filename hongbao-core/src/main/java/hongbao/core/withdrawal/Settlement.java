@@ -127,7 +127,7 @@ public final class Settlement {
     // Through UNKNOWN, not straight back to SENT: the next request also asks first.
     store.move(
         Move.unknown(
-            sent.id(),
+            sent,
             "transfer: FAIL (retryable) " + reason,
             now,
             now.plus(backoff.after(refusals)),
@@ -137,7 +137,7 @@ public final class Settlement {
   /** Asked about after a backoff that grows with every time the janitor took it up. */
   private void unknown(Withdrawal sent, String cause) {
     Instant now = clock.instant();
-    store.move(Move.unknown(sent.id(), cause, now, now.plus(backoff.after(sent.checks())), false));
+    store.move(Move.unknown(sent, cause, now, now.plus(backoff.after(sent.checks())), false));
   }
 
   // ------------------------------------------------------------------------------------ ask
@@ -146,7 +146,7 @@ public final class Settlement {
     Instant now = clock.instant();
     return store.move(
         Move.unknown(
-            sent.id(),
+            sent,
             "no transfer answer within " + timings.answerDeadline(),
             now,
             now.plus(backoff.after(sent.checks())),

@@ -17,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import hongbao.core.money.Amount;
 import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -256,11 +257,41 @@ class SettlementTest {
     Withdrawal seenBeforeTheRace = w.get(id);
     // Another settler asked, heard NOT_FOUND, sent again and got SYSTEM_ERROR: UNKNOWN again.
     w.store.move(Move.resend(seenBeforeTheRace, w.clock.instant(), w.clock.instant()));
-    w.store.move(Move.unknown(id, "SYSTEM_ERROR", w.clock.instant(), w.clock.instant(), false));
+    w.store.move(
+        Move.unknown(w.get(id), "SYSTEM_ERROR", w.clock.instant(), w.clock.instant(), false));
 
     assertThat(w.store.move(Move.resend(seenBeforeTheRace, w.clock.instant(), w.clock.instant())))
         .isEmpty();
     assertThat(w.get(id).attempts()).isEqualTo(2);
+  }
+
+  /**
+   * A janitor whose lease lapsed mid-batch reaches a withdrawal with a stale copy: SENT, past its
+   * answer deadline. Meanwhile another settler asked, heard NOT_FOUND and sent again. The stale
+   * copy must not take that fresh request for unanswered (it did, then heard NOT_FOUND while the
+   * request was still on its way, and sent a third).
+   */
+  @Test
+  void aStaleSentCopy_doesNotTakeANewerRequestForUnanswered() {
+    long id = w.withdraw("alice", 400);
+    // Its first request on its way (the sender stalled), read so by a janitor.
+    Instant sent = w.clock.instant();
+    w.store.move(Move.firstSend(id, sent, sent.plus(Duration.ofSeconds(10))));
+    Withdrawal stale = w.get(id);
+    w.clock.advance(Duration.ofMinutes(5));
+    // Another settler: no answer, asked, NOT_FOUND, and its new request is on its way.
+    Instant now = w.clock.instant();
+    w.store.move(Move.unknown(stale, "no answer", now, now, false));
+    w.store.move(Move.resend(w.get(id), now, now.plus(Duration.ofMinutes(1))));
+    assertThat(w.get(id).status()).isEqualTo(SENT);
+    assertThat(w.get(id).attempts()).isEqualTo(2);
+    String calls = w.gateway.callsOf(no(id));
+
+    w.settlement.advance(stale);
+
+    assertThat(w.gateway.callsOf(no(id))).as("nothing asked or sent").isEqualTo(calls);
+    assertThat(w.get(id).attempts()).isEqualTo(2);
+    assertThat(w.status(id)).isEqualTo(SENT);
   }
 
   @Test
