@@ -90,17 +90,21 @@ public final class HttpGateway implements Gateway, GatewayStatements, AutoClosea
     if (answer == null) {
       return new TransferAnswer.SystemError("HTTP " + response.statusCode());
     }
-    return switch (answer.getString("result", "")) {
-      case GatewayProtocol.SUCCESS ->
-          new TransferAnswer.Success(
-              answer.getString("gatewayRef"), Amount.fen(answer.getLong("amount", amount.fen())));
-      case GatewayProtocol.FAIL ->
-          new TransferAnswer.Fail(
-              answer.getString("reason", "FAIL"), answer.getBoolean("retryable", false));
-      case GatewayProtocol.SYSTEM_ERROR ->
-          new TransferAnswer.SystemError(answer.getString("message", "SYSTEM_ERROR"));
-      default -> new TransferAnswer.SystemError("unexpected answer " + answer.encode());
-    };
+    try {
+      return switch (answer.getString("result", "")) {
+        case GatewayProtocol.SUCCESS ->
+            new TransferAnswer.Success(
+                answer.getString("gatewayRef"), Amount.fen(answer.getLong("amount", amount.fen())));
+        case GatewayProtocol.FAIL ->
+            new TransferAnswer.Fail(
+                answer.getString("reason", "FAIL"), answer.getBoolean("retryable", false));
+        case GatewayProtocol.SYSTEM_ERROR ->
+            new TransferAnswer.SystemError(answer.getString("message", "SYSTEM_ERROR"));
+        default -> new TransferAnswer.SystemError("unexpected answer " + answer.encode());
+      };
+    } catch (ClassCastException | IllegalArgumentException unreadable) {
+      return new TransferAnswer.SystemError(unreadable(answer));
+    }
   }
 
   @Override
@@ -115,15 +119,28 @@ public final class HttpGateway implements Gateway, GatewayStatements, AutoClosea
     if (answer == null) {
       return new QueryAnswer.NoAnswer("HTTP " + response.statusCode());
     }
-    return switch (answer.getString("result", "")) {
-      case GatewayProtocol.SUCCESS ->
-          new QueryAnswer.Success(
-              answer.getString("gatewayRef"), Amount.fen(answer.getLong("amount", 0L)));
-      case GatewayProtocol.FAIL -> new QueryAnswer.Fail(answer.getString("reason", "FAIL"));
-      case GatewayProtocol.PROCESSING -> new QueryAnswer.Processing();
-      case GatewayProtocol.NOT_FOUND -> new QueryAnswer.NotFound();
-      default -> new QueryAnswer.NoAnswer("unexpected answer " + answer.encode());
-    };
+    try {
+      return switch (answer.getString("result", "")) {
+        case GatewayProtocol.SUCCESS ->
+            new QueryAnswer.Success(
+                answer.getString("gatewayRef"), Amount.fen(answer.getLong("amount", 0L)));
+        case GatewayProtocol.FAIL -> new QueryAnswer.Fail(answer.getString("reason", "FAIL"));
+        case GatewayProtocol.PROCESSING -> new QueryAnswer.Processing();
+        case GatewayProtocol.NOT_FOUND -> new QueryAnswer.NotFound();
+        default -> new QueryAnswer.NoAnswer("unexpected answer " + answer.encode());
+      };
+    } catch (ClassCastException | IllegalArgumentException unreadable) {
+      return new QueryAnswer.NoAnswer(unreadable(answer));
+    }
+  }
+
+  /**
+   * An answer with a field of the wrong type ({@code "amount": "5000"}) says nothing we can act on:
+   * read as no answer, so the withdrawal is asked about again, rather than as an exception that
+   * would stop its janitor's whole batch, round after round.
+   */
+  private static String unreadable(JsonObject answer) {
+    return "unreadable answer " + abbreviate(answer.encode());
   }
 
   @Override

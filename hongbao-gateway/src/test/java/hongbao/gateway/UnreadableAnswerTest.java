@@ -1,0 +1,79 @@
+package hongbao.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import hongbao.core.money.Amount;
+import hongbao.core.withdrawal.QueryAnswer;
+import hongbao.core.withdrawal.TransferAnswer;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A gateway whose answer is JSON with a field of the wrong type, or not an object: the adapter
+ * reads it as an unknown outcome (the withdrawal is asked about again), never as an exception,
+ * which stopped the janitor's whole batch at that withdrawal, round after round.
+ */
+class UnreadableAnswerTest {
+
+  /** Unreadable to a transfer and to a query alike. */
+  private static final List<String> UNREADABLE =
+      List.of(
+          "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":\"5000\"}",
+          "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":true}",
+          "[\"SUCCESS\"]");
+
+  private Vertx vertx;
+  private HttpServer server;
+  private volatile String answer;
+
+  @BeforeEach
+  void start() {
+    vertx = Vertx.vertx();
+    server =
+        vertx
+            .createHttpServer()
+            .requestHandler(
+                request ->
+                    request.response().putHeader("content-type", "application/json").end(answer))
+            .listen(0, "127.0.0.1")
+            .await();
+  }
+
+  @AfterEach
+  void stop() {
+    server.close().await();
+    vertx.close().await();
+  }
+
+  @Test
+  void aTransferOrQueryAnswerOfTheWrongShape_isAnUnknownOutcome() {
+    try (HttpGateway gateway =
+        new HttpGateway(
+            vertx,
+            URI.create("http://127.0.0.1:" + server.actualPort()),
+            new GatewaySignature("test-secret-0123456789"),
+            Duration.ofSeconds(2),
+            () -> null)) {
+      for (String body : UNREADABLE) {
+        answer = body;
+        assertThat(gateway.transfer("T1", "alice", Amount.fen(5_000)))
+            .as(body)
+            .isInstanceOf(TransferAnswer.SystemError.class);
+        assertThat(gateway.query("T1")).as(body).isInstanceOf(QueryAnswer.NoAnswer.class);
+      }
+      // A query does not read retryable; a transfer does.
+      answer = "{\"result\":\"FAIL\",\"reason\":\"x\",\"retryable\":\"true\"}";
+      assertThat(gateway.transfer("T1", "alice", Amount.fen(5_000)))
+          .isInstanceOf(TransferAnswer.SystemError.class);
+      // The same fields of the right types are read as they say.
+      answer = "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":5000}";
+      assertThat(gateway.query("T1")).isEqualTo(new QueryAnswer.Success("G1", Amount.fen(5_000)));
+    }
+  }
+}
