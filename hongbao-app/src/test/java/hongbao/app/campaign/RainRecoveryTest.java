@@ -4,7 +4,9 @@ import static hongbao.app.campaign.RainFixture.campaign;
 import static hongbao.app.campaign.RainFixture.prize;
 import static hongbao.app.campaign.RainFixture.round;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import hongbao.core.campaign.PrizeRecovery;
 import hongbao.core.campaign.TapOutcome;
 import hongbao.redis.RedisLink;
 import io.lettuce.core.KeyScanCursor;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -192,6 +195,44 @@ class RainRecoveryTest {
     try (var redis = RedisLink.open(fixture.service.hongbao().redisUrl())) {
       older.forEach((key, d) -> redis.sync().restore(key, d.ttlMillis(), d.value()));
     }
+  }
+
+  /**
+   * A tap that found its slot lost waits for the restore (restores on an instance go one at a time)
+   * and may come out of it after its round has ended. It must not draw then, in the last moments
+   * before the closer counts the round's wins: it answers ENDED and takes no prize.
+   */
+  @Test
+  void aTapThatWaitedOutItsRoundInARestore_answersEnded_andDrawsNothing() throws Exception {
+    Instant starts = fixture.clock.instant().plusSeconds(10);
+    long budget = 1_000;
+    String id = fixture.created(campaign(budget, 1, 10, round(starts, 60, prize("CASH", 1, 100))));
+    // The round's last second: every tap draws.
+    fixture.clock.advance(Duration.between(fixture.clock.instant(), starts.plusMillis(59_500)));
+    assertThat(fixture.tap(id, "before-the-loss")).isInstanceOf(TapOutcome.Won.class);
+    assertThat(loseThePools(id)).isPositive();
+
+    var outcome = new AtomicReference<TapOutcome>();
+    Thread waiter;
+    PrizeRecovery recovery = fixture.rain().recovery();
+    synchronized (recovery) {
+      waiter = Thread.ofPlatform().start(() -> outcome.set(fixture.rain().taps().tap(id, "late")));
+      await().atMost(Duration.ofSeconds(30)).until(() -> waiter.getState() == Thread.State.BLOCKED);
+      // Past the round's end, within the grace before the closer counts its wins.
+      fixture.clock.advance(Duration.ofSeconds(1));
+    }
+    waiter.join(60_000);
+
+    assertThat(outcome.get()).isEqualTo(TapOutcome.ENDED);
+    assertThat(fixture.rain().service().view(id).rounds().getFirst().prizesLeft())
+        .as("one prize taken, before the loss")
+        .isEqualTo(99);
+    fixture.books.awaitCredited(id, 1, Duration.ofSeconds(30));
+    fixture.clock.advance(
+        Duration.between(
+            fixture.clock.instant(),
+            starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1)));
+    assertThat(fixture.awaitReturned(id)).isEqualTo(budget - 1);
   }
 
   /** Deletes every key of the campaign's slots, as a Redis that lost them would have none. */

@@ -206,6 +206,10 @@ public final class TapService {
     if (answered instanceof PrizePools.HomeReply.Lost) {
       // Redis lost the slot (or another tap is restoring it): put the issued wins back first.
       recovery.restoreIfLost(tap.campaign());
+      Optional<TapOutcome> over = overSince(tap.campaign(), tap.round());
+      if (over.isPresent()) {
+        return over.get();
+      }
       answered = home(tap);
     }
     Optional<TapOutcome> settled = settled(tap, answered);
@@ -229,6 +233,27 @@ public final class TapService {
     };
   }
 
+  /**
+   * What a tap decided in {@code round} answers if that round is over by now; empty while it runs
+   * (or when the tap was in none). A restore can be long, for restores on an instance go one at a
+   * time: a tap that waited one out past its round's end must not draw then, when the closer may
+   * already be counting the round's wins, which would miss that prize.
+   */
+  private Optional<TapOutcome> overSince(Campaign campaign, Round round) {
+    if (round == null) {
+      return Optional.empty();
+    }
+    Campaign.Phase now = campaign.phaseAt(clock.instant());
+    if (now instanceof Campaign.Phase.Running running
+        && running.round().number() == round.number()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        now instanceof Campaign.Phase.Waiting waiting
+            ? new TapOutcome.NotStarted(waiting.nextRoundAt())
+            : TapOutcome.ENDED);
+  }
+
   private TapOutcome tail(
       Campaign campaign, Round round, String userId, long seq, String tradeNo, long nowSecond) {
     Set<Integer> dryPools =
@@ -249,6 +274,11 @@ public final class TapService {
               campaign, round, pool, tradeNo, userId, nowSecond, uniform.getAsDouble());
       if (line == PrizePools.LOST) {
         recovery.restoreIfLost(campaign);
+        Optional<TapOutcome> over = overSince(campaign, round);
+        if (over.isPresent()) {
+          this.pools.release(campaign, userId, seq);
+          return over.get();
+        }
         line =
             this.pools.drawAt(
                 campaign, round, pool, tradeNo, userId, nowSecond, uniform.getAsDouble());
