@@ -120,18 +120,25 @@ public final class PostgresWithdrawals implements WithdrawalStore, WithdrawalBoo
    */
   private static void refuseKeyUsedBefore(
       Connection connection, Withdrawal withdrawal, IdempotencyKey key) throws SQLException {
+    if (keyUsed(connection, withdrawal.userId(), key.key())) {
+      throw WithdrawalStore.keyUsedBefore();
+    }
+  }
+
+  @Override
+  public boolean keyUsed(String userId, String key) {
+    return transactions.read("withdrawal key of " + userId, c -> keyUsed(c, userId, key));
+  }
+
+  private static boolean keyUsed(Connection connection, String userId, String key)
+      throws SQLException {
     try (PreparedStatement used =
         connection.prepareStatement(
             "SELECT 1 FROM withdrawal WHERE user_id = ? AND idempotency_key = ?")) {
-      used.setString(1, withdrawal.userId());
-      used.setString(2, key.key());
+      used.setString(1, userId);
+      used.setString(2, key);
       try (ResultSet row = used.executeQuery()) {
-        if (row.next()) {
-          throw new RejectedException(
-              Rejection.IDEMPOTENCY_CONFLICT,
-              "this Idempotency-Key was used for a withdrawal whose answer is no longer kept:"
-                  + " use a new key");
-        }
+        return row.next();
       }
     }
   }

@@ -117,6 +117,8 @@ class PostgresWithdrawalsTest extends LedgerTestBase {
     withdrawals.request(first, T0, key, answer);
     db.database.answers().deleteStoredBefore(Instant.now().plusSeconds(60), 1_000);
     assertThat(withdrawals.answerFor(key)).isEmpty();
+    assertThat(withdrawals.keyUsed(alice, key.key())).as("the withdrawal keeps its key").isTrue();
+    assertThat(withdrawals.keyUsed(user("bob"), key.key())).isFalse();
 
     Withdrawal again = Withdrawal.requested(withdrawals.nextId(), 0, alice, Amount.fen(300), T0);
     assertThatThrownBy(() -> withdrawals.request(again, T0, key, answer))

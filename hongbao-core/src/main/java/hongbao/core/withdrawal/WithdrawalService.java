@@ -76,6 +76,11 @@ public final class WithdrawalService {
     if (earlier.isPresent()) {
       return earlier.get();
     }
+    // The key's withdrawal was made, its answer purged since: 409, in the contract's order (before
+    // the switch), and before forced credit, which a refused request must not run.
+    if (store.keyUsed(request.userId(), key.key())) {
+      throw WithdrawalStore.keyUsedBefore();
+    }
     if (!switches.enabled(Switch.WITHDRAWALS)) {
       throw new RejectedException(Rejection.DISABLED, "withdrawals are switched off");
     }

@@ -1,5 +1,7 @@
 package hongbao.core.withdrawal;
 
+import hongbao.core.RejectedException;
+import hongbao.core.Rejection;
 import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.StoredAnswer;
 import java.time.Instant;
@@ -20,13 +22,28 @@ public interface WithdrawalStore {
    * In one transaction: remembers {@code answer} under {@code key}, debits the wallet into the
    * withdrawal's in-flight account and stores it REQUESTED, to be checked at {@code checkAt}.
    *
-   * @throws hongbao.core.RejectedException INSUFFICIENT_FUNDS
+   * @throws hongbao.core.RejectedException INSUFFICIENT_FUNDS; IDEMPOTENCY_CONFLICT ({@link
+   *     #keyUsedBefore}) for a key of a withdrawal already made
    * @throws hongbao.core.ledger.IdempotencyRaceException when a concurrent request stored the key
    */
   void request(Withdrawal withdrawal, Instant checkAt, IdempotencyKey key, StoredAnswer answer);
 
   /** The stored answer for a key (matching user and endpoint), if any. */
   Optional<StoredAnswer> answerFor(IdempotencyKey key);
+
+  /**
+   * Whether the user made a withdrawal under this Idempotency-Key: true once made, for good, even
+   * after its stored answer was purged.
+   */
+  boolean keyUsed(String userId, String key);
+
+  /** The refusal of a request whose key made a withdrawal whose answer is no longer kept. */
+  static RejectedException keyUsedBefore() {
+    return new RejectedException(
+        Rejection.IDEMPOTENCY_CONFLICT,
+        "this Idempotency-Key was used for a withdrawal whose answer is no longer kept:"
+            + " use a new key");
+  }
 
   Optional<Withdrawal> find(long id);
 

@@ -10,9 +10,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -29,6 +31,7 @@ final class MemoryWithdrawals implements WithdrawalStore, WithdrawalBooks {
   private final Map<Long, Instant> nextCheck = new HashMap<>();
   private final Map<Long, List<Transition>> transitions = new HashMap<>();
   private final Map<String, StoredAnswer> answers = new HashMap<>();
+  private final Set<String> keysUsed = new HashSet<>();
   private long sequence;
 
   synchronized void fund(String userId, long fen) {
@@ -55,11 +58,15 @@ final class MemoryWithdrawals implements WithdrawalStore, WithdrawalBooks {
     if (answers.containsKey(scoped)) {
       throw new IdempotencyRaceException("taken");
     }
+    if (keysUsed.contains(withdrawal.userId() + "|" + key.key())) {
+      throw WithdrawalStore.keyUsedBefore();
+    }
     Amount balance = wallet(withdrawal.userId());
     if (balance.compareTo(withdrawal.amount()) < 0) {
       throw new RejectedException(Rejection.INSUFFICIENT_FUNDS, "short");
     }
     answers.put(scoped, answer);
+    keysUsed.add(withdrawal.userId() + "|" + key.key());
     wallets.put(withdrawal.userId(), balance.minus(withdrawal.amount()));
     inFlight.put(withdrawal.id(), withdrawal.amount());
     rows.put(withdrawal.id(), withdrawal);
@@ -67,6 +74,16 @@ final class MemoryWithdrawals implements WithdrawalStore, WithdrawalBooks {
     transitions
         .computeIfAbsent(withdrawal.id(), id -> new ArrayList<>())
         .add(new Transition(null, WithdrawalStatus.REQUESTED, "requested", withdrawal.createdAt()));
+  }
+
+  /** Forgets every stored answer, as their retention does; the withdrawals' keys stay. */
+  synchronized void purgeAnswers() {
+    answers.clear();
+  }
+
+  @Override
+  public synchronized boolean keyUsed(String userId, String key) {
+    return keysUsed.contains(userId + "|" + key);
   }
 
   @Override

@@ -133,6 +133,34 @@ class WithdrawalServiceTest {
     assertThat(w.store.wallet("alice")).isEqualTo(Amount.fen(100));
   }
 
+  /**
+   * A key whose withdrawal was made, its answer purged since: 409 before anything runs, forced
+   * credit included (it credited the caller's tokens, then the request was refused), and before the
+   * switch, as the contract orders.
+   */
+  @Test
+  void aKeyWhoseAnswerWasPurged_is409_beforeForcedCreditAndTheSwitch() {
+    IdempotencyKey key = Withdrawals.key("alice", "old", "400");
+    w.request("alice", 400, key);
+    w.store.purgeAnswers();
+    List<String> credited = new ArrayList<>();
+    w.forcedCredit = (user, tokens) -> credited.addAll(tokens);
+    w.switches.set(Switch.WITHDRAWALS, false);
+
+    var refused =
+        rejection(
+            () ->
+                w.service()
+                    .request(
+                        new WithdrawalRequest("alice", 400, List.of("token-a")),
+                        key,
+                        x -> new StoredAnswer(key.requestHash(), "ACCEPTED", "")));
+
+    assertThat(refused.rejection()).isEqualTo(Rejection.IDEMPOTENCY_CONFLICT);
+    assertThat(credited).isEmpty();
+    assertThat(w.store.wallet("alice")).isEqualTo(Amount.fen(600));
+  }
+
   @Test
   void senderQueueFull_leavesTheWithdrawalToTheJanitor() {
     IdempotencyKey key = Withdrawals.key("alice", "k", "full");
