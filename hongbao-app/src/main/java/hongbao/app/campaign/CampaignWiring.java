@@ -17,6 +17,7 @@ import hongbao.core.campaign.PrizeRecovery;
 import hongbao.core.campaign.Round;
 import hongbao.core.campaign.TapService;
 import hongbao.core.reconcile.Reconciler;
+import hongbao.core.reward.RewardQueues;
 import hongbao.http.CampaignRoutes;
 import hongbao.postgres.PostgresDatabase;
 import hongbao.redis.RedisLink;
@@ -52,8 +53,13 @@ public final class CampaignWiring implements AutoCloseable {
   /** The scene of every rain reward. */
   public static final String SCENE = "rain";
 
-  /** Taps in flight at a round's end finish well within this; then the budget goes back. */
-  public static final Duration RETURN_GRACE = Duration.ofSeconds(10);
+  /**
+   * Taps in flight at a round's end finish within this; then the budget goes back. A win's send may
+   * wait the queues' whole {@link RewardQueues#SEND_TIMEOUT} and then take its reservation back
+   * (every queue full): a closer that counted the round's wins before that would find the win's
+   * trade, take the win for issued, and never issue it once the trade was gone.
+   */
+  public static final Duration RETURN_GRACE = RewardQueues.SEND_TIMEOUT.plusSeconds(15);
 
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private final CampaignStore store;
