@@ -15,9 +15,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A gateway whose answer is JSON with a field of the wrong type, or not an object: the adapter
- * reads it as an unknown outcome (the withdrawal is asked about again), never as an exception,
- * which stopped the janitor's whole batch at that withdrawal, round after round.
+ * A gateway whose answer is JSON with a field of the wrong type or null, or not an object: the
+ * adapter reads it as an unknown outcome (the withdrawal is asked about again), never as an
+ * exception, which stopped the janitor's whole batch at that withdrawal, round after round.
  */
 class UnreadableAnswerTest {
 
@@ -26,6 +26,8 @@ class UnreadableAnswerTest {
       List.of(
           "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":\"5000\"}",
           "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":true}",
+          "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":null}",
+          "{\"result\":null}",
           "[\"SUCCESS\"]");
 
   private Vertx vertx;
@@ -68,9 +70,12 @@ class UnreadableAnswerTest {
         assertThat(gateway.query("T1")).as(body).isInstanceOf(QueryAnswer.NoAnswer.class);
       }
       // A query does not read retryable; a transfer does.
-      answer = "{\"result\":\"FAIL\",\"reason\":\"x\",\"retryable\":\"true\"}";
-      assertThat(gateway.transfer("T1", "alice", Amount.fen(5_000)))
-          .isInstanceOf(TransferAnswer.SystemError.class);
+      for (String retryable : List.of("\"true\"", "null")) {
+        answer = "{\"result\":\"FAIL\",\"reason\":\"x\",\"retryable\":" + retryable + "}";
+        assertThat(gateway.transfer("T1", "alice", Amount.fen(5_000)))
+            .as(answer)
+            .isInstanceOf(TransferAnswer.SystemError.class);
+      }
       // The same fields of the right types are read as they say.
       answer = "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":5000}";
       assertThat(gateway.query("T1")).isEqualTo(new QueryAnswer.Success("G1", Amount.fen(5_000)));

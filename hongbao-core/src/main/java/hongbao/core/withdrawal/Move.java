@@ -81,7 +81,7 @@ public record Move(
    * while it worked through a batch) would otherwise take another settler's fresh request, still on
    * its way, for one unanswered, hear NOT_FOUND and send yet another.
    */
-  static Move unknown(Withdrawal seen, String cause, Instant at, Instant checkAt, boolean refusal) {
+  static Move unknown(Withdrawal seen, String cause, Instant at, Instant checkAt) {
     return new Move(
         seen.id(),
         Set.of(WithdrawalStatus.SENT),
@@ -91,8 +91,27 @@ public record Move(
         checkAt,
         null,
         false,
-        refusal,
+        false,
         seen.attempts());
+  }
+
+  /**
+   * A retryable refusal: not paid, ask again at {@code checkAt}. Counted whichever request it
+   * answers, even one a newer request has followed: a refusal not counted would leave refusals one
+   * behind attempts for good, and the withdrawal could never be given up.
+   */
+  static Move refused(long id, String cause, Instant at, Instant checkAt) {
+    return new Move(
+        id,
+        Set.of(WithdrawalStatus.SENT),
+        WithdrawalStatus.UNKNOWN,
+        cause,
+        at,
+        checkAt,
+        null,
+        false,
+        true,
+        ANY_ATTEMPTS);
   }
 
   /** The gateway's final word on the out-trade-no, true whichever request it answers. */

@@ -126,18 +126,17 @@ public final class Settlement {
     }
     // Through UNKNOWN, not straight back to SENT: the next request also asks first.
     store.move(
-        Move.unknown(
-            sent,
+        Move.refused(
+            sent.id(),
             "transfer: FAIL (retryable) " + reason,
             now,
-            now.plus(backoff.after(refusals)),
-            true));
+            now.plus(backoff.after(refusals))));
   }
 
   /** Asked about after a backoff that grows with every time the janitor took it up. */
   private void unknown(Withdrawal sent, String cause) {
     Instant now = clock.instant();
-    store.move(Move.unknown(sent, cause, now, now.plus(backoff.after(sent.checks())), false));
+    store.move(Move.unknown(sent, cause, now, now.plus(backoff.after(sent.checks()))));
   }
 
   // ------------------------------------------------------------------------------------ ask
@@ -149,8 +148,7 @@ public final class Settlement {
             sent,
             "no transfer answer within " + timings.answerDeadline(),
             now,
-            now.plus(backoff.after(sent.checks())),
-            false));
+            now.plus(backoff.after(sent.checks()))));
   }
 
   private void ask(Withdrawal unknown) {

@@ -77,9 +77,10 @@ public final class WithdrawalService {
       return earlier.get();
     }
     // The key's withdrawal was made, its answer purged since: 409, in the contract's order (before
-    // the switch), and before forced credit, which a refused request must not run.
+    // the switch), and before forced credit, which a refused request must not run. Unless a copy
+    // of this request made it just now: its answer is stored with it, and is this one's too.
     if (store.keyUsed(request.userId(), key.key())) {
-      throw WithdrawalStore.keyUsedBefore();
+      return Idempotency.replay(store::answerFor, key).orElseThrow(WithdrawalStore::keyUsedBefore);
     }
     if (!switches.enabled(Switch.WITHDRAWALS)) {
       throw new RejectedException(Rejection.DISABLED, "withdrawals are switched off");

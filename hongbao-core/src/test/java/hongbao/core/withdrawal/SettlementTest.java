@@ -257,8 +257,7 @@ class SettlementTest {
     Withdrawal seenBeforeTheRace = w.get(id);
     // Another settler asked, heard NOT_FOUND, sent again and got SYSTEM_ERROR: UNKNOWN again.
     w.store.move(Move.resend(seenBeforeTheRace, w.clock.instant(), w.clock.instant()));
-    w.store.move(
-        Move.unknown(w.get(id), "SYSTEM_ERROR", w.clock.instant(), w.clock.instant(), false));
+    w.store.move(Move.unknown(w.get(id), "SYSTEM_ERROR", w.clock.instant(), w.clock.instant()));
 
     assertThat(w.store.move(Move.resend(seenBeforeTheRace, w.clock.instant(), w.clock.instant())))
         .isEmpty();
@@ -281,7 +280,7 @@ class SettlementTest {
     w.clock.advance(Duration.ofMinutes(5));
     // Another settler: no answer, asked, NOT_FOUND, and its new request is on its way.
     Instant now = w.clock.instant();
-    w.store.move(Move.unknown(stale, "no answer", now, now, false));
+    w.store.move(Move.unknown(stale, "no answer", now, now));
     w.store.move(Move.resend(w.get(id), now, now.plus(Duration.ofMinutes(1))));
     assertThat(w.get(id).status()).isEqualTo(SENT);
     assertThat(w.get(id).attempts()).isEqualTo(2);
