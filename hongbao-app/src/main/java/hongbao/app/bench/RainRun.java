@@ -58,7 +58,9 @@ final class RainRun {
 
   private static final Duration CREDIT_PATIENCE = Duration.ofMinutes(5);
 
-  /** The closer returns the budget 10 s after the round, on its next sweep. */
+  /**
+   * The closer returns the budget {@code RETURN_GRACE} (30 s) after the round, on its next sweep.
+   */
   private static final Duration RETURN_PATIENCE = Duration.ofSeconds(60);
 
   private static final long SMALL_CASH = 88;

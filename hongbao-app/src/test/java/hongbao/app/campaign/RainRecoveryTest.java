@@ -14,6 +14,7 @@ import io.lettuce.core.ScanArgs;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -217,7 +218,14 @@ class RainRecoveryTest {
     PrizeRecovery recovery = fixture.rain().recovery();
     synchronized (recovery) {
       waiter = Thread.ofPlatform().start(() -> outcome.set(fixture.rain().taps().tap(id, "late")));
-      await().atMost(Duration.ofSeconds(30)).until(() -> waiter.getState() == Thread.State.BLOCKED);
+      // Waiting for the restore: blocked on the recovery this thread holds.
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  waiter.getState() == Thread.State.BLOCKED
+                      && Arrays.stream(waiter.getStackTrace())
+                          .anyMatch(frame -> frame.getMethodName().equals("restoreIfLost")));
       // Past the round's end, within the grace before the closer counts its wins.
       fixture.clock.advance(Duration.ofSeconds(1));
     }

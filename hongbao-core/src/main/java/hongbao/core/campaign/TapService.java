@@ -276,7 +276,9 @@ public final class TapService {
         recovery.restoreIfLost(campaign);
         Optional<TapOutcome> over = overSince(campaign, round);
         if (over.isPresent()) {
-          this.pools.release(campaign, userId, seq);
+          // The reserved win number stays taken: the restore may have rebuilt the user's counter
+          // from the recorded wins, without this reservation, and a release would then take it
+          // below the user's wins (the safe side: one win fewer, never one more).
           return over.get();
         }
         line =
