@@ -31,6 +31,7 @@ import io.vertx.ext.web.handler.StaticHandler;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -103,6 +104,9 @@ public final class HttpApi implements AutoCloseable {
 
   /** The readiness check under way; callers arriving meanwhile share it instead of piling up. */
   private final AtomicReference<CompletableFuture<Boolean>> readiness = new AtomicReference<>();
+
+  /** The metrics scrape under way, shared the same way. */
+  private final AtomicReference<CompletableFuture<String>> scraping = new AtomicReference<>();
 
   public HttpApi(Vertx vertx, HttpServices services, HttpServerSettings settings) {
     this.vertx = vertx;
@@ -227,14 +231,20 @@ public final class HttpApi implements AutoCloseable {
   }
 
   private CompletableFuture<Boolean> readinessCheck() {
+    return shared(readiness, () -> services.ready().getAsBoolean());
+  }
+
+  /** The work under way in {@code slot}, or {@code work} started there if none is. */
+  private <T> CompletableFuture<T> shared(
+      AtomicReference<CompletableFuture<T>> slot, Callable<T> work) {
     while (true) {
-      CompletableFuture<Boolean> current = readiness.get();
+      CompletableFuture<T> current = slot.get();
       if (current != null && !current.isDone()) {
         return current;
       }
-      var next = new CompletableFuture<Boolean>();
-      if (readiness.compareAndSet(current, next)) {
-        blocking.start(() -> services.ready().getAsBoolean(), next);
+      var next = new CompletableFuture<T>();
+      if (slot.compareAndSet(current, next)) {
+        blocking.start(work, next);
         return next;
       }
     }
@@ -242,11 +252,13 @@ public final class HttpApi implements AutoCloseable {
 
   /**
    * Off the event loop: some gauges read Redis (the payout backlog, the reward streams' lag), and
-   * the Redis link's connections live on the event loops, so waiting for them there could hang.
+   * the Redis link's connections live on the event loops, so waiting for them there could hang. One
+   * scrape at a time, shared by the requests that come while it runs: {@code /metrics} asks for no
+   * token, and each scrape runs a script over every payout shard on the Redis that serves grabs.
    */
   private void metrics(RoutingContext ctx) {
-    blocking
-        .call(ctx.vertx().getOrCreateContext(), () -> services.metrics().scrape())
+    Future.fromCompletionStage(
+            shared(scraping, () -> services.metrics().scrape()), ctx.vertx().getOrCreateContext())
         .onComplete(
             scraped -> {
               if (scraped.failed()) {

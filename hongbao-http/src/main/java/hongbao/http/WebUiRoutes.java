@@ -71,9 +71,10 @@ public final class WebUiRoutes implements HttpApi.Routes {
       throw ApiError.notFound("no such packet");
     }
     String link = settings.shareLink(origin(ctx.request()), id);
-    // The details read proves the packet exists: no QR code for an id nobody was given.
+    // No QR code for an id nobody was given. Unordered: QR requests on one event loop must not
+    // queue behind each other.
     ctx.vertx()
-        .executeBlocking(() -> services.details().details(packetId))
+        .executeBlocking(() -> services.details().requireExists(packetId), false)
         .onComplete(
             found -> {
               if (found.failed()) {

@@ -67,6 +67,23 @@ class OperationsTest {
     assertThat(text).containsPattern("hongbao_http_requests_seconds_count\\{[^}]*method=\"OTHER\"");
   }
 
+  /**
+   * Scrapes at once share the scrape under way (it reads Redis, and {@code /metrics} asks for no
+   * token): every one is answered, in full.
+   */
+  @Test
+  void scrapesAtOnce_areEachAnsweredInFull() {
+    List<CompletableFuture<Api.Response>> scrapes =
+        IntStream.range(0, 32)
+            .mapToObj(i -> api.sendAsync(api.request("GET", "/metrics", null, Map.of(), null)))
+            .toList();
+    for (var scrape : scrapes) {
+      Api.Response answer = scrape.join();
+      assertThat(answer.status()).isEqualTo(200);
+      assertThat(answer.raw()).contains("# TYPE hongbao_grabs_total ");
+    }
+  }
+
   @Test
   void metrics_haveTheFamiliesAnOperatorNeeds_eachWithHelp() {
     api.topUp("ops-metrics", 1000);

@@ -37,11 +37,18 @@ public final class DetailsService {
   }
 
   public PacketDetails details(long packetId) {
-    Packet packet =
-        packets
-            .find(packetId)
-            .orElseThrow(() -> new RejectedException(Rejection.NOT_FOUND, "no such packet"));
-    return details(packet, true);
+    return details(requireExists(packetId), true);
+  }
+
+  /**
+   * The packet, without its grabs.
+   *
+   * @throws RejectedException NOT_FOUND when no packet has this id
+   */
+  public Packet requireExists(long packetId) {
+    return packets
+        .find(packetId)
+        .orElseThrow(() -> new RejectedException(Rejection.NOT_FOUND, "no such packet"));
   }
 
   public PacketDetails details(Packet packet, boolean withGrabs) {
