@@ -102,7 +102,10 @@ public final class HttpGateway implements Gateway, GatewayStatements, AutoClosea
             new TransferAnswer.SystemError(answer.getString("message", "SYSTEM_ERROR"));
         default -> new TransferAnswer.SystemError("unexpected answer " + answer.encode());
       };
-    } catch (ClassCastException | IllegalArgumentException | NullPointerException unreadable) {
+    } catch (ClassCastException
+        | IllegalArgumentException
+        | NullPointerException
+        | ArithmeticException unreadable) {
       return new TransferAnswer.SystemError(unreadable(answer));
     }
   }
@@ -129,16 +132,19 @@ public final class HttpGateway implements Gateway, GatewayStatements, AutoClosea
         case GatewayProtocol.NOT_FOUND -> new QueryAnswer.NotFound();
         default -> new QueryAnswer.NoAnswer("unexpected answer " + answer.encode());
       };
-    } catch (ClassCastException | IllegalArgumentException | NullPointerException unreadable) {
+    } catch (ClassCastException
+        | IllegalArgumentException
+        | NullPointerException
+        | ArithmeticException unreadable) {
       return new QueryAnswer.NoAnswer(unreadable(answer));
     }
   }
 
   /**
-   * An answer with a field of the wrong type ({@code "amount": "5000"}) or null ({@code "result":
-   * null}, which Vert.x reads as null, not as the default) says nothing we can act on: read as no
-   * answer, so the withdrawal is asked about again, rather than as an exception that would stop its
-   * janitor's whole batch, round after round.
+   * An answer with a field of the wrong type ({@code "amount": "5000"}), null ({@code "result":
+   * null}, which Vert.x reads as null, not as the default) or out of range ({@code "amount": 1e30})
+   * says nothing we can act on: read as no answer, so the withdrawal is asked about again, rather
+   * than as an exception that would stop its janitor's whole batch, round after round.
    */
   private static String unreadable(JsonObject answer) {
     return "unreadable answer " + abbreviate(answer.encode());

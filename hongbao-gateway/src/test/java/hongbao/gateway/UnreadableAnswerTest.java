@@ -28,6 +28,7 @@ class UnreadableAnswerTest {
           "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":true}",
           "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":null}",
           "{\"result\":null}",
+          "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":1e30}",
           "[\"SUCCESS\"]");
 
   private Vertx vertx;
