@@ -54,6 +54,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WebUiTest {
 
+  /** Screenshots of a QR code taken before giving up on reading it. */
+  private static final int QR_SHOTS = 5;
+
   private TestService service;
   private Chromium chromium;
   private String base;
@@ -101,13 +104,30 @@ class WebUiTest {
     Chromium.screenshot(page, name);
   }
 
-  /** What the QR code on the page says: ZXing reads a screenshot of it, as a phone camera would. */
+  /**
+   * What the QR code on the page says: ZXing reads a screenshot of it, as a phone camera would. A
+   * busy machine can paint the decoded picture a frame late, so a blank shot is taken again, a few
+   * times; a picture that never reads as a QR code fails.
+   */
   private static String decodeQr(Locator image) {
     // Visible is not loaded: the picture is fetched after the element shows, and a screenshot
     // taken before it has decoded is blank.
     image.evaluate("img => img.decode()");
+    NotFoundException unread = null;
+    for (int shot = 0; shot < QR_SHOTS; shot++) {
+      try {
+        return readQr(image.screenshot());
+      } catch (NotFoundException e) {
+        unread = e;
+        image.page().waitForTimeout(200);
+      }
+    }
+    throw new AssertionError("no QR code found in the picture", unread);
+  }
+
+  private static String readQr(byte[] png) throws NotFoundException {
     try {
-      BufferedImage picture = ImageIO.read(new ByteArrayInputStream(image.screenshot()));
+      BufferedImage picture = ImageIO.read(new ByteArrayInputStream(png));
       var bitmap = new BinaryBitmap(new HybridBinarizer(new BufferedImageLuminanceSource(picture)));
       return new MultiFormatReader()
           .decode(
@@ -120,8 +140,6 @@ class WebUiTest {
           .getText();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    } catch (NotFoundException e) {
-      throw new AssertionError("no QR code found in the picture", e);
     }
   }
 
