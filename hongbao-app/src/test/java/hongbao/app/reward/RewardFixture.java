@@ -150,6 +150,21 @@ final class RewardFixture implements AutoCloseable {
         reward.encode());
   }
 
+  /** A reward request of {@code fen} to user {@code u-<tradeNo>}, as the API takes it. */
+  static JsonObject reward(String tradeNo, String campaign, String type, long fen) {
+    return JsonObject.of(
+        "tradeNo",
+        tradeNo,
+        "userId",
+        "u-" + tradeNo,
+        "campaignId",
+        campaign,
+        "type",
+        type,
+        "amount",
+        fen);
+  }
+
   /**
    * Sends {@code count} rewards of 100 fen of {@code type} to {@code campaign} over HTTP, tradeNos
    * {@code prefix} 0, 1, ..., each to a user of its own; each must be accepted (202).
@@ -158,10 +173,7 @@ final class RewardFixture implements AutoCloseable {
     var tradeNos = new ArrayList<String>();
     for (int i = 0; i < count; i++) {
       String tradeNo = prefix + i;
-      JsonObject reward =
-          JsonObject.of(
-              "tradeNo", tradeNo, "userId", "u-" + tradeNo, "campaignId", campaign, "type", type);
-      var answer = sendOverHttp(reward.put("amount", 100), null);
+      var answer = sendOverHttp(reward(tradeNo, campaign, type, 100), null);
       if (answer.status() != 202) {
         throw new AssertionError("reward " + tradeNo + " not accepted: " + answer);
       }

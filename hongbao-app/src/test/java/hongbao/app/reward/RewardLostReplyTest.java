@@ -90,16 +90,6 @@ class RewardLostReplyTest {
   }
 
   private static JsonObject reward(String tradeNo, long amount) {
-    return JsonObject.of(
-        "tradeNo",
-        tradeNo,
-        "userId",
-        "u-" + tradeNo,
-        "campaignId",
-        CAMPAIGN,
-        "type",
-        "LR_CASH",
-        "amount",
-        amount);
+    return RewardFixture.reward(tradeNo, CAMPAIGN, "LR_CASH", amount);
   }
 }

@@ -82,17 +82,7 @@ public record Move(
    * its way, for one unanswered, hear NOT_FOUND and send yet another.
    */
   static Move unknown(Withdrawal seen, String cause, Instant at, Instant checkAt) {
-    return new Move(
-        seen.id(),
-        Set.of(WithdrawalStatus.SENT),
-        WithdrawalStatus.UNKNOWN,
-        cause,
-        at,
-        checkAt,
-        null,
-        false,
-        false,
-        seen.attempts());
+    return toUnknown(seen.id(), cause, at, checkAt, false, seen.attempts());
   }
 
   /**
@@ -101,6 +91,11 @@ public record Move(
    * behind attempts for good, and the withdrawal could never be given up.
    */
   static Move refused(long id, String cause, Instant at, Instant checkAt) {
+    return toUnknown(id, cause, at, checkAt, true, ANY_ATTEMPTS);
+  }
+
+  private static Move toUnknown(
+      long id, String cause, Instant at, Instant checkAt, boolean refusal, int attemptsSeen) {
     return new Move(
         id,
         Set.of(WithdrawalStatus.SENT),
@@ -110,8 +105,8 @@ public record Move(
         checkAt,
         null,
         false,
-        true,
-        ANY_ATTEMPTS);
+        refusal,
+        attemptsSeen);
   }
 
   /** The gateway's final word on the out-trade-no, true whichever request it answers. */
