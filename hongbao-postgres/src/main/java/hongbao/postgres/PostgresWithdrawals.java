@@ -302,8 +302,8 @@ public final class PostgresWithdrawals implements WithdrawalStore, WithdrawalBoo
     try (PreparedStatement update =
         connection.prepareStatement(
             "UPDATE withdrawal SET status = ?, cause = ?, updated_at = ?, next_check_at = ?,"
-                + " gateway_ref = coalesce(?, gateway_ref), attempts = attempts + ?,"
-                + " refusals = refusals + ? WHERE id = ? RETURNING "
+                + " gateway_ref = coalesce(?, gateway_ref), attempts = attempts + ?"
+                + " WHERE id = ? RETURNING "
                 + COLUMNS)) {
       update.setString(1, move.to().name());
       update.setString(2, move.cause());
@@ -311,13 +311,30 @@ public final class PostgresWithdrawals implements WithdrawalStore, WithdrawalBoo
       update.setObject(4, Sql.timestamp(move.nextCheckAt()));
       update.setString(5, move.gatewayRef());
       update.setInt(6, move.attempt() ? 1 : 0);
-      update.setInt(7, move.refusal() ? 1 : 0);
-      update.setLong(8, move.id());
+      update.setLong(7, move.id());
       try (ResultSet row = update.executeQuery()) {
         row.next();
         return read(row);
       }
     }
+  }
+
+  @Override
+  public Optional<Withdrawal> countRefusal(long id) {
+    return transactions.write(
+        "refusal of withdrawal " + id,
+        connection -> {
+          try (PreparedStatement count =
+              connection.prepareStatement(
+                  "UPDATE withdrawal SET refusals = refusals + 1"
+                      + " WHERE id = ? AND status IN ('SENT', 'UNKNOWN') RETURNING "
+                      + COLUMNS)) {
+            count.setLong(1, id);
+            try (ResultSet row = count.executeQuery()) {
+              return row.next() ? Optional.of(read(row)) : Optional.<Withdrawal>empty();
+            }
+          }
+        });
   }
 
   private static void recordTransition(Connection connection, Move move, WithdrawalStatus from)

@@ -69,7 +69,6 @@ class PostgresWithdrawalsTest extends LedgerTestBase {
         to.settled() ? null : T0.plusSeconds(30),
         to == SUCCEEDED ? "G-" + id : null,
         to == SENT,
-        false,
         Move.ANY_ATTEMPTS);
   }
 
@@ -244,13 +243,34 @@ class PostgresWithdrawalsTest extends LedgerTestBase {
     db.topUp(alice, 1_000);
     Withdrawal w = sent(alice, 400);
     Withdrawal unknown = withdrawals.move(move(w.id(), Set.of(SENT), UNKNOWN)).orElseThrow();
-    Move stale = new Move(w.id(), Set.of(UNKNOWN), SENT, "resend", T0, T0, null, true, false, 0);
+    Move stale = new Move(w.id(), Set.of(UNKNOWN), SENT, "resend", T0, T0, null, true, 0);
 
     assertThat(withdrawals.move(stale)).isEmpty();
     Move current =
-        new Move(
-            w.id(), Set.of(UNKNOWN), SENT, "resend", T0, T0, null, true, false, unknown.attempts());
+        new Move(w.id(), Set.of(UNKNOWN), SENT, "resend", T0, T0, null, true, unknown.attempts());
     assertThat(withdrawals.move(current).orElseThrow().attempts()).isEqualTo(2);
+  }
+
+  @Test
+  void aRefusalIsCountedWhileUnsettled_whateverTheStatus_andNeverAfter() {
+    String alice = user("alice");
+    db.topUp(alice, 1_000);
+    Withdrawal w = sent(alice, 400);
+
+    assertThat(withdrawals.countRefusal(w.id()).orElseThrow().refusals()).isEqualTo(1);
+    withdrawals.move(move(w.id(), Set.of(SENT), UNKNOWN)).orElseThrow();
+    Withdrawal counted = withdrawals.countRefusal(w.id()).orElseThrow();
+    assertThat(counted.refusals()).isEqualTo(2);
+    assertThat(counted.status()).isEqualTo(UNKNOWN);
+    assertThat(withdrawals.transitions(w.id()))
+        .as("a count is not a move")
+        .extracting(Transition::to)
+        .containsExactly(REQUESTED, SENT, UNKNOWN);
+
+    withdrawals.move(move(w.id(), Set.of(UNKNOWN), FAILED)).orElseThrow();
+    assertThat(withdrawals.countRefusal(w.id())).isEmpty();
+    assertThat(withdrawals.find(w.id()).orElseThrow().refusals()).isEqualTo(2);
+    assertThat(withdrawals.countRefusal(Long.MAX_VALUE)).isEmpty();
   }
 
   @Test

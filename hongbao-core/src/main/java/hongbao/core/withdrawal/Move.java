@@ -12,7 +12,6 @@ import java.util.Set;
  * @param nextCheckAt when the janitor should look at it again; null exactly when settling
  * @param gatewayRef recorded on SUCCEEDED; null otherwise
  * @param attempt whether this move makes a transfer request (counted in {@code attempts})
- * @param refusal whether this move follows a retryable refusal (counted in {@code refusals})
  * @param attemptsSeen the move happens only if the withdrawal has made exactly this many transfer
  *     requests, or {@link #ANY_ATTEMPTS}: a NOT_FOUND is stale once another request was made
  */
@@ -25,7 +24,6 @@ public record Move(
     Instant nextCheckAt,
     String gatewayRef,
     boolean attempt,
-    boolean refusal,
     int attemptsSeen) {
 
   public static final int ANY_ATTEMPTS = -1;
@@ -56,7 +54,6 @@ public record Move(
         answerBy,
         null,
         true,
-        false,
         0);
   }
 
@@ -71,7 +68,6 @@ public record Move(
         answerBy,
         null,
         true,
-        false,
         seen.attempts());
   }
 
@@ -79,25 +75,12 @@ public record Move(
    * A request whose outcome nobody knows yet; ask the gateway at {@code checkAt}. Only if no
    * request was made since {@code seen}: a settler whose copy is stale (its janitor's lease lapsed
    * while it worked through a batch) would otherwise take another settler's fresh request, still on
-   * its way, for one unanswered, hear NOT_FOUND and send yet another.
+   * its way, for one unanswered, hear NOT_FOUND and send yet another. A retryable refusal moves
+   * this way too, its count already taken ({@link WithdrawalStore#countRefusal}).
    */
   static Move unknown(Withdrawal seen, String cause, Instant at, Instant checkAt) {
-    return toUnknown(seen.id(), cause, at, checkAt, false, seen.attempts());
-  }
-
-  /**
-   * A retryable refusal: not paid, ask again at {@code checkAt}. Counted whichever request it
-   * answers, even one a newer request has followed: a refusal not counted would leave refusals one
-   * behind attempts for good, and the withdrawal could never be given up.
-   */
-  static Move refused(long id, String cause, Instant at, Instant checkAt) {
-    return toUnknown(id, cause, at, checkAt, true, ANY_ATTEMPTS);
-  }
-
-  private static Move toUnknown(
-      long id, String cause, Instant at, Instant checkAt, boolean refusal, int attemptsSeen) {
     return new Move(
-        id,
+        seen.id(),
         Set.of(WithdrawalStatus.SENT),
         WithdrawalStatus.UNKNOWN,
         cause,
@@ -105,8 +88,7 @@ public record Move(
         checkAt,
         null,
         false,
-        refusal,
-        attemptsSeen);
+        seen.attempts());
   }
 
   /** The gateway's final word on the out-trade-no, true whichever request it answers. */
@@ -120,27 +102,24 @@ public record Move(
         null,
         gatewayRef,
         false,
-        false,
         ANY_ATTEMPTS);
   }
 
   /**
-   * Too many retryable refusals: each was a definite "not paid", so the money may go back. Only if
-   * no request was made since the refused one: a refusal read late (its sender stalled past the
-   * answer deadline) says nothing of a later request another settler made, which the gateway may
-   * pay.
+   * Too many retryable refusals, and one for every request made: each was a definite "not paid", so
+   * the money may go back. Only if no request was made since {@code refused} was counted: a request
+   * another settler sent meanwhile (after a NOT_FOUND) may be paid.
    */
   static Move giveUp(Withdrawal refused, String cause, Instant at) {
     return new Move(
         refused.id(),
-        Set.of(WithdrawalStatus.SENT),
+        Set.of(WithdrawalStatus.SENT, WithdrawalStatus.UNKNOWN),
         WithdrawalStatus.FAILED,
         cause,
         at,
         null,
         null,
         false,
-        true,
         refused.attempts());
   }
 }

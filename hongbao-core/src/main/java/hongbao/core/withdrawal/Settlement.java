@@ -1,5 +1,6 @@
 package hongbao.core.withdrawal;
 
+import hongbao.core.Invariants;
 import hongbao.core.money.Amount;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -109,28 +110,38 @@ public final class Settlement {
     }
   }
 
+  /**
+   * A retryable refusal is counted whatever became of the withdrawal while its answer was on the
+   * way (another settler may have taken the request for unanswered, or sent the next one): counted
+   * only when it still found its request SENT, refusals would stay behind attempts for good and a
+   * gateway that keeps refusing would be asked forever.
+   */
   private void refused(Withdrawal sent, String reason) {
+    String cause = "transfer: FAIL (retryable) " + reason;
+    Optional<Withdrawal> found = store.countRefusal(sent.id());
+    if (found.isEmpty()) {
+      return; // settled meanwhile by the gateway's word on another request
+    }
+    Withdrawal counted = found.get();
+    Invariants.check(
+        counted.refusals() <= counted.attempts(),
+        "withdrawal %d: %d refusals of %d requests",
+        counted.id(),
+        counted.refusals(),
+        counted.attempts());
     Instant now = clock.instant();
-    int refusals = sent.refusals() + 1;
     // Giving up returns the money, which is safe only when every request was refused: one that went
     // unanswered may still be on its way to the gateway (a stale NOT_FOUND let us send again), and
     // would be paid after the refund. Such a withdrawal stays in doubt and keeps being asked about.
-    boolean everyRequestRefused = refusals == sent.attempts();
-    if (refusals >= timings.refusalsMax() && everyRequestRefused) {
+    boolean everyRequestRefused = counted.refusals() == counted.attempts();
+    if (counted.refusals() >= timings.refusalsMax() && everyRequestRefused) {
       store.move(
-          Move.giveUp(
-              sent,
-              "transfer: FAIL (retryable) " + reason + "; gave up after " + refusals + " refusals",
-              now));
+          Move.giveUp(counted, cause + "; gave up after " + counted.refusals() + " refusals", now));
       return;
     }
-    // Through UNKNOWN, not straight back to SENT: the next request also asks first.
-    store.move(
-        Move.refused(
-            sent.id(),
-            "transfer: FAIL (retryable) " + reason,
-            now,
-            now.plus(backoff.after(refusals))));
+    // Through UNKNOWN, not straight back to SENT: the next request also asks first. Only this
+    // request's SENT moves; a newer request, on its way, is not this refusal's to judge.
+    store.move(Move.unknown(sent, cause, now, now.plus(backoff.after(counted.refusals()))));
   }
 
   /** Asked about after a backoff that grows with every time the janitor took it up. */

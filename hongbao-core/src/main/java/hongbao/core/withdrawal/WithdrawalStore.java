@@ -65,6 +65,15 @@ public interface WithdrawalStore {
   Optional<Withdrawal> move(Move move);
 
   /**
+   * Counts one retryable refusal of a transfer request, whichever of the withdrawal's requests it
+   * answers, unless the withdrawal is settled. Apart from any move: a refusal is a definite "that
+   * request was not paid", true whatever the withdrawal did since the request left.
+   *
+   * @return the withdrawal with the refusal counted; empty when it is settled (or unknown)
+   */
+  Optional<Withdrawal> countRefusal(long id);
+
+  /**
    * Takes up to {@code limit} unsettled withdrawals whose check is due at {@code now}, skipping any
    * another janitor holds, and pushes each one's next check to {@code nextCheck} (computed from the
    * withdrawal as found) in the same transaction: a lease, so two janitors do not work on one.

@@ -133,7 +133,7 @@ final class MemoryWithdrawals implements WithdrawalStore, WithdrawalBooks {
             move.gatewayRef() != null ? move.gatewayRef() : w.gatewayRef(),
             move.cause(),
             w.attempts() + (move.attempt() ? 1 : 0),
-            w.refusals() + (move.refusal() ? 1 : 0),
+            w.refusals(),
             w.checks(),
             w.createdAt(),
             move.at());
@@ -148,6 +148,30 @@ final class MemoryWithdrawals implements WithdrawalStore, WithdrawalBooks {
       wallets.merge(w.userId(), back, Amount::plus);
     }
     return Optional.of(moved);
+  }
+
+  @Override
+  public synchronized Optional<Withdrawal> countRefusal(long id) {
+    Withdrawal w = rows.get(id);
+    if (w == null || w.status().settled()) {
+      return Optional.empty();
+    }
+    Withdrawal counted =
+        new Withdrawal(
+            w.id(),
+            w.userId(),
+            w.amount(),
+            w.outTradeNo(),
+            w.status(),
+            w.gatewayRef(),
+            w.cause(),
+            w.attempts(),
+            w.refusals() + 1,
+            w.checks(),
+            w.createdAt(),
+            w.updatedAt());
+    rows.put(id, counted);
+    return Optional.of(counted);
   }
 
   @Override

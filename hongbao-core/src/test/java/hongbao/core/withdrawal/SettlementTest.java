@@ -361,20 +361,12 @@ class SettlementTest {
     WithdrawalJanitor otherJanitor =
         new WithdrawalJanitor(w.store, other, w.backoff, Withdrawals.TIMINGS, w.clock, 50);
     Gateway stalling =
-        new Gateway() {
-          @Override
-          public TransferAnswer transfer(String outTradeNo, String userId, Amount amount) {
-            TransferAnswer refused = w.gateway.transfer(outTradeNo, userId, amount);
-            w.clock.advance(Withdrawals.TIMINGS.answerDeadline().plusSeconds(1));
-            assertThatThrownBy(otherJanitor::settleOnce).isInstanceOf(Killed.class);
-            return refused;
-          }
-
-          @Override
-          public QueryAnswer query(String outTradeNo) {
-            return w.gateway.query(outTradeNo);
-          }
-        };
+        new AnswersLate(
+            w.gateway,
+            () -> {
+              w.clock.advance(Withdrawals.TIMINGS.answerDeadline().plusSeconds(1));
+              assertThatThrownBy(otherJanitor::settleOnce).isInstanceOf(Killed.class);
+            });
     Settlement stalled = new Settlement(w.store, stalling, Withdrawals.TIMINGS, w.backoff, w.clock);
     w.clock.advance(Withdrawals.TIMINGS.backoffMax());
     stalled.advance(w.get(id)); // asks: NOT_FOUND; sends attempt 3 (stalls; see above)
@@ -418,6 +410,89 @@ class SettlementTest {
     assertThat(w.store.wallet("alice"))
         .as("paid at the gateway, so not back in the wallet too")
         .isEqualTo(Amount.fen(600));
+  }
+
+  /**
+   * A refusal read after its request was taken for unanswered (its sender stalled past the answer
+   * deadline, a janitor moved the withdrawal on and sent the next request) still counts: counted
+   * only when it found its request SENT, refusals stayed one behind attempts for good, and a
+   * gateway that kept refusing was asked forever with the money in flight.
+   */
+  @Test
+  void aRefusalReadAfterItsRequestWasTakenForUnanswered_stillCounts_andRefusalsEndInGivingUp() {
+    w.gateway.then(FAIL_RETRYABLE, FAIL_RETRYABLE, FAIL_RETRYABLE);
+    long id = w.withdraw("alice", 400);
+    Settlement stalled =
+        new Settlement(
+            w.store,
+            new AnswersLate(w.gateway, w::janitorRound), // unanswered, NOT_FOUND, attempt 2 refused
+            Withdrawals.TIMINGS,
+            w.backoff,
+            w.clock);
+
+    stalled.send(id); // attempt 1, refused; the answer is read after the janitor's round
+    assertThat(w.get(id).refusals()).isEqualTo(2);
+    assertThat(w.get(id).attempts()).isEqualTo(2);
+    w.janitorRound(); // NOT_FOUND, attempt 3 refused: the third refusal of three requests
+
+    assertThat(w.gateway.callsOf(no(id))).isEqualTo("TQTQT");
+    assertThat(w.status(id)).isEqualTo(FAILED);
+    assertThat(w.gateway.payments).isZero();
+    assertThat(w.store.wallet("alice")).isEqualTo(Amount.fen(1_000));
+  }
+
+  /**
+   * A refusal read late moves only its own request to UNKNOWN: a newer request another settler sent
+   * meanwhile is on its way, and taking it for answered would ask about it too early and, hearing
+   * NOT_FOUND before it arrived, send yet another.
+   */
+  @Test
+  void aLateRefusal_leavesTheNewerRequest_sentUntilItsOwnDeadline() {
+    w.gateway.then(FAIL_RETRYABLE, FakeGateway.OnTransfer.PAY);
+    long id = w.withdraw("alice", 400);
+    Settlement dies =
+        new Settlement(
+            w.store, new DiesBeforeSending(w.gateway), Withdrawals.TIMINGS, w.backoff, w.clock);
+    WithdrawalJanitor otherJanitor =
+        new WithdrawalJanitor(w.store, dies, w.backoff, Withdrawals.TIMINGS, w.clock, 50);
+    Settlement stalled =
+        new Settlement(
+            w.store,
+            new AnswersLate(
+                w.gateway,
+                () -> {
+                  w.clock.advance(Withdrawals.TIMINGS.answerDeadline().plusSeconds(1));
+                  // unanswered, NOT_FOUND, attempt 2 recorded SENT and on its way
+                  assertThatThrownBy(otherJanitor::settleOnce).isInstanceOf(Killed.class);
+                }),
+            Withdrawals.TIMINGS,
+            w.backoff,
+            w.clock);
+
+    stalled.send(id);
+
+    assertThat(w.get(id).attempts()).isEqualTo(2);
+    assertThat(w.get(id).refusals()).isEqualTo(1);
+    assertThat(w.status(id)).as("attempt 2 is not the refusal's").isEqualTo(SENT);
+    w.janitorRound(); // past attempt 2's deadline: asked, NOT_FOUND, attempt 3 paid
+    assertThat(w.status(id)).isEqualTo(SUCCEEDED);
+    assertThat(w.gateway.callsOf(no(id))).isEqualTo("TQQT");
+    assertThat(w.gateway.payments).isEqualTo(1);
+  }
+
+  /** Answers as the gateway does, but only after {@code meanwhile} ran: a sender that stalled. */
+  record AnswersLate(Gateway gateway, Runnable meanwhile) implements Gateway {
+    @Override
+    public TransferAnswer transfer(String outTradeNo, String userId, Amount amount) {
+      TransferAnswer answer = gateway.transfer(outTradeNo, userId, amount);
+      meanwhile.run();
+      return answer;
+    }
+
+    @Override
+    public QueryAnswer query(String outTradeNo) {
+      return gateway.query(outTradeNo);
+    }
   }
 
   /** Stands for the process dying at a crash point. An Error: nothing may catch it and go on. */

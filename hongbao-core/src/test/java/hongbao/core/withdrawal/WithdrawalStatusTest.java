@@ -42,11 +42,9 @@ class WithdrawalStatusTest {
   void aMoveTheMachineForbids_isABug() {
     Instant now = Instant.EPOCH;
     assertThatThrownBy(
-            () ->
-                new Move(1, Set.of(REQUESTED), SUCCEEDED, "x", now, null, "ref", false, false, -1))
+            () -> new Move(1, Set.of(REQUESTED), SUCCEEDED, "x", now, null, "ref", false, -1))
         .isInstanceOf(Invariants.InvariantViolation.class);
-    assertThatThrownBy(
-            () -> new Move(1, Set.of(SENT), UNKNOWN, "x", now, null, null, false, false, -1))
+    assertThatThrownBy(() -> new Move(1, Set.of(SENT), UNKNOWN, "x", now, null, null, false, -1))
         .as("an unsettled withdrawal needs its next check")
         .isInstanceOf(Invariants.InvariantViolation.class);
   }
