@@ -1,5 +1,7 @@
 package hongbao.gateway;
 
+import hongbao.core.money.Amount;
+import io.vertx.core.json.JsonObject;
 import java.util.regex.Pattern;
 
 /**
@@ -39,4 +41,22 @@ public final class GatewayProtocol {
   public static final Pattern OUT_TRADE_NO = Pattern.compile("[A-Za-z0-9]{1,32}");
 
   public static final String STATEMENT_HEADER = "out_trade_no,amount,status,time";
+
+  /**
+   * What a SUCCESS (answer or callback) says was paid, {@code otherwise} when it names no amount. A
+   * payment of zero or less is the gateway contradicting itself: refused, never settled on.
+   *
+   * @throws IllegalArgumentException for a payment of zero or less
+   * @throws ClassCastException for an amount that is not a number
+   */
+  static Amount paid(JsonObject success, long otherwise) {
+    if (!success.containsKey("amount")) {
+      return Amount.fen(otherwise);
+    }
+    long fen = success.getLong("amount");
+    if (fen <= 0) {
+      throw new IllegalArgumentException("a payment of " + fen + " fen");
+    }
+    return Amount.fen(fen);
+  }
 }

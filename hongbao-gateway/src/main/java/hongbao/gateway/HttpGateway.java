@@ -94,7 +94,7 @@ public final class HttpGateway implements Gateway, GatewayStatements, AutoClosea
       return switch (answer.getString("result", "")) {
         case GatewayProtocol.SUCCESS ->
             new TransferAnswer.Success(
-                answer.getString("gatewayRef"), Amount.fen(answer.getLong("amount", amount.fen())));
+                answer.getString("gatewayRef"), GatewayProtocol.paid(answer, amount.fen()));
         case GatewayProtocol.FAIL ->
             new TransferAnswer.Fail(
                 answer.getString("reason", "FAIL"), answer.getBoolean("retryable", false));
@@ -126,7 +126,7 @@ public final class HttpGateway implements Gateway, GatewayStatements, AutoClosea
       return switch (answer.getString("result", "")) {
         case GatewayProtocol.SUCCESS ->
             new QueryAnswer.Success(
-                answer.getString("gatewayRef"), Amount.fen(answer.getLong("amount", 0L)));
+                answer.getString("gatewayRef"), GatewayProtocol.paid(answer, 0L));
         case GatewayProtocol.FAIL -> new QueryAnswer.Fail(answer.getString("reason", "FAIL"));
         case GatewayProtocol.PROCESSING -> new QueryAnswer.Processing();
         case GatewayProtocol.NOT_FOUND -> new QueryAnswer.NotFound();

@@ -1,6 +1,5 @@
 package hongbao.gateway;
 
-import hongbao.core.money.Amount;
 import hongbao.core.withdrawal.GatewayNotice;
 import hongbao.core.withdrawal.GatewayNotices;
 import hongbao.core.withdrawal.QueryAnswer;
@@ -38,8 +37,7 @@ public final class SignedNotices implements GatewayNotices {
     QueryAnswer answer =
         switch (json.getString("result", "")) {
           case GatewayProtocol.SUCCESS ->
-              new QueryAnswer.Success(
-                  json.getString("gatewayRef"), Amount.fen(json.getLong("amount", 0L)));
+              new QueryAnswer.Success(json.getString("gatewayRef"), GatewayProtocol.paid(json, 0L));
           case GatewayProtocol.FAIL -> new QueryAnswer.Fail(json.getString("reason", "FAIL"));
           default -> throw new IllegalArgumentException("a notice that does not settle: " + body);
         };

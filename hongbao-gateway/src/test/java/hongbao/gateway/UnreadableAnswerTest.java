@@ -1,6 +1,7 @@
 package hongbao.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import hongbao.core.money.Amount;
 import hongbao.core.withdrawal.QueryAnswer;
@@ -15,9 +16,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A gateway whose answer is JSON with a field of the wrong type or null, or not an object: the
- * adapter reads it as an unknown outcome (the withdrawal is asked about again), never as an
- * exception, which stopped the janitor's whole batch at that withdrawal, round after round.
+ * A gateway whose answer is JSON with a field of the wrong type, null or out of range (a payment of
+ * zero or less), or not an object: the adapter reads it as an unknown outcome (the withdrawal is
+ * asked about again), never as an exception, which stopped the janitor's whole batch at that
+ * withdrawal, round after round.
  */
 class UnreadableAnswerTest {
 
@@ -29,6 +31,8 @@ class UnreadableAnswerTest {
           "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":null}",
           "{\"result\":null}",
           "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":1e30}",
+          "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":-5000}",
+          "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":0}",
           "[\"SUCCESS\"]");
 
   private Vertx vertx;
@@ -80,6 +84,21 @@ class UnreadableAnswerTest {
       // The same fields of the right types are read as they say.
       answer = "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":5000}";
       assertThat(gateway.query("T1")).isEqualTo(new QueryAnswer.Success("G1", Amount.fen(5_000)));
+    }
+  }
+
+  @Test
+  void aSignedCallbackPayingNothing_isRefused_notSettledOn() {
+    var signature = new GatewaySignature("test-secret-0123456789");
+    var notices = new SignedNotices(signature);
+    for (long fen : new long[] {0, -5_000}) {
+      String body =
+          "{\"outTradeNo\":\"T1\",\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":"
+              + fen
+              + "}";
+      assertThatThrownBy(() -> notices.open(body, signature.sign(GatewaySignature.NOTICE, body)))
+          .as(body)
+          .isInstanceOf(IllegalArgumentException.class);
     }
   }
 }
