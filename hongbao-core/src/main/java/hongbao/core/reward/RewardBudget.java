@@ -42,6 +42,14 @@ public interface RewardBudget {
   void release(Reward reward);
 
   /**
+   * Undoes an asynchronous send's reservation (it queued nothing) unless a replay found it first:
+   * that replay answered ACCEPTED and queued the event, whose credit the reservation must cover.
+   *
+   * @return false when a replay holds the reservation, which stays
+   */
+  boolean releaseUnlessReplayed(Reward reward);
+
+  /**
    * Takes over a synchronous send's reservation accepted before {@code acceptedBefore}, as though
    * accepted {@code now}: of callers racing for one stopped send, exactly one is told true.
    */

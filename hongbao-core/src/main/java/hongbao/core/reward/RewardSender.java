@@ -186,7 +186,13 @@ public final class RewardSender {
       claim = claims.claim(reward.tradeNo(), reward.campaignId(), reward.digest(), sync);
     } catch (RuntimeException outage) {
       try {
-        budget.release(reward);
+        if (sync) {
+          budget.release(reward);
+        } else {
+          // A retry of the same request may have replayed while the claim hung, and queued the
+          // event this send never will: its credit needs the reservation.
+          budget.releaseUnlessReplayed(reward);
+        }
       } catch (RuntimeException alsoDown) {
         outage.addSuppressed(alsoDown);
       }
@@ -386,7 +392,11 @@ public final class RewardSender {
     try {
       queues.send(reward, type.queue(), 0);
     } catch (RewardQueues.QueuesFull full) {
-      undo(reward);
+      tokenStore.delete(reward);
+      if (!budget.releaseUnlessReplayed(reward)) {
+        // A replay answered ACCEPTED meanwhile and queued the event: its copy stays too.
+        keepCopy(reward, token);
+      }
       throw full;
     }
     return new SendOutcome.Accepted(reward.tradeNo(), token);

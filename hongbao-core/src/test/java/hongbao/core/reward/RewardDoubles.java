@@ -9,9 +9,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -245,6 +247,7 @@ final class RewardDoubles {
   /** budget_reserve.lua / budget_release.lua by tradeNo, without the allowance arithmetic. */
   static final class MemoryBudget implements RewardBudget {
     final Map<String, String[]> trades = new HashMap<>();
+    final Set<String> replayed = new HashSet<>();
 
     /** Runs once, right after the next release, outside the lock. */
     Runnable afterRelease = () -> {};
@@ -260,9 +263,11 @@ final class RewardDoubles {
         if (!prior[0].equals(reward.digest())) {
           return new Reservation.Conflict();
         }
-        return prior[2].equals("S")
-            ? new Reservation.SyncReplay(prior[1], Instant.parse(prior[3]))
-            : new Reservation.Replay(prior[1]);
+        if (prior[2].equals("S")) {
+          return new Reservation.SyncReplay(prior[1], Instant.parse(prior[3]));
+        }
+        replayed.add(reward.tradeNo());
+        return new Reservation.Replay(prior[1]);
       }
       trades.put(
           reward.tradeNo(),
@@ -274,10 +279,20 @@ final class RewardDoubles {
     public void release(Reward reward) {
       synchronized (this) {
         trades.remove(reward.tradeNo());
+        replayed.remove(reward.tradeNo());
       }
       Runnable after = afterRelease;
       afterRelease = () -> {};
       after.run();
+    }
+
+    @Override
+    public synchronized boolean releaseUnlessReplayed(Reward reward) {
+      if (replayed.contains(reward.tradeNo())) {
+        return false;
+      }
+      trades.remove(reward.tradeNo());
+      return true;
     }
 
     @Override

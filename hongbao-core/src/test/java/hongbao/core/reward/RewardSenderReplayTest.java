@@ -315,6 +315,66 @@ class RewardSenderReplayTest {
     assertThat(queued).extracting(Reward::tradeNo).containsExactly("t1", "t1");
   }
 
+  /**
+   * The first send's claim hangs (a Redis failover, say) while the caller's retry replays: the
+   * retry claims, queues the event and answers ACCEPTED. The first send's claim then fails; taking
+   * its reservation back would leave the queued event to be credited on a budget that no longer
+   * counts it, and the budget would accept more than its escrow can pay.
+   */
+  @Test
+  void anAsyncSendWhoseClaimFailsAfterAReplayWasAccepted_leavesTheReservationToTheReplay() {
+    var sender = new AtomicReference<RewardSender>();
+    var retry = new AtomicReference<SendOutcome>();
+    TradeClaims claimHangingThenFailing =
+        new TradeClaims() {
+          private boolean first = true;
+
+          @Override
+          public Claim claim(String tradeNo, String campaignId, String digest, boolean keep) {
+            if (first) {
+              first = false;
+              retry.set(sender.get().send(REQUEST)); // the retry runs while the claim hangs
+              throw new Unavailable("redis", "command timed out", null);
+            }
+            return claims.claim(tradeNo, campaignId, digest, keep);
+          }
+
+          @Override
+          public Optional<Claim> conflictOf(String tradeNo, String campaignId, String digest) {
+            return claims.conflictOf(tradeNo, campaignId, digest);
+          }
+        };
+    sender.set(
+        new RewardSender(
+            RewardDoubles.typesOf(TEA),
+            new RewardDoubles.PlainTokens(),
+            budget,
+            FundedBudgets.NONE,
+            claimHangingThenFailing,
+            tokenStore,
+            recordingQueues(queued),
+            new RewardService(
+                book,
+                (reward, type) -> {
+                  throw new AssertionError("an asynchronous send issues nothing");
+                },
+                tokenStore,
+                RewardMetrics.NONE),
+            book,
+            new RewardDoubles.AlwaysOn(),
+            (type, permits) -> 0,
+            duration -> {},
+            Clock.systemUTC()));
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> sender.get().send(REQUEST))
+        .isInstanceOf(Unavailable.class);
+
+    assertThat(retry.get()).isInstanceOf(SendOutcome.Accepted.class);
+    assertThat(queued).extracting(Reward::tradeNo).containsExactly("t1");
+    assertThat(budget.trades).as("the replay's event is covered").containsKey("t1");
+    assertThat(tokenStore.holds(queued.getFirst())).as("its token copy").isTrue();
+  }
+
   /** {@code target}, whose first call of {@code method} fails as Redis dropping the connection. */
   @SuppressWarnings("unchecked")
   private static <T> T failingOnce(Class<T> type, T target, String method) {

@@ -41,6 +41,9 @@ public final class RedisRewardBudget implements RewardBudget {
   private static final LuaScript RELEASE = LuaScript.fromResource("budget_release.lua");
   private static final LuaScript TAKE_OVER = LuaScript.fromResource("budget_takeover.lua");
 
+  /** budget_release.lua's reply for a reservation a replay holds. */
+  private static final long KEPT_FOR_A_REPLAY = 2;
+
   private final RedisLink redis;
   private final RewardKeys keys;
   private final int keysPerCampaign;
@@ -262,16 +265,28 @@ public final class RedisRewardBudget implements RewardBudget {
 
   @Override
   public void release(Reward reward) {
+    release(reward, "always");
+  }
+
+  @Override
+  public boolean releaseUnlessReplayed(Reward reward) {
+    return release(reward, "unless-replayed") != KEPT_FOR_A_REPLAY;
+  }
+
+  private long release(Reward reward, String mode) {
     Layout layout = layout(reward.campaignId());
     if (layout == null) {
-      return;
+      return 0;
     }
     int k = keyOf(reward.tradeNo(), layout.keys());
-    RELEASE.run(
-        redis,
-        ScriptOutputType.INTEGER,
-        new String[] {keys.budget(reward.campaignId(), k), keys.trades(reward.campaignId(), k)},
-        reward.tradeNo());
+    Long released =
+        RELEASE.run(
+            redis,
+            ScriptOutputType.INTEGER,
+            new String[] {keys.budget(reward.campaignId(), k), keys.trades(reward.campaignId(), k)},
+            reward.tradeNo(),
+            mode);
+    return released == null ? 0 : released;
   }
 
   @Override

@@ -306,6 +306,33 @@ class RedisRewardBudgetTest {
         .isInstanceOf(Reservation.Reserved.class);
   }
 
+  /**
+   * An asynchronous send that could not queue its event gives its reservation back only if no
+   * replay found it: a replay answered ACCEPTED and queued the event, whose credit needs it.
+   */
+  @Test
+  void anAsyncReservation_isReleasedUnlessReplayed_andAReplayedOneStaysReservedAndReadable() {
+    String campaign = "c" + IDS.incrementAndGet();
+    budget.open(campaign, Amount.fen(1_000));
+    Reward alone = reward(campaign, "alone", 100);
+    Reward replayed = reward(campaign, "replayed", 200);
+    budget.reserve(alone, alone.amount(), "t-alone");
+    budget.reserve(replayed, replayed.amount(), "t-replayed");
+    for (int replay = 0; replay < 2; replay++) {
+      assertThat(budget.reserve(replayed, replayed.amount(), "again"))
+          .isEqualTo(new Reservation.Replay("t-replayed"));
+    }
+
+    assertThat(budget.releaseUnlessReplayed(alone)).isTrue();
+    assertThat(budget.releaseUnlessReplayed(replayed)).as("a replay holds it").isFalse();
+
+    assertThat(budget.state(campaign).reserved()).isEqualTo(Amount.fen(200));
+    assertThat(budget.trades(campaign)).containsOnlyKeys("replayed");
+    assertThat(budget.trades(campaign).get("replayed").cost()).isEqualTo(Amount.fen(200));
+    budget.release(replayed);
+    assertThat(budget.state(campaign).reserved()).isEqualTo(Amount.ZERO);
+  }
+
   @Test
   void aSyncSendsTrade_isReplayedAsSuch_isReadByTheAudit_andIsReleased() {
     String campaign = "c" + IDS.incrementAndGet();
