@@ -25,7 +25,8 @@ then the recipients of an EXCLUSIVE packet to the end.
 
 A rebuilt packet (g > 0) starts with its restored grabs already taken, as grabs 1..g, so each of
 those users is answered ALREADY_GRABBED with the amount the ledger paid, and the shares pushed are
-only what the ledger has not paid (the caller splits that remainder). In an activity each restored
+only what the ledger has not paid (the caller splits that remainder; with every share paid, what is
+left is the packet's spare, as recover.lua leaves it). In an activity each restored
 grab also counts for its user (once: a user's entry lists packet ids); the activity hash is marked
 present (field #) and kept at least until this packet's keys expire.
 
@@ -100,6 +101,11 @@ redis.call('HSET', KEYS[1],
   'pwm', ARGV[13], 'pwr', ARGV[14])
 if lim > 0 then
   redis.call('HSET', KEYS[1], 'lim', ARGV[15])
+end
+-- Every share paid for less than the total: a receipt's grab smaller than the last share left the
+-- difference over (recover.lua's spare); it stays the packet's until the close refunds it.
+if ARGV[9] == 'P' and n == 0 and g == tonumber(ARGV[2]) and takenAmount < tonumber(ARGV[1]) then
+  redis.call('HSET', KEYS[1], 'spare', string.format('%d', tonumber(ARGV[1]) - takenAmount))
 end
 redis.call('PEXPIREAT', KEYS[1], ttlAt)
 

@@ -221,6 +221,9 @@ public final class MemoryGrabStore implements GrabStore {
     }
     if (slot.taken() == slot.count) {
       slot.emptiedAt = now;
+      if (!slot.atGrab) {
+        slot.spare = slot.total - slot.takenAmount; // as recover.lua left it before the loss
+      }
     }
     slots.put(packet.id(), slot);
     return ArmResult.ARMED;

@@ -12,7 +12,9 @@ import java.util.List;
  * way; see {@link hongbao.core.split.AtGrabSplit} for the formula the store mirrors).
  *
  * <p>A packet rebuilt after the store lost it carries the grabs the ledger has paid as {@code
- * restored}: they are recorded as taken, and the shares are a split of only what is left.
+ * restored}: they are recorded as taken, and the shares are a split of only what is left. With
+ * every share paid, what is left (a recovered grab's spare, see {@code recover.lua}) stays the
+ * packet's spare until its close refunds it.
  *
  * @param capFen with {@code splitAtGrab}, the largest share in fen; 0 for none
  * @param restored grabs already paid, in grab order; empty for a new packet
@@ -41,10 +43,17 @@ public record ArmedPacket(
         packet.id(),
         restored.size(),
         packet.count());
+    // A packet rebuilt with every share paid may have paid less than its total: a receipt's grab
+    // smaller than the last share left the difference over (recover.lua's spare), refunded at
+    // close.
+    boolean everySharePaid = shares.isEmpty() && restored.size() == packet.count();
     Invariants.check(
         splitAtGrab
             ? sum.fen() <= packet.amount().fen()
-            : sum.equals(packet.amount()) && shares.size() + restored.size() == packet.count(),
+            : shares.size() + restored.size() == packet.count()
+                && (everySharePaid
+                    ? sum.fen() <= packet.amount().fen()
+                    : sum.equals(packet.amount())),
         "packet %s: shares and restored grabs do not make up %s in %s shares",
         packet.id(),
         packet.amount(),

@@ -139,6 +139,39 @@ class RedisRecoveryTest {
     assertThat(connection.sync().xlen(keys.payoutsOf(id))).isGreaterThanOrEqualTo(4);
   }
 
+  /**
+   * A receipt's grab smaller than the last share leaves the difference as the packet's spare. When
+   * the store then loses the packet, the ledger has paid every share for less than the total: the
+   * rebuilt packet keeps that difference as its spare and the close refunds it. Rebuilding it was
+   * refused as a broken invariant, which stopped the store's repair.
+   */
+  @Test
+  void arm_ofAPacketWhoseEveryShareWasPaidForLessThanItsTotal_keepsTheRestAsSpare() {
+    long id = IDS.incrementAndGet();
+    Packet packet = packet(id, PacketType.LUCKY, 10, 3);
+    store.arm(armed(packet, 3, 3, 4), T0);
+    grab(id, "b");
+    grab(id, "c");
+    assertThat(store.recover(id, List.of(record("a", 3, 1)), true))
+        .containsExactly(new Recovered.Done(Amount.fen(3), 3));
+    assertThat(state(id).available()).as("the spare").isEqualTo(Amount.fen(1));
+    connection.sync().del(keys.meta(id), keys.shares(id), keys.grabs(id)); // the store loses it
+
+    var rebuilt =
+        new ArmedPacket(
+            packet,
+            List.of(),
+            false,
+            0,
+            List.of(record("b", 3, 1), record("c", 3, 2), record("a", 3, 3)));
+    assertThat(store.arm(rebuilt, T0)).isEqualTo(ArmResult.ARMED);
+
+    assertThat(grab(id, "d")).isEqualTo(GrabOutcome.SOLD_OUT);
+    assertThat(state(id).available()).isEqualTo(Amount.fen(1));
+    assertThat(store.close(id, Amount.fen(1), after()))
+        .isEqualTo(new Closing.Closed(Amount.fen(1)));
+  }
+
   @Test
   void recover_whenTooLittleIsLeft_isExhausted_andChangesNothing() {
     long id = IDS.incrementAndGet();
