@@ -8,11 +8,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The payout queue in memory, with the semantics of the Redis stream and its consumer group: a
@@ -186,6 +188,11 @@ public final class MemoryPayoutQueue implements PayoutQueue {
   @Override
   public synchronized long backlog() {
     return state.entries.size();
+  }
+
+  @Override
+  public synchronized Optional<PayoutTask> oldest() {
+    return state.entries.values().stream().min(Comparator.comparing(PayoutTask::grabbedAt));
   }
 
   /** Tasks of a packet not yet acknowledged (what a close of a missing packet waits for). */

@@ -42,6 +42,11 @@ public abstract class PayoutQueueContract {
 
   /** Tasks enter the queue as grabs: {@code users} each grab one share of 10 fen. */
   private long grabbed(int users) {
+    return grabbed(users, Duration.ofSeconds(1));
+  }
+
+  /** As {@link #grabbed(int)}, the grabs made {@code after} the packet was armed. */
+  private long grabbed(int users, Duration after) {
     Instant t0 = start();
     long id = newPacketId();
     var packet =
@@ -63,7 +68,7 @@ public abstract class PayoutQueueContract {
             t0);
     for (int i = 0; i < users; i++) {
       store()
-          .grab(new GrabAttempt(id, "u" + IDS.incrementAndGet(), null, t0.plusSeconds(1)))
+          .grab(new GrabAttempt(id, "u" + IDS.incrementAndGet(), null, t0.plus(after)))
           .toCompletableFuture()
           .join();
     }
@@ -99,6 +104,27 @@ public abstract class PayoutQueueContract {
     queue().ack(reclaimed);
     queue().ack(first); // the first consumer's late acknowledgement is harmless
     assertThat(queue().backlog()).isZero();
+  }
+
+  @Test
+  void oldest_isTheUnackedTaskGrabbedFirst_deliveredOrNot_andNoneOnceAllAreAcked() {
+    long later = grabbed(1, Duration.ofSeconds(5));
+    long earlier = grabbed(1, Duration.ofSeconds(2));
+    assertThat(queue().oldest())
+        .hasValueSatisfying(t -> assertThat(t.packetId()).isEqualTo(earlier));
+
+    List<PayoutTask> tasks = pollAll("w1");
+    assertThat(queue().oldest())
+        .as("delivered, not acknowledged")
+        .hasValueSatisfying(
+            t -> {
+              assertThat(t.packetId()).isEqualTo(earlier);
+              assertThat(t.grabbedAt()).isEqualTo(start().plusSeconds(2));
+            });
+    queue().ack(tasks.stream().filter(t -> t.packetId() == earlier).toList());
+    assertThat(queue().oldest()).hasValueSatisfying(t -> assertThat(t.packetId()).isEqualTo(later));
+    queue().ack(tasks);
+    assertThat(queue().oldest()).isEmpty();
   }
 
   @Test

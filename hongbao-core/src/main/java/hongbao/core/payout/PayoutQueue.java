@@ -2,6 +2,7 @@ package hongbao.core.payout;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Port: the at-least-once queue of payout tasks filled by grabs. A task stays pending until it is
@@ -51,4 +52,11 @@ public interface PayoutQueue {
 
   /** Tasks not yet acknowledged, pending or not yet delivered. */
   long backlog();
+
+  /**
+   * Of the tasks not yet acknowledged, the one grabbed longest ago (among those first in line on
+   * their stream, which a stream's order makes its oldest queued): the reconciler's measure of how
+   * long a share has waited, whatever became of its packet since.
+   */
+  Optional<PayoutTask> oldest();
 }

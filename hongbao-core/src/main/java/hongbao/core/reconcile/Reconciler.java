@@ -44,7 +44,9 @@ import java.util.Set;
  * watermark is kept in memory: a restarted service makes its first periodic run a full one, which
  * is the safe default, and instances need not agree on one. Any run that finds a discrepancy
  * forgets it, so runs stay full, and keep reporting, until one is clean. Accounts, stuck money and
- * the further audits are checked whole on every run: they are one query each, not one per packet.
+ * the further audits are checked whole on every run: they are one query each, not one per packet. A
+ * grab left unpaid on a packet nothing touched since is found through the payout queue: its
+ * longest-waiting task.
  */
 public final class Reconciler {
 
@@ -144,6 +146,9 @@ public final class Reconciler {
     var discrepancies = new ArrayList<String>();
     int checked = 0;
     long after = 0;
+    // A run of the changes only also looks at the longest-waiting payout: a packet that nothing
+    // touched since its grabs (no payout, no refund: payouts off, a worker stuck) is in no page.
+    Set<Long> touched = since == null ? null : new HashSet<>();
     for (List<Packet> page = page(since, after); !page.isEmpty(); page = page(since, after)) {
       List<Long> ids = page.stream().map(Packet::id).toList();
       Set<Long> held = packets.heldAmong(ids);
@@ -157,10 +162,16 @@ public final class Reconciler {
                 : checkRepeatedly(packet, closed.contains(packet.id())));
         checked++;
         after = packet.id();
+        if (touched != null) {
+          touched.add(packet.id());
+        }
       }
     }
     discrepancies.addAll(audit.accountProblems());
     discrepancies.addAll(stuckMoney());
+    if (touched != null) {
+      discrepancies.addAll(unpaidUntouched(touched));
+    }
     audits.forEach(extra -> discrepancies.addAll(extra.discrepancies()));
     watermark = discrepancies.isEmpty() ? started.minus(WATERMARK_OVERLAP) : null;
     return new Reconciliation(checked, discrepancies);
@@ -210,6 +221,26 @@ public final class Reconciler {
       stuck.add("invariant violation stopped " + violation);
     }
     return stuck;
+  }
+
+  /**
+   * The payout waiting longest, if it waited past {@link Limits#unpaidAfter} and its packet was not
+   * checked (which would have named it). One line is enough: it makes the run unclean, and the
+   * next, full, run names every such grab.
+   */
+  private List<String> unpaidUntouched(Set<Long> checked) {
+    Instant unpaidSince = clock.instant().minus(limits.unpaidAfter());
+    return queue
+        .oldest()
+        .filter(task -> task.grabbedAt().isBefore(unpaidSince))
+        .filter(task -> !checked.contains(task.packetId()))
+        .map(
+            task ->
+                List.of(
+                    "packet %d: %s grabbed %s at %s and is still unpaid"
+                        .formatted(
+                            task.packetId(), task.userId(), task.amount(), task.grabbedAt())))
+        .orElse(List.of());
   }
 
   private List<String> checkRepeatedly(Packet packet, boolean closed) {

@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -131,6 +132,11 @@ class PayoutWorkerTest {
     @Override
     public long backlog() {
       return waiting.size();
+    }
+
+    @Override
+    public Optional<PayoutTask> oldest() {
+      return waiting.stream().min(Comparator.comparing(PayoutTask::grabbedAt));
     }
   }
 

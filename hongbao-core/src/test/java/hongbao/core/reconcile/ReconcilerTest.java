@@ -435,6 +435,30 @@ class ReconcilerTest {
         .contains(NOW.plus(Duration.ofHours(2)).minus(Reconciler.WATERMARK_OVERLAP));
   }
 
+  /**
+   * A grab left unpaid on a packet that nothing touched since (payouts off, say): no run of the
+   * changes picks its packet, so only the payout queue can tell that the share still waits.
+   */
+  @Test
+  void watermark_aGrabUnpaidOnAPacketThatDidNotMove_isFoundThroughThePayoutQueue() {
+    var clock = new HandClock();
+    var watermarked = new Reconciler(books, books, books, books, clock);
+    consistentBooks(); // carol's 200 fen, grabbed at NOW, unpaid
+    books.oldest = new PayoutTask(1, "carol", Amount.fen(200), NOW, "tag");
+    clock.now = NOW.plus(Duration.ofMinutes(2));
+    assertThat(watermarked.reconcile().ok()).as("not unpaid for long yet").isTrue();
+
+    clock.now = NOW.plus(Duration.ofHours(1));
+    Reconciliation changes = watermarked.reconcileChanges();
+
+    String unpaid = "packet 1: carol grabbed 200 fen at " + NOW + " and is still unpaid";
+    assertThat(changes.packetsChecked()).isZero();
+    assertThat(changes.discrepancies()).containsExactly(unpaid);
+    assertThat(watermarked.reconcileChanges().discrepancies())
+        .as("the full run that follows names it from its packet, once")
+        .containsExactly(unpaid);
+  }
+
   /** Hand-built books behind every port the reconciler reads. */
   private static final class Books implements LedgerAudit, PacketStore, GrabStore, PayoutQueue {
     final List<Packet> packets = new ArrayList<>();
@@ -452,6 +476,7 @@ class ReconcilerTest {
     final Map<Long, Amount> refundedAmounts = new HashMap<>();
     final Set<Long> closed = new HashSet<>();
     long backlog;
+    PayoutTask oldest;
 
     @Override
     public List<Packet> packets(long afterId, int limit) {
@@ -500,6 +525,11 @@ class ReconcilerTest {
     @Override
     public long backlog() {
       return backlog;
+    }
+
+    @Override
+    public Optional<PayoutTask> oldest() {
+      return Optional.ofNullable(oldest);
     }
 
     @Override

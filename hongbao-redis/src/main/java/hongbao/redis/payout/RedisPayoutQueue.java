@@ -28,9 +28,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
@@ -97,6 +99,7 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
   private static final LuaScript REDRIVE = LuaScript.fromResource("redrive.lua");
   private static final LuaScript ACK = LuaScript.fromResource("ack.lua");
   private static final LuaScript BACKLOG = LuaScript.fromResource("backlog.lua");
+  private static final LuaScript OLDEST = LuaScript.fromResource("oldest.lua");
   private static final LuaScript UNPEND = LuaScript.fromResource("unpend.lua");
   private static final LuaScript PRUNE = LuaScript.fromResource("prune.lua");
 
@@ -582,6 +585,37 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
       total += join(sum);
     }
     return total;
+  }
+
+  /** One oldest.lua per stream group, as {@link #backlog()}; the earliest grab of their answers. */
+  @Override
+  public Optional<PayoutTask> oldest() {
+    var heads = new ArrayList<CompletableFuture<List<Object>>>(streamGroups.size());
+    for (List<String> group : streamGroups) {
+      heads.add(
+          OLDEST
+              .<List<Object>>runAsync(
+                  commands, ScriptOutputType.MULTI, group.toArray(String[]::new))
+              .toCompletableFuture());
+    }
+    awaitDone(heads);
+    PayoutTask oldest = null;
+    for (CompletableFuture<List<Object>> head : heads) {
+      List<Object> reply = join(head);
+      if (reply.isEmpty()) {
+        continue;
+      }
+      String stream = (String) reply.get(0);
+      var body = new HashMap<String, String>();
+      for (int i = 2; i + 1 < reply.size(); i += 2) {
+        body.put((String) reply.get(i), (String) reply.get(i + 1));
+      }
+      PayoutTask task = toTask(stream, new StreamMessage<>(stream, (String) reply.get(1), body));
+      if (oldest == null || task.grabbedAt().isBefore(oldest.grabbedAt())) {
+        oldest = task;
+      }
+    }
+    return Optional.ofNullable(oldest);
   }
 
   private static PayoutTask toTask(String stream, StreamMessage<String, String> message) {

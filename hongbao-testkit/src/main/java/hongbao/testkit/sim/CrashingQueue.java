@@ -5,6 +5,7 @@ import hongbao.core.payout.PayoutQueue;
 import hongbao.core.payout.PayoutTask;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A worker's view of the payout queue that can kill the worker between the ledger's commit and the
@@ -65,5 +66,10 @@ final class CrashingQueue implements PayoutQueue {
   @Override
   public long backlog() {
     return queue.backlog();
+  }
+
+  @Override
+  public Optional<PayoutTask> oldest() {
+    return queue.oldest();
   }
 }
