@@ -147,6 +147,7 @@ public final class RewardRoutes implements HttpApi.Routes, AutoCloseable {
               body.optionalBoolean("fused", false),
               queue == null ? VirtualQueue.MASSIVE : enumOf(VirtualQueue.class, "queue", queue),
               body.optionalString("issuerUrl"));
+      RewardType.checkCallable(type.issuerUrl());
     } catch (RejectedException e) {
       throw ApiError.invalid(e.getMessage());
     }

@@ -642,6 +642,27 @@ class RewardPipelineTest {
     assertThat(now.get()).isBetween(0, 10);
   }
 
+  /**
+   * A type whose issuer cannot be called is refused when it is defined: stored, every reward of it
+   * failed its issue, round after round, until the failure stream took it.
+   */
+  @Test
+  void aTypeWhoseIssuerUrlCannotBeCalled_isRefused_andNothingIsStored() {
+    String type = unique("BAD").toUpperCase();
+    for (String url : List.of("http://bad host/", "http:///no-host", "https://")) {
+      var answer =
+          fixture.api.put(
+              "/api/v1/admin/reward-types/" + type,
+              fixture.admin,
+              JsonObject.of("kind", "COUPON", "ratePerSecond", 10, "issuerUrl", url).encode());
+      assertThat(answer.status()).as(answer.raw()).isEqualTo(400);
+      assertThat(answer.errorCode()).isEqualTo("INVALID_REQUEST");
+      assertThat(answer.json().getJsonObject("error").getString("message")).contains("issuerUrl");
+    }
+    assertThat(fixture.api.get("/api/v1/admin/reward-types", fixture.admin).raw())
+        .doesNotContain(type);
+  }
+
   @Test
   void syncMode_creditsBeforeAnswering_andUnknownCampaignOrTypeIsRefused() {
     String campaign = unique("c");
