@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -24,11 +25,15 @@ import java.util.Set;
  *
  * and every credited cash reward has exactly one ledger transfer; every entry of the failure stream
  * is reported for an operator to settle. Reads are not one snapshot: rewards in flight are not
- * discrepancies until they are older than {@code stuckAfter}.
+ * discrepancies until they are older than {@code stuckAfter}, and a campaign is reported only if it
+ * still looks off on a second and third reading (a credit or a reservation landing between two of
+ * its reads makes it look off for an instant).
  */
 public final class RewardAudit implements Audit {
 
   public static final int FAILURES_REPORTED_MAX = 100;
+
+  private static final int READINGS = 3;
 
   /**
    * Entries of the failure stream read to tell a failed reward from a stuck one. A reward given up
@@ -58,7 +63,15 @@ public final class RewardAudit implements Audit {
     var lines = new ArrayList<String>();
     Set<String> failed = Set.copyOf(failures.tradeNos(FAILURES_READ_MAX));
     for (RewardBook.CampaignBooks campaign : book.campaigns()) {
-      check(campaign, failed, lines);
+      List<String> found = check(campaign, failed);
+      for (int reading = 1; reading < READINGS && !found.isEmpty(); reading++) {
+        Optional<RewardBook.CampaignBooks> again = book.campaign(campaign.campaignId());
+        if (again.isEmpty()) {
+          break;
+        }
+        found = check(again.get(), failed);
+      }
+      lines.addAll(found);
     }
     lines.addAll(book.problems());
     for (String failure : failures.entries(FAILURES_REPORTED_MAX)) {
@@ -67,12 +80,14 @@ public final class RewardAudit implements Audit {
     return lines;
   }
 
-  private void check(RewardBook.CampaignBooks campaign, Set<String> failed, List<String> lines) {
+  /** One reading of a campaign: its ledger books, then its budget keys, then its rewards. */
+  private List<String> check(RewardBook.CampaignBooks campaign, Set<String> failed) {
+    var lines = new ArrayList<String>();
     String id = campaign.campaignId();
     RewardBudget.BudgetState state = budget.state(id);
     if (state == null) {
       lines.add("campaign %s: funded in the ledger but its budget is not open".formatted(id));
-      return;
+      return lines;
     }
     if (!state.budget().equals(campaign.budget())) {
       lines.add(
@@ -106,6 +121,7 @@ public final class RewardAudit implements Audit {
                   campaign.returned()));
     }
     checkRewards(id, campaign, trades, failed, lines);
+    return lines;
   }
 
   private void checkRewards(
