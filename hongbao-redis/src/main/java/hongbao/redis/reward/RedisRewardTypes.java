@@ -6,7 +6,9 @@ import hongbao.core.reward.RewardKind;
 import hongbao.core.reward.RewardType;
 import hongbao.core.reward.RewardTypes;
 import hongbao.core.reward.VirtualQueue;
+import hongbao.redis.LuaScript;
 import hongbao.redis.RedisLink;
+import io.lettuce.core.ScriptOutputType;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,6 +31,8 @@ import java.util.concurrent.TimeUnit;
 public final class RedisRewardTypes implements RewardTypes, AutoCloseable {
 
   private static final System.Logger LOG = System.getLogger(RedisRewardTypes.class.getName());
+
+  private static final LuaScript PUT = LuaScript.fromResource("type_put.lua");
 
   private final RedisLink redis;
   private final String key;
@@ -73,17 +77,15 @@ public final class RedisRewardTypes implements RewardTypes, AutoCloseable {
   @Override
   public RewardType put(RewardType type) {
     synchronized (writeLock) {
-      String stored = redis.sync().hget(key, type.type());
-      RewardKind kind =
-          stored != null
-              ? decode(type.type(), stored).kind()
-              : find(type.type()).map(RewardType::kind).orElse(type.kind());
-      if (kind != type.kind()) {
+      String known = find(type.type()).map(t -> t.kind().name()).orElse("");
+      String reply =
+          PUT.run(
+              redis, ScriptOutputType.VALUE, new String[] {key}, type.type(), encode(type), known);
+      if (!"OK".equals(reply)) {
         throw new RejectedException(
             Rejection.CONFLICT,
-            "reward type " + type.type() + " is " + kind + "; a type's kind never changes");
+            "reward type " + type.type() + " is " + reply + "; a type's kind never changes");
       }
-      redis.sync().hset(key, type.type(), encode(type));
       var next = new TreeMap<>(cached);
       next.put(type.type(), type);
       cached = Map.copyOf(next);

@@ -10,6 +10,10 @@ import hongbao.core.reward.RewardType;
 import hongbao.core.reward.VirtualQueue;
 import hongbao.redis.TestRedis;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -42,6 +46,47 @@ class RedisRewardTypesTest {
             RejectedException.class, e -> assertThat(e.rejection()).isEqualTo(Rejection.CONFLICT));
     elsewhere.refresh();
     assertThat(elsewhere.find("TEA").orElseThrow().kind()).isEqualTo(RewardKind.COUPON);
+  }
+
+  /**
+   * Two instances define one new type at once, one as a coupon, one as cash: one is stored, the
+   * other refused, every time. Read and written apart, both could find no type and both be told
+   * 200, the later write deciding whether rewards accepted as free coupons are paid as cash.
+   */
+  @Test
+  void twoInstancesDefiningOneTypeWithTwoKindsAtOnce_storeOneAndRefuseTheOther() throws Exception {
+    try (var pool = Executors.newFixedThreadPool(2)) {
+      for (int round = 0; round < 40; round++) {
+        String name = "RACE_" + round;
+        var start = new CountDownLatch(1);
+        Future<Boolean> coupon =
+            pool.submit(() -> definedAfter(start, types, type(name, RewardKind.COUPON, 10)));
+        Future<Boolean> cash =
+            pool.submit(() -> definedAfter(start, elsewhere, type(name, RewardKind.CASH, 10)));
+        start.countDown();
+        boolean couponStored = coupon.get(10, TimeUnit.SECONDS);
+        boolean cashStored = cash.get(10, TimeUnit.SECONDS);
+
+        assertThat(couponStored ^ cashStored)
+            .as("exactly one of the two, round %d", round)
+            .isTrue();
+        types.refresh();
+        assertThat(types.find(name).orElseThrow().kind())
+            .isEqualTo(couponStored ? RewardKind.COUPON : RewardKind.CASH);
+      }
+    }
+  }
+
+  private static boolean definedAfter(CountDownLatch start, RedisRewardTypes on, RewardType type)
+      throws InterruptedException {
+    start.await();
+    try {
+      on.put(type);
+      return true;
+    } catch (RejectedException e) {
+      assertThat(e.rejection()).isEqualTo(Rejection.CONFLICT);
+      return false;
+    }
   }
 
   @Test
