@@ -43,14 +43,18 @@ public final class GatewayProtocol {
   public static final String STATEMENT_HEADER = "out_trade_no,amount,status,time";
 
   /**
-   * What a SUCCESS (answer or callback) says was paid, {@code otherwise} when it names no amount. A
-   * payment of zero or less is the gateway contradicting itself: refused, never settled on.
+   * What a SUCCESS (answer or callback) says was paid, {@code otherwise} when it names no amount
+   * (null: an amount is required). A payment of zero or less is the gateway contradicting itself:
+   * refused, never settled on.
    *
-   * @throws IllegalArgumentException for a payment of zero or less
+   * @throws IllegalArgumentException for a payment of zero or less, or a required amount missing
    * @throws ClassCastException for an amount that is not a number
    */
-  static Amount paid(JsonObject success, long otherwise) {
+  static Amount paid(JsonObject success, Long otherwise) {
     if (!success.containsKey("amount")) {
+      if (otherwise == null) {
+        throw new IllegalArgumentException("a SUCCESS that names no amount");
+      }
       return Amount.fen(otherwise);
     }
     long fen = success.getLong("amount");

@@ -126,7 +126,7 @@ public final class HttpGateway implements Gateway, GatewayStatements, AutoClosea
       return switch (answer.getString("result", "")) {
         case GatewayProtocol.SUCCESS ->
             new QueryAnswer.Success(
-                answer.getString("gatewayRef"), GatewayProtocol.paid(answer, 0L));
+                answer.getString("gatewayRef"), GatewayProtocol.paid(answer, null));
         case GatewayProtocol.FAIL -> new QueryAnswer.Fail(answer.getString("reason", "FAIL"));
         case GatewayProtocol.PROCESSING -> new QueryAnswer.Processing();
         case GatewayProtocol.NOT_FOUND -> new QueryAnswer.NotFound();

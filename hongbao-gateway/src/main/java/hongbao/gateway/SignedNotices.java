@@ -37,7 +37,8 @@ public final class SignedNotices implements GatewayNotices {
     QueryAnswer answer =
         switch (json.getString("result", "")) {
           case GatewayProtocol.SUCCESS ->
-              new QueryAnswer.Success(json.getString("gatewayRef"), GatewayProtocol.paid(json, 0L));
+              new QueryAnswer.Success(
+                  json.getString("gatewayRef"), GatewayProtocol.paid(json, null));
           case GatewayProtocol.FAIL -> new QueryAnswer.Fail(json.getString("reason", "FAIL"));
           default -> throw new IllegalArgumentException("a notice that does not settle: " + body);
         };

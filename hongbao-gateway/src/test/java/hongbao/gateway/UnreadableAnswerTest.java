@@ -81,6 +81,11 @@ class UnreadableAnswerTest {
             .as(answer)
             .isInstanceOf(TransferAnswer.SystemError.class);
       }
+      // A query's SUCCESS must say what was paid; a transfer's may leave it to the request.
+      answer = "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\"}";
+      assertThat(gateway.query("T1")).isInstanceOf(QueryAnswer.NoAnswer.class);
+      assertThat(gateway.transfer("T1", "alice", Amount.fen(5_000)))
+          .isEqualTo(new TransferAnswer.Success("G1", Amount.fen(5_000)));
       // The same fields of the right types are read as they say.
       answer = "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":5000}";
       assertThat(gateway.query("T1")).isEqualTo(new QueryAnswer.Success("G1", Amount.fen(5_000)));
@@ -91,11 +96,9 @@ class UnreadableAnswerTest {
   void aSignedCallbackPayingNothing_isRefused_notSettledOn() {
     var signature = new GatewaySignature("test-secret-0123456789");
     var notices = new SignedNotices(signature);
-    for (long fen : new long[] {0, -5_000}) {
+    for (String amount : new String[] {",\"amount\":0", ",\"amount\":-5000", ""}) {
       String body =
-          "{\"outTradeNo\":\"T1\",\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":"
-              + fen
-              + "}";
+          "{\"outTradeNo\":\"T1\",\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\"" + amount + "}";
       assertThatThrownBy(() -> notices.open(body, signature.sign(GatewaySignature.NOTICE, body)))
           .as(body)
           .isInstanceOf(IllegalArgumentException.class);

@@ -649,7 +649,8 @@ class RewardPipelineTest {
   @Test
   void aTypeWhoseIssuerUrlCannotBeCalled_isRefused_andNothingIsStored() {
     String type = unique("BAD").toUpperCase();
-    for (String url : List.of("http://bad host/", "http:///no-host", "https://")) {
+    for (String url :
+        List.of("http://bad host/", "http:///no-host", "https://", "http://issuer:70000/")) {
       var answer =
           fixture.api.put(
               "/api/v1/admin/reward-types/" + type,

@@ -75,6 +75,9 @@ public record RewardType(
     if (uri.getHost() == null) {
       throw invalid("issuerUrl names no host");
     }
+    if (uri.getPort() > 65_535) {
+      throw invalid("issuerUrl's port is out of range");
+    }
   }
 
   public RewardType withFused(boolean fused) {
