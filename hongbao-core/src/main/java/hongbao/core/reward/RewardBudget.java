@@ -42,12 +42,21 @@ public interface RewardBudget {
   void release(Reward reward);
 
   /**
-   * Undoes an asynchronous send's reservation (it queued nothing) unless a replay found it first:
-   * that replay answered ACCEPTED and queued the event, whose credit the reservation must cover.
+   * Undoes an asynchronous first send's reservation (it queued nothing) unless a replay of the same
+   * request queued its event ({@link #markQueued}): that event's credit needs the reservation.
    *
-   * @return false when a replay holds the reservation, which stays
+   * @return false when a replay's queued event holds the reservation, which stays
    */
-  boolean releaseUnlessReplayed(Reward reward);
+  boolean releaseUnlessQueued(Reward reward);
+
+  /**
+   * Marks an asynchronous trade whose event a replay has just queued, so that the first send, if it
+   * fails after all, keeps the reservation ({@link #releaseUnlessQueued}).
+   *
+   * @return false when there is no reservation: the first send released it before the event was
+   *     queued, and the replay must reserve again
+   */
+  boolean markQueued(Reward reward);
 
   /**
    * Takes over a synchronous send's reservation accepted before {@code acceptedBefore}, as though

@@ -247,7 +247,7 @@ final class RewardDoubles {
   /** budget_reserve.lua / budget_release.lua by tradeNo, without the allowance arithmetic. */
   static final class MemoryBudget implements RewardBudget {
     final Map<String, String[]> trades = new HashMap<>();
-    final Set<String> replayed = new HashSet<>();
+    final Set<String> queued = new HashSet<>();
 
     /** Runs once, right after the next release, outside the lock. */
     Runnable afterRelease = () -> {};
@@ -263,11 +263,9 @@ final class RewardDoubles {
         if (!prior[0].equals(reward.digest())) {
           return new Reservation.Conflict();
         }
-        if (prior[2].equals("S")) {
-          return new Reservation.SyncReplay(prior[1], Instant.parse(prior[3]));
-        }
-        replayed.add(reward.tradeNo());
-        return new Reservation.Replay(prior[1]);
+        return prior[2].equals("S")
+            ? new Reservation.SyncReplay(prior[1], Instant.parse(prior[3]))
+            : new Reservation.Replay(prior[1]);
       }
       trades.put(
           reward.tradeNo(),
@@ -279,7 +277,7 @@ final class RewardDoubles {
     public void release(Reward reward) {
       synchronized (this) {
         trades.remove(reward.tradeNo());
-        replayed.remove(reward.tradeNo());
+        queued.remove(reward.tradeNo());
       }
       Runnable after = afterRelease;
       afterRelease = () -> {};
@@ -287,11 +285,25 @@ final class RewardDoubles {
     }
 
     @Override
-    public synchronized boolean releaseUnlessReplayed(Reward reward) {
-      if (replayed.contains(reward.tradeNo())) {
+    public boolean releaseUnlessQueued(Reward reward) {
+      synchronized (this) {
+        if (queued.contains(reward.tradeNo())) {
+          return false;
+        }
+        trades.remove(reward.tradeNo());
+      }
+      Runnable after = afterRelease;
+      afterRelease = () -> {};
+      after.run();
+      return true;
+    }
+
+    @Override
+    public synchronized boolean markQueued(Reward reward) {
+      if (!trades.containsKey(reward.tradeNo())) {
         return false;
       }
-      trades.remove(reward.tradeNo());
+      queued.add(reward.tradeNo());
       return true;
     }
 

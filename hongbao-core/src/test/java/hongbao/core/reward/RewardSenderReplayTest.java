@@ -11,7 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -322,9 +324,98 @@ class RewardSenderReplayTest {
    * counts it, and the budget would accept more than its escrow can pay.
    */
   @Test
-  void anAsyncSendWhoseClaimFailsAfterAReplayWasAccepted_leavesTheReservationToTheReplay() {
-    var sender = new AtomicReference<RewardSender>();
+  void anAsyncSendWhoseClaimFailsAfterAReplayQueuedTheEvent_leavesTheReservationToIt() {
     var retry = new AtomicReference<SendOutcome>();
+    RewardSender sender = senderWhoseFirstClaimFails(self -> retry.set(self.send(REQUEST)));
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> sender.send(REQUEST))
+        .isInstanceOf(Unavailable.class);
+
+    assertThat(retry.get()).isInstanceOf(SendOutcome.Accepted.class);
+    assertThat(queued).extracting(Reward::tradeNo).containsExactly("t1");
+    assertThat(budget.trades).as("the replay's event is covered").containsKey("t1");
+    assertThat(tokenStore.holds(queued.getFirst())).as("its token copy").isTrue();
+  }
+
+  /**
+   * The retry fails too (its own claim meets the same outage): nothing is queued, both callers are
+   * told to try again, and the reservation goes with the first send's failure rather than staying
+   * held with no event behind it.
+   */
+  @Test
+  void anAsyncSendAndItsReplayBothFailing_leaveNoReservationBehind() {
+    var retry = new AtomicReference<Throwable>();
+    RewardSender sender =
+        senderWhoseFirstClaimFails(
+            self -> {
+              claimsDown.set(true);
+              try {
+                self.send(REQUEST);
+              } catch (Unavailable e) {
+                retry.set(e);
+              } finally {
+                claimsDown.set(false);
+              }
+            });
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> sender.send(REQUEST))
+        .isInstanceOf(Unavailable.class);
+
+    assertThat(retry.get()).isInstanceOf(Unavailable.class);
+    assertThat(queued).isEmpty();
+    assertThat(budget.trades).doesNotContainKey("t1");
+  }
+
+  /**
+   * A first send's release (its claim failed) lands while the replay's event is on its way: the
+   * replay finds no reservation to mark and reserves again, so the event it queued is covered. The
+   * first send here reserves and queues as usual; the release the producer makes when the replay's
+   * event arrives stands for that failing first send's.
+   */
+  @Test
+  void aReplayWhoseReservationWasReleasedWhileItQueued_reservesAgain() {
+    var queuedBeforeTheRelease = new AtomicBoolean();
+    RewardSender sender =
+        new RewardSender(
+            RewardDoubles.typesOf(TEA),
+            new RewardDoubles.PlainTokens(),
+            budget,
+            FundedBudgets.NONE,
+            claims,
+            tokenStore,
+            RewardDoubles.queuesOn(
+                RewardDoubles.producer(
+                    "memory",
+                    (reward, attempt) -> {
+                      queued.add(reward);
+                      if (queued.size()
+                          == 2) { // the replay's event: the first send's release lands
+                        queuedBeforeTheRelease.set(budget.releaseUnlessQueued(reward));
+                      }
+                      return CompletableFuture.completedFuture(null);
+                    })),
+            service(),
+            book,
+            new RewardDoubles.AlwaysOn(),
+            (type, permits) -> 0,
+            duration -> {},
+            Clock.systemUTC());
+    assertThat(sender.send(REQUEST)).isInstanceOf(SendOutcome.Accepted.class);
+
+    assertThat(sender.send(REQUEST)).isInstanceOf(SendOutcome.Accepted.class);
+
+    assertThat(queuedBeforeTheRelease).as("released before the replay marked it").isTrue();
+    assertThat(budget.trades).as("reserved again for the queued event").containsKey("t1");
+  }
+
+  private final AtomicBoolean claimsDown = new AtomicBoolean();
+
+  /**
+   * A sender whose first claim runs {@code meanwhile} (a retry, given this very sender) and then
+   * fails as a timed-out Redis command; later claims fail while {@link #claimsDown} is set.
+   */
+  private RewardSender senderWhoseFirstClaimFails(Consumer<RewardSender> meanwhile) {
+    var self = new AtomicReference<RewardSender>();
     TradeClaims claimHangingThenFailing =
         new TradeClaims() {
           private boolean first = true;
@@ -333,7 +424,10 @@ class RewardSenderReplayTest {
           public Claim claim(String tradeNo, String campaignId, String digest, boolean keep) {
             if (first) {
               first = false;
-              retry.set(sender.get().send(REQUEST)); // the retry runs while the claim hangs
+              meanwhile.accept(self.get());
+              throw new Unavailable("redis", "command timed out", null);
+            }
+            if (claimsDown.get()) {
               throw new Unavailable("redis", "command timed out", null);
             }
             return claims.claim(tradeNo, campaignId, digest, keep);
@@ -344,7 +438,7 @@ class RewardSenderReplayTest {
             return claims.conflictOf(tradeNo, campaignId, digest);
           }
         };
-    sender.set(
+    self.set(
         new RewardSender(
             RewardDoubles.typesOf(TEA),
             new RewardDoubles.PlainTokens(),
@@ -353,26 +447,24 @@ class RewardSenderReplayTest {
             claimHangingThenFailing,
             tokenStore,
             recordingQueues(queued),
-            new RewardService(
-                book,
-                (reward, type) -> {
-                  throw new AssertionError("an asynchronous send issues nothing");
-                },
-                tokenStore,
-                RewardMetrics.NONE),
+            service(),
             book,
             new RewardDoubles.AlwaysOn(),
             (type, permits) -> 0,
             duration -> {},
             Clock.systemUTC()));
+    return self.get();
+  }
 
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> sender.get().send(REQUEST))
-        .isInstanceOf(Unavailable.class);
-
-    assertThat(retry.get()).isInstanceOf(SendOutcome.Accepted.class);
-    assertThat(queued).extracting(Reward::tradeNo).containsExactly("t1");
-    assertThat(budget.trades).as("the replay's event is covered").containsKey("t1");
-    assertThat(tokenStore.holds(queued.getFirst())).as("its token copy").isTrue();
+  /** Crediting, which no asynchronous send reaches. */
+  private RewardService service() {
+    return new RewardService(
+        book,
+        (reward, type) -> {
+          throw new AssertionError("an asynchronous send issues nothing");
+        },
+        tokenStore,
+        RewardMetrics.NONE);
   }
 
   /** {@code target}, whose first call of {@code method} fails as Redis dropping the connection. */
