@@ -7,7 +7,9 @@ No ARGV.
 Reply: {stream, entry id, field, value, ...}: the first entry of one stream, the one whose grab time
 (field t) is the earliest among the streams' first entries; {} when every stream is empty. A stream
 holds exactly the tasks not yet acknowledged (ack.lua keeps it so), in the order they were queued,
-so its first entry is the task waiting longest on it.
+so its first entry is the task queued longest ago on it (a receipt's claim or a retried dead letter
+carries an older grab time than tasks queued before it: the reconciler's measure, not an exact
+minimum).
 
 One call instead of one XRANGE per stream, as backlog.lua. Read-only, so atomicity does not matter.
 --]]

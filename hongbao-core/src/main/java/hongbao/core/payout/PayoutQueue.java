@@ -54,9 +54,10 @@ public interface PayoutQueue {
   long backlog();
 
   /**
-   * Of the tasks not yet acknowledged, the one grabbed longest ago (among those first in line on
-   * their stream, which a stream's order makes its oldest queued): the reconciler's measure of how
-   * long a share has waited, whatever became of its packet since.
+   * Of the tasks not yet acknowledged and first in line on their stream (a stream is in queue
+   * order), the one grabbed longest ago: the reconciler's measure of how long a share has waited,
+   * whatever became of its packet since. Not an exact minimum: a receipt's claim or a retried dead
+   * letter carries an older grab time than the tasks queued before it.
    */
   Optional<PayoutTask> oldest();
 }

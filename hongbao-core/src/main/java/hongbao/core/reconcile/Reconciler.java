@@ -224,23 +224,28 @@ public final class Reconciler {
   }
 
   /**
-   * The payout waiting longest, if it waited past {@link Limits#unpaidAfter} and its packet was not
-   * checked (which would have named it). One line is enough: it makes the run unclean, and the
-   * next, full, run names every such grab.
+   * The packet of the payout waiting longest, checked as a full run would check it, if that payout
+   * waited past {@link Limits#unpaidAfter} and the run did not read its packet. Checked, not named
+   * at once: the task may be paid already, its acknowledgement lost (a crash, or payouts switched
+   * off, which stops the reclaim); the packet's check compares the ledger with the store's grabs.
+   * One packet is enough: a finding makes the run unclean, and the next, full, run reads them all.
    */
   private List<String> unpaidUntouched(Set<Long> checked) {
     Instant unpaidSince = clock.instant().minus(limits.unpaidAfter());
-    return queue
-        .oldest()
-        .filter(task -> task.grabbedAt().isBefore(unpaidSince))
-        .filter(task -> !checked.contains(task.packetId()))
-        .map(
-            task ->
-                List.of(
-                    "packet %d: %s grabbed %s at %s and is still unpaid"
-                        .formatted(
-                            task.packetId(), task.userId(), task.amount(), task.grabbedAt())))
-        .orElse(List.of());
+    Optional<Packet> waiting =
+        queue
+            .oldest()
+            .filter(task -> task.grabbedAt().isBefore(unpaidSince))
+            .filter(task -> !checked.contains(task.packetId()))
+            .flatMap(task -> packets.find(task.packetId()));
+    if (waiting.isEmpty()) {
+      return List.of();
+    }
+    Packet packet = waiting.get();
+    boolean closed = !packets.closedAmong(List.of(packet.id())).isEmpty();
+    return packets.heldAmong(List.of(packet.id())).isEmpty()
+        ? checkRepeatedly(packet, closed)
+        : checkEscrow(packet);
   }
 
   private List<String> checkRepeatedly(Packet packet, boolean closed) {
