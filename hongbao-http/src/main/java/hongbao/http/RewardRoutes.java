@@ -21,6 +21,8 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.List;
 
 /**
@@ -147,13 +149,38 @@ public final class RewardRoutes implements HttpApi.Routes, AutoCloseable {
               body.optionalBoolean("fused", false),
               queue == null ? VirtualQueue.MASSIVE : enumOf(VirtualQueue.class, "queue", queue),
               body.optionalString("issuerUrl"));
-      RewardType.checkCallable(type.issuerUrl());
     } catch (RejectedException e) {
       throw ApiError.invalid(e.getMessage());
     }
+    checkCallable(type.issuerUrl());
     blocking
         .call(ctx.vertx().getOrCreateContext(), () -> types.put(type))
         .onComplete(result -> answer(ctx, 200, result.map(RewardRoutes::typeJson)));
+  }
+
+  /**
+   * Refuses an issuerUrl the issuer's HTTP client could not call: one that does not parse as a URI
+   * (a space in it, say), names no host or a port out of range. Every reward of such a type would
+   * fail its issue, retried and parked until it went to the failure stream. {@link RewardType}
+   * checks only the scheme and the length, so that a type stored before this check still loads.
+   */
+  private static void checkCallable(String issuerUrl) {
+    if (issuerUrl == null) {
+      return;
+    }
+    URI uri;
+    try {
+      uri = new URI(issuerUrl);
+    } catch (URISyntaxException e) {
+      throw ApiError.invalid(
+          "issuerUrl is not a URL: " + e.getReason() + " at index " + e.getIndex());
+    }
+    if (uri.getHost() == null) {
+      throw ApiError.invalid("issuerUrl names no host");
+    }
+    if (uri.getPort() > 65_535) {
+      throw ApiError.invalid("issuerUrl's port is out of range");
+    }
   }
 
   private static JsonObject typeJson(RewardType type) {

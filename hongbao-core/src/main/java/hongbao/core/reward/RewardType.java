@@ -2,8 +2,6 @@ package hongbao.core.reward;
 
 import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.regex.Pattern;
 
 /**
@@ -52,31 +50,6 @@ public record RewardType(
     }
     if ("CASH".equals(type) && kind != RewardKind.CASH) {
       throw invalid("the type CASH must be of kind CASH");
-    }
-  }
-
-  /**
-   * Refuses an issuerUrl the issuer's HTTP client could not call: one that does not parse as a URI
-   * (a space in it, say) or names no host. Every reward of such a type would fail its issue,
-   * retried and parked until it went to the failure stream. The constructor checks only the scheme
-   * and the length, so that a type stored before this check still loads; a new definition passes
-   * this too.
-   */
-  public static void checkCallable(String issuerUrl) {
-    if (issuerUrl == null) {
-      return;
-    }
-    URI uri;
-    try {
-      uri = new URI(issuerUrl);
-    } catch (URISyntaxException e) {
-      throw invalid("issuerUrl is not a URL: " + e.getReason() + " at index " + e.getIndex());
-    }
-    if (uri.getHost() == null) {
-      throw invalid("issuerUrl names no host");
-    }
-    if (uri.getPort() > 65_535) {
-      throw invalid("issuerUrl's port is out of range");
     }
   }
 
