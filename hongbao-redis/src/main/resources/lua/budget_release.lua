@@ -4,17 +4,16 @@ not queue its event), so the tradeNo may be tried again and its cost is free for
 
 KEYS[1] budget key  hb:rwb:{<campaign>:<k>}
 KEYS[2] trades      hb:rwb:{<campaign>:<k>}:t
-ARGV[1] tradeNo  ARGV[2] 'unless-queued' (an asynchronous first send that queued nothing), or
-'always'
+ARGV[1] tradeNo  ARGV[2] 'unless-replayed' (an asynchronous send that queued nothing), or absent
 
 Replies (integer): 1 released; 0 there was no such reservation (released before); 2 kept: a replay
-of the request queued its event (budget_queued.lua marked it), whose credit needs the reservation.
+found it (budget_reserve.lua marked it), so its event may be on a queue, or about to be.
 
 Atomic so a release happens once: used and the trade record move together.
 --]]
 local prior = redis.call('HGET', KEYS[2], ARGV[1])
 if not prior then return 0 end
-if ARGV[2] == 'unless-queued' and string.sub(prior, -7) == '|queued' then return 2 end
+if ARGV[2] == 'unless-replayed' and string.sub(prior, -9) == '|replayed' then return 2 end
 local cost = tonumber(string.match(prior, '^[^|]*|([^|]*)|'))
 -- A coupon or item reserves nothing, and Lua would send -0 as "-0", which HINCRBY refuses.
 if cost ~= 0 then

@@ -4,7 +4,8 @@ the trade, or answers the first reservation of the same tradeNo.
 
 KEYS[1] budget key  hb:rwb:{<campaign>:<k>}     hash: cap, used, ...
 KEYS[2] trades      hb:rwb:{<campaign>:<k>}:t   hash: tradeNo -> digest|cost|acceptedAtMillis|token
-                                                 (|sync appended for a synchronous send)
+                                                 (|sync appended for a synchronous send,
+                                                 |replayed for an asynchronous one once replayed)
 ARGV[1] tradeNo  ARGV[2] request digest  ARGV[3] cost (fen, 0 for non-cash)  ARGV[4] now (ms)
 ARGV[5] token  ARGV[6] 'sync' for a synchronous send (issued now, undone if that fails), else
 'async'
@@ -13,7 +14,10 @@ ARGV[5] token  ARGV[6] 'sync' for a synchronous send (issued now, undone if that
 Replies (one string: the verdict, then what it carries after one space):
   'OK'                  reserved and recorded
   'REPLAY token'        reserved before with the same digest: its first token (the rest of the
-                        string, whatever it holds)
+                        string, whatever it holds); the trade is marked replayed: this replay
+                        may queue the event, so the first send, if it fails to claim or to queue,
+                        keeps the reservation (a lost claim or queue of both leaves it to the next
+                        retry, and the reconciler names it meanwhile)
   'SYNC at token'       as REPLAY, by a synchronous send accepted at `at` (ms): it may still be
                         issuing, and undo the reservation if that fails
   'CONFLICT'            reserved before with another digest
@@ -32,6 +36,7 @@ if prior then
   local digest, at, token, mode = string.match(prior, '^([^|]*)|[^|]*|([^|]*)|([^|]*)(.*)$')
   if digest ~= ARGV[2] then return 'CONFLICT' end
   if mode == '|sync' then return 'SYNC ' .. at .. ' ' .. token end
+  if mode == '' then redis.call('HSET', KEYS[2], ARGV[1], prior .. '|replayed') end
   return 'REPLAY ' .. token
 end
 local state = redis.call('HMGET', KEYS[1], 'cap', 'used', 'closed')

@@ -42,21 +42,14 @@ public interface RewardBudget {
   void release(Reward reward);
 
   /**
-   * Undoes an asynchronous first send's reservation (it queued nothing) unless a replay of the same
-   * request queued its event ({@link #markQueued}): that event's credit needs the reservation.
+   * Undoes an asynchronous send's reservation (it queued nothing) unless a replay found it first:
+   * that replay may have queued the event, or be about to, and its credit needs the reservation.
+   * Should the replay fail too, the reservation waits for the next retry to queue the event (the
+   * reconciler names it meanwhile): held without cause, never spent without one.
    *
-   * @return false when a replay's queued event holds the reservation, which stays
+   * @return false when a replay holds the reservation, which stays
    */
-  boolean releaseUnlessQueued(Reward reward);
-
-  /**
-   * Marks an asynchronous trade whose event a replay has just queued, so that the first send, if it
-   * fails after all, keeps the reservation ({@link #releaseUnlessQueued}).
-   *
-   * @return false when there is no reservation: the first send released it before the event was
-   *     queued, and the replay must reserve again
-   */
-  boolean markQueued(Reward reward);
+  boolean releaseUnlessReplayed(Reward reward);
 
   /**
    * Takes over a synchronous send's reservation accepted before {@code acceptedBefore}, as though

@@ -191,7 +191,7 @@ public final class RewardSender {
         } else {
           // A retry of the same request may have replayed while the claim hung, and queued the
           // event this send never will: its credit needs the reservation.
-          budget.releaseUnlessQueued(reward);
+          budget.releaseUnlessReplayed(reward);
         }
       } catch (RuntimeException alsoDown) {
         outage.addSuppressed(alsoDown);
@@ -369,33 +369,8 @@ public final class RewardSender {
       Reward first = tokens.open(firstToken, reward.userId()).orElse(reward);
       keepCopy(first, firstToken);
       queues.send(first, type.queue(), 0);
-      keepReserved(first, type, firstToken);
     }
     return new SendOutcome.Accepted(reward.tradeNo(), firstToken);
-  }
-
-  /**
-   * Tells a first send still running that this replay queued the event, so that, failing after all,
-   * it leaves the reservation to the event's credit; a first send that failed and released it
-   * before is followed by a new reservation. Either way the queued event is covered.
-   */
-  private void keepReserved(Reward reward, RewardType type, String token) {
-    if (budget.markQueued(reward)) {
-      return;
-    }
-    Amount cost = type.kind() == RewardKind.CASH ? reward.amount() : Amount.ZERO;
-    RewardBudget.Reservation again = budget.reserve(reward, cost, token, false);
-    if (again instanceof RewardBudget.Reservation.Reserved
-        || again instanceof RewardBudget.Reservation.Replay) {
-      budget.markQueued(reward);
-    } else {
-      LOG.log(
-          Level.ERROR,
-          "reward "
-              + reward.tradeNo()
-              + " was queued by a replay but cannot be reserved again: "
-              + again);
-    }
   }
 
   private boolean credited(Reward reward) {
@@ -418,8 +393,8 @@ public final class RewardSender {
       queues.send(reward, type.queue(), 0);
     } catch (RewardQueues.QueuesFull full) {
       tokenStore.delete(reward);
-      if (!budget.releaseUnlessQueued(reward)) {
-        // A replay queued the event meanwhile and answered ACCEPTED: its copy stays too.
+      if (!budget.releaseUnlessReplayed(reward)) {
+        // A replay found the reservation meanwhile and may have queued the event: its copy stays.
         keepCopy(reward, token);
       }
       throw full;

@@ -247,7 +247,7 @@ final class RewardDoubles {
   /** budget_reserve.lua / budget_release.lua by tradeNo, without the allowance arithmetic. */
   static final class MemoryBudget implements RewardBudget {
     final Map<String, String[]> trades = new HashMap<>();
-    final Set<String> queued = new HashSet<>();
+    final Set<String> replayed = new HashSet<>();
 
     /** Runs once, right after the next release, outside the lock. */
     Runnable afterRelease = () -> {};
@@ -263,9 +263,11 @@ final class RewardDoubles {
         if (!prior[0].equals(reward.digest())) {
           return new Reservation.Conflict();
         }
-        return prior[2].equals("S")
-            ? new Reservation.SyncReplay(prior[1], Instant.parse(prior[3]))
-            : new Reservation.Replay(prior[1]);
+        if (prior[2].equals("S")) {
+          return new Reservation.SyncReplay(prior[1], Instant.parse(prior[3]));
+        }
+        replayed.add(reward.tradeNo());
+        return new Reservation.Replay(prior[1]);
       }
       trades.put(
           reward.tradeNo(),
@@ -277,7 +279,7 @@ final class RewardDoubles {
     public void release(Reward reward) {
       synchronized (this) {
         trades.remove(reward.tradeNo());
-        queued.remove(reward.tradeNo());
+        replayed.remove(reward.tradeNo());
       }
       Runnable after = afterRelease;
       afterRelease = () -> {};
@@ -285,25 +287,11 @@ final class RewardDoubles {
     }
 
     @Override
-    public boolean releaseUnlessQueued(Reward reward) {
-      synchronized (this) {
-        if (queued.contains(reward.tradeNo())) {
-          return false;
-        }
-        trades.remove(reward.tradeNo());
-      }
-      Runnable after = afterRelease;
-      afterRelease = () -> {};
-      after.run();
-      return true;
-    }
-
-    @Override
-    public synchronized boolean markQueued(Reward reward) {
-      if (!trades.containsKey(reward.tradeNo())) {
+    public synchronized boolean releaseUnlessReplayed(Reward reward) {
+      if (replayed.contains(reward.tradeNo())) {
         return false;
       }
-      queued.add(reward.tradeNo());
+      trades.remove(reward.tradeNo());
       return true;
     }
 

@@ -40,9 +40,8 @@ public final class RedisRewardBudget implements RewardBudget {
   private static final LuaScript GRANT = LuaScript.fromResource("budget_grant.lua");
   private static final LuaScript RELEASE = LuaScript.fromResource("budget_release.lua");
   private static final LuaScript TAKE_OVER = LuaScript.fromResource("budget_takeover.lua");
-  private static final LuaScript QUEUED = LuaScript.fromResource("budget_queued.lua");
 
-  /** budget_release.lua's reply for a reservation a replay's queued event holds. */
+  /** budget_release.lua's reply for a reservation a replay holds. */
   private static final long KEPT_FOR_A_REPLAY = 2;
 
   private final RedisLink redis;
@@ -270,24 +269,8 @@ public final class RedisRewardBudget implements RewardBudget {
   }
 
   @Override
-  public boolean releaseUnlessQueued(Reward reward) {
-    return release(reward, "unless-queued") != KEPT_FOR_A_REPLAY;
-  }
-
-  @Override
-  public boolean markQueued(Reward reward) {
-    Layout layout = layout(reward.campaignId());
-    if (layout == null) {
-      return false;
-    }
-    int k = keyOf(reward.tradeNo(), layout.keys());
-    Long marked =
-        QUEUED.run(
-            redis,
-            ScriptOutputType.INTEGER,
-            new String[] {keys.trades(reward.campaignId(), k)},
-            reward.tradeNo());
-    return marked != null && marked == 1;
+  public boolean releaseUnlessReplayed(Reward reward) {
+    return release(reward, "unless-replayed") != KEPT_FOR_A_REPLAY;
   }
 
   private long release(Reward reward, String mode) {

@@ -307,34 +307,29 @@ class RedisRewardBudgetTest {
   }
 
   /**
-   * An asynchronous first send that could not queue its event gives its reservation back only if no
-   * replay queued the event (and marked the trade so); a replay whose mark finds no reservation
-   * learns that it must reserve again.
+   * An asynchronous send that could not queue its event gives its reservation back only if no
+   * replay found it: a replay answered ACCEPTED and queued the event, whose credit needs it.
    */
   @Test
-  void anAsyncReservation_isReleasedUnlessAReplayQueuedItsEvent() {
+  void anAsyncReservation_isReleasedUnlessReplayed_andAReplayedOneStaysReservedAndReadable() {
     String campaign = "c" + IDS.incrementAndGet();
     budget.open(campaign, Amount.fen(1_000));
     Reward alone = reward(campaign, "alone", 100);
-    Reward queued = reward(campaign, "queued", 200);
+    Reward replayed = reward(campaign, "replayed", 200);
     budget.reserve(alone, alone.amount(), "t-alone");
-    budget.reserve(queued, queued.amount(), "t-queued");
-    assertThat(budget.reserve(queued, queued.amount(), "again"))
-        .as("a replay marks nothing")
-        .isEqualTo(new Reservation.Replay("t-queued"));
-    assertThat(budget.markQueued(queued)).isTrue();
-    assertThat(budget.markQueued(queued)).as("once").isTrue();
+    budget.reserve(replayed, replayed.amount(), "t-replayed");
+    for (int replay = 0; replay < 2; replay++) {
+      assertThat(budget.reserve(replayed, replayed.amount(), "again"))
+          .isEqualTo(new Reservation.Replay("t-replayed"));
+    }
 
-    assertThat(budget.releaseUnlessQueued(alone)).isTrue();
-    assertThat(budget.releaseUnlessQueued(queued)).as("a queued event holds it").isFalse();
+    assertThat(budget.releaseUnlessReplayed(alone)).isTrue();
+    assertThat(budget.releaseUnlessReplayed(replayed)).as("a replay holds it").isFalse();
 
     assertThat(budget.state(campaign).reserved()).isEqualTo(Amount.fen(200));
-    assertThat(budget.trades(campaign)).containsOnlyKeys("queued");
-    assertThat(budget.trades(campaign).get("queued").cost()).isEqualTo(Amount.fen(200));
-    assertThat(budget.reserve(queued, queued.amount(), "again"))
-        .isEqualTo(new Reservation.Replay("t-queued"));
-    assertThat(budget.markQueued(alone)).as("released: nothing to mark").isFalse();
-    budget.release(queued);
+    assertThat(budget.trades(campaign)).containsOnlyKeys("replayed");
+    assertThat(budget.trades(campaign).get("replayed").cost()).isEqualTo(Amount.fen(200));
+    budget.release(replayed);
     assertThat(budget.state(campaign).reserved()).isEqualTo(Amount.ZERO);
   }
 
