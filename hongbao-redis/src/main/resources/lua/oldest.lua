@@ -1,36 +1,34 @@
 --[[
-oldest.lua: the payout task that was grabbed longest ago among a group of payout streams' heads.
+oldest.lua: the payout tasks first in line on their streams that were grabbed before a time.
 
 KEYS[1..n] payout streams  hb:{sNNN}:payouts, all on one server (and, on a cluster, one slot)
-No ARGV.
+ARGV[1] grabbed before (ms)  ARGV[2] the most tasks to answer
 
-Reply: {stream, entry id, field, value, ...}: the first entry of one stream, the one whose grab time
-(field t) is the earliest among the streams' first entries; {} when every stream is empty. A stream
-holds exactly the tasks not yet acknowledged (ack.lua keeps it so), in the order they were queued,
-so its first entry is the task queued longest ago on it (a receipt's claim or a retried dead letter
-carries an older grab time than tasks queued before it: the reconciler's measure, not an exact
-minimum).
+Reply: one {stream, entry id, field, value, ...} per stream whose first entry's grab time (field t)
+is before ARGV[1], at most ARGV[2]; {} when there is none. A stream holds exactly the tasks not yet
+acknowledged (ack.lua keeps it so), in the order they were queued, so its first entry is the task
+queued longest ago on it (a receipt's claim or a retried dead letter may carry an older grab time
+than the tasks queued before it: the reconciler's measure, not an exact minimum).
 
 One call instead of one XRANGE per stream, as backlog.lua. Read-only, so atomicity does not matter.
 --]]
-local best, bestKey, bestAt
+local before = tonumber(ARGV[1])
+local max = tonumber(ARGV[2])
+local reply = {}
 for i = 1, #KEYS do
+  if #reply >= max then break end
   local first = redis.call('XRANGE', KEYS[i], '-', '+', 'COUNT', 1)[1]
   if first then
     local fields = first[2]
     for j = 1, #fields, 2 do
-      if fields[j] == 't' then
-        local at = tonumber(fields[j + 1])
-        if not bestAt or at < bestAt then
-          best, bestKey, bestAt = first, KEYS[i], at
+      if fields[j] == 't' and tonumber(fields[j + 1]) < before then
+        local entry = {KEYS[i], first[1]}
+        for _, value in ipairs(fields) do
+          table.insert(entry, value)
         end
+        table.insert(reply, entry)
       end
     end
   end
-end
-if not best then return {} end
-local reply = {bestKey, best[1]}
-for _, value in ipairs(best[2]) do
-  table.insert(reply, value)
 end
 return reply

@@ -8,13 +8,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The payout queue in memory, with the semantics of the Redis stream and its consumer group: a
@@ -190,9 +188,14 @@ public final class MemoryPayoutQueue implements PayoutQueue {
     return state.entries.size();
   }
 
+  /** One queue here, as one stream: its first task, if grabbed before the time. */
   @Override
-  public synchronized Optional<PayoutTask> oldest() {
-    return state.entries.values().stream().min(Comparator.comparing(PayoutTask::grabbedAt));
+  public synchronized List<PayoutTask> waitingHeads(Instant grabbedBefore, int max) {
+    return state.entries.values().stream()
+        .limit(1)
+        .filter(task -> task.grabbedAt().isBefore(grabbedBefore))
+        .limit(max)
+        .toList();
   }
 
   /** Tasks of a packet not yet acknowledged (what a close of a missing packet waits for). */

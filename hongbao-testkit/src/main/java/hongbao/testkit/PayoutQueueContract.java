@@ -107,24 +107,24 @@ public abstract class PayoutQueueContract {
   }
 
   @Test
-  void oldest_isTheUnackedTaskGrabbedFirst_deliveredOrNot_andNoneOnceAllAreAcked() {
-    long later = grabbed(1, Duration.ofSeconds(5));
-    long earlier = grabbed(1, Duration.ofSeconds(2));
-    assertThat(queue().oldest())
-        .hasValueSatisfying(t -> assertThat(t.packetId()).isEqualTo(earlier));
+  void waitingHeads_areTheFirstUnackedTasks_grabbedBeforeTheTime_deliveredOrNot() {
+    long id = grabbed(2, Duration.ofSeconds(2));
+    Instant grabbed = start().plusSeconds(2);
+    assertThat(queue().waitingHeads(grabbed, 10)).as("grabbed at, not before").isEmpty();
+    assertThat(queue().waitingHeads(grabbed.plusMillis(1), 10))
+        .singleElement()
+        .satisfies(
+            t -> {
+              assertThat(t.packetId()).isEqualTo(id);
+              assertThat(t.grabbedAt()).isEqualTo(grabbed);
+            });
 
     List<PayoutTask> tasks = pollAll("w1");
-    assertThat(queue().oldest())
+    assertThat(queue().waitingHeads(grabbed.plusMillis(1), 10))
         .as("delivered, not acknowledged")
-        .hasValueSatisfying(
-            t -> {
-              assertThat(t.packetId()).isEqualTo(earlier);
-              assertThat(t.grabbedAt()).isEqualTo(start().plusSeconds(2));
-            });
-    queue().ack(tasks.stream().filter(t -> t.packetId() == earlier).toList());
-    assertThat(queue().oldest()).hasValueSatisfying(t -> assertThat(t.packetId()).isEqualTo(later));
+        .hasSize(1);
     queue().ack(tasks);
-    assertThat(queue().oldest()).isEmpty();
+    assertThat(queue().waitingHeads(grabbed.plusMillis(1), 10)).isEmpty();
   }
 
   @Test

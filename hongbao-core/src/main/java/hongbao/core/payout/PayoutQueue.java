@@ -1,8 +1,8 @@
 package hongbao.core.payout;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Port: the at-least-once queue of payout tasks filled by grabs. A task stays pending until it is
@@ -54,10 +54,9 @@ public interface PayoutQueue {
   long backlog();
 
   /**
-   * Of the tasks not yet acknowledged and first in line on their stream (a stream is in queue
-   * order), the one grabbed longest ago: the reconciler's measure of how long a share has waited,
-   * whatever became of its packet since. Not an exact minimum: a receipt's claim or a retried dead
-   * letter carries an older grab time than the tasks queued before it.
+   * The tasks not yet acknowledged that are first in line on their stream (a stream is in queue
+   * order) and were grabbed before {@code grabbedBefore}, at most {@code max}: the reconciler's
+   * measure of which shares have waited long, whatever became of their packets since.
    */
-  Optional<PayoutTask> oldest();
+  List<PayoutTask> waitingHeads(Instant grabbedBefore, int max);
 }

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -53,6 +54,9 @@ public final class Reconciler {
   private static final int PAGE = 500;
   private static final int READINGS = 3;
   private static final int REPORTED_MAX = 100;
+
+  /** The most packets of long-waiting payouts an incremental run checks beyond its own. */
+  private static final int WAITING_CHECKED = 20;
 
   /**
    * How far before a clean run's start its watermark lies. A transfer is stamped when its
@@ -224,28 +228,39 @@ public final class Reconciler {
   }
 
   /**
-   * The packet of the payout waiting longest, checked as a full run would check it, if that payout
-   * waited past {@link Limits#unpaidAfter} and the run did not read its packet. Checked, not named
-   * at once: the task may be paid already, its acknowledgement lost (a crash, or payouts switched
-   * off, which stops the reclaim); the packet's check compares the ledger with the store's grabs.
-   * One packet is enough: a finding makes the run unclean, and the next, full, run reads them all.
+   * The packets of the payouts first in line on their streams that waited past {@link
+   * Limits#unpaidAfter}, those the run did not read, checked as a full run would check them (at
+   * most {@value #WAITING_CHECKED} packets). Checked, not named at once: a task may be paid
+   * already, its acknowledgement lost (a crash, or payouts switched off, which stops the reclaim);
+   * the packet's check compares the ledger with the store's grabs. A task whose packet the ledger
+   * does not know is named as it is. One finding is enough: it makes the run unclean, and the next,
+   * full, run reads every packet.
    */
   private List<String> unpaidUntouched(Set<Long> checked) {
     Instant unpaidSince = clock.instant().minus(limits.unpaidAfter());
-    Optional<Packet> waiting =
-        queue
-            .oldest()
-            .filter(task -> task.grabbedAt().isBefore(unpaidSince))
-            .filter(task -> !checked.contains(task.packetId()))
-            .flatMap(task -> packets.find(task.packetId()));
-    if (waiting.isEmpty()) {
-      return List.of();
+    var found = new ArrayList<String>();
+    var packetIds = new LinkedHashSet<Long>();
+    for (PayoutTask task : queue.waitingHeads(unpaidSince, REPORTED_MAX)) {
+      if (checked.contains(task.packetId()) || !packetIds.add(task.packetId())) {
+        continue;
+      }
+      if (packetIds.size() > WAITING_CHECKED) {
+        break;
+      }
+      Optional<Packet> packet = packets.find(task.packetId());
+      if (packet.isEmpty()) {
+        found.add(
+            "packet %d: %s grabbed %s at %s and is still unpaid"
+                .formatted(task.packetId(), task.userId(), task.amount(), task.grabbedAt()));
+        continue;
+      }
+      List<Long> id = List.of(task.packetId());
+      found.addAll(
+          packets.heldAmong(id).isEmpty()
+              ? checkRepeatedly(packet.get(), !packets.closedAmong(id).isEmpty())
+              : checkEscrow(packet.get()));
     }
-    Packet packet = waiting.get();
-    boolean closed = !packets.closedAmong(List.of(packet.id())).isEmpty();
-    return packets.heldAmong(List.of(packet.id())).isEmpty()
-        ? checkRepeatedly(packet, closed)
-        : checkEscrow(packet);
+    return found;
   }
 
   private List<String> checkRepeatedly(Packet packet, boolean closed) {

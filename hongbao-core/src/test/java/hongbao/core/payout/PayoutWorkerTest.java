@@ -17,7 +17,6 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -135,8 +134,8 @@ class PayoutWorkerTest {
     }
 
     @Override
-    public Optional<PayoutTask> oldest() {
-      return waiting.stream().min(Comparator.comparing(PayoutTask::grabbedAt));
+    public List<PayoutTask> waitingHeads(Instant grabbedBefore, int max) {
+      return waiting.stream().limit(1).filter(t -> t.grabbedAt().isBefore(grabbedBefore)).toList();
     }
   }
 

@@ -32,7 +32,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
@@ -587,35 +586,41 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
     return total;
   }
 
-  /** One oldest.lua per stream group, as {@link #backlog()}; the earliest grab of their answers. */
+  /** One oldest.lua per stream group, as {@link #backlog()}. */
   @Override
-  public Optional<PayoutTask> oldest() {
+  public List<PayoutTask> waitingHeads(Instant grabbedBefore, int max) {
     var heads = new ArrayList<CompletableFuture<List<Object>>>(streamGroups.size());
     for (List<String> group : streamGroups) {
       heads.add(
           OLDEST
               .<List<Object>>runAsync(
-                  commands, ScriptOutputType.MULTI, group.toArray(String[]::new))
+                  commands,
+                  ScriptOutputType.MULTI,
+                  group.toArray(String[]::new),
+                  Long.toString(grabbedBefore.toEpochMilli()),
+                  Integer.toString(max))
               .toCompletableFuture());
     }
     awaitDone(heads);
-    PayoutTask oldest = null;
+    var tasks = new ArrayList<PayoutTask>();
     for (CompletableFuture<List<Object>> head : heads) {
-      List<Object> reply = join(head);
-      if (reply.isEmpty()) {
-        continue;
-      }
-      String stream = (String) reply.get(0);
-      var body = new HashMap<String, String>();
-      for (int i = 2; i + 1 < reply.size(); i += 2) {
-        body.put((String) reply.get(i), (String) reply.get(i + 1));
-      }
-      PayoutTask task = toTask(stream, new StreamMessage<>(stream, (String) reply.get(1), body));
-      if (oldest == null || task.grabbedAt().isBefore(oldest.grabbedAt())) {
-        oldest = task;
+      for (Object entry : join(head)) {
+        if (tasks.size() < max) {
+          tasks.add(toTask((List<?>) entry));
+        }
       }
     }
-    return Optional.ofNullable(oldest);
+    return tasks;
+  }
+
+  /** One entry as oldest.lua answers it: stream, entry id, then the fields and values. */
+  private static PayoutTask toTask(List<?> entry) {
+    String stream = (String) entry.get(0);
+    var body = new HashMap<String, String>();
+    for (int i = 2; i + 1 < entry.size(); i += 2) {
+      body.put((String) entry.get(i), (String) entry.get(i + 1));
+    }
+    return toTask(stream, new StreamMessage<>(stream, (String) entry.get(1), body));
   }
 
   private static PayoutTask toTask(String stream, StreamMessage<String, String> message) {

@@ -4,8 +4,8 @@ import hongbao.core.payout.DeadLetter;
 import hongbao.core.payout.PayoutQueue;
 import hongbao.core.payout.PayoutTask;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * A worker's view of the payout queue that can kill the worker between the ledger's commit and the
@@ -69,7 +69,7 @@ final class CrashingQueue implements PayoutQueue {
   }
 
   @Override
-  public Optional<PayoutTask> oldest() {
-    return queue.oldest();
+  public List<PayoutTask> waitingHeads(Instant grabbedBefore, int max) {
+    return queue.waitingHeads(grabbedBefore, max);
   }
 }
