@@ -4,7 +4,7 @@ not queue its event), so the tradeNo may be tried again and its cost is free for
 
 KEYS[1] budget key  hb:rwb:{<campaign>:<k>}
 KEYS[2] trades      hb:rwb:{<campaign>:<k>}:t
-ARGV[1] tradeNo  ARGV[2] 'unless-replayed' (an asynchronous send that queued nothing), or absent
+ARGV[1] tradeNo  ARGV[2] 'unless-replayed' (an asynchronous send whose claim failed), or 'always'
 
 Replies (integer): 1 released; 0 there was no such reservation (released before); 2 kept: a replay
 found it (budget_reserve.lua marked it), so its event may be on a queue, or about to be.

@@ -42,7 +42,7 @@ public interface RewardBudget {
   void release(Reward reward);
 
   /**
-   * Undoes an asynchronous send's reservation (it queued nothing) unless a replay found it first:
+   * Undoes an asynchronous send's reservation (its claim failed) unless a replay found it first:
    * that replay may have queued the event, or be about to, and its credit needs the reservation.
    * Should the replay fail too, the reservation waits for the next retry to queue the event (the
    * reconciler names it meanwhile): held without cause, never spent without one.

@@ -61,7 +61,8 @@ public final class RewardQueues {
    * Sends an event on its virtual queue, failing over to the other topic; if neither takes it, it
    * is held for {@link #retryHeld}.
    *
-   * @throws QueuesFull when too many events are held already (nothing was accepted)
+   * @throws QueuesFull when too many events are held already: not held, though a send that timed
+   *     out may have landed all the same
    */
   public Delivery send(Reward reward, VirtualQueue queue, int attempt) {
     if (trySend(reward, queue, attempt) == null) {

@@ -388,17 +388,15 @@ public final class RewardSender {
     }
   }
 
+  /**
+   * Queues the event. When every queue failed it and too many events are held already, the caller
+   * is told to try again, but the reservation and the token copy stay: a send that timed out may
+   * have landed all the same, and its credit needs them. If it did not, the retry's replay sends
+   * the event again; if nobody retries, the reconciler names the reward (accepted, neither credited
+   * nor failed), held without cause, never spent without a reservation.
+   */
   private SendOutcome enqueue(Reward reward, RewardType type, String token) {
-    try {
-      queues.send(reward, type.queue(), 0);
-    } catch (RewardQueues.QueuesFull full) {
-      tokenStore.delete(reward);
-      if (!budget.releaseUnlessReplayed(reward)) {
-        // A replay found the reservation meanwhile and may have queued the event: its copy stays.
-        keepCopy(reward, token);
-      }
-      throw full;
-    }
+    queues.send(reward, type.queue(), 0);
     return new SendOutcome.Accepted(reward.tradeNo(), token);
   }
 
