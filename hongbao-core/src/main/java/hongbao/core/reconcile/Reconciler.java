@@ -18,11 +18,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Proves that every fen is where it should be. For every packet: amount = paid grabs + unpaid grabs
@@ -46,8 +46,8 @@ import java.util.Set;
  * is the safe default, and instances need not agree on one. Any run that finds a discrepancy
  * forgets it, so runs stay full, and keep reporting, until one is clean. Accounts, stuck money and
  * the further audits are checked whole on every run: they are one query each, not one per packet. A
- * grab left unpaid on a packet nothing touched since is found through the payout queue: its
- * longest-waiting task.
+ * grab left unpaid on a packet nothing touched since is found through the payout queue: the packets
+ * of the tasks first in line on their streams that waited long are checked too.
  */
 public final class Reconciler {
 
@@ -57,6 +57,12 @@ public final class Reconciler {
 
   /** The most packets of long-waiting payouts an incremental run checks beyond its own. */
   private static final int WAITING_CHECKED = 20;
+
+  /** The most long-waiting stream heads a run reads: every stream's, at the default 1,024. */
+  private static final int HEADS_READ_MAX = 4_096;
+
+  /** Where the next run starts among the long-waiting heads, so that each comes up in turn. */
+  private final AtomicInteger rotation = new AtomicInteger();
 
   /**
    * How far before a clean run's start its watermark lies. A transfer is stamped when its
@@ -150,7 +156,7 @@ public final class Reconciler {
     var discrepancies = new ArrayList<String>();
     int checked = 0;
     long after = 0;
-    // A run of the changes only also looks at the longest-waiting payout: a packet that nothing
+    // A run of the changes also looks at the payouts that waited long: a packet that nothing
     // touched since its grabs (no payout, no refund: payouts off, a worker stuck) is in no page.
     Set<Long> touched = since == null ? null : new HashSet<>();
     for (List<Packet> page = page(since, after); !page.isEmpty(); page = page(since, after)) {
@@ -173,9 +179,7 @@ public final class Reconciler {
     }
     discrepancies.addAll(audit.accountProblems());
     discrepancies.addAll(stuckMoney());
-    if (touched != null) {
-      discrepancies.addAll(unpaidUntouched(touched));
-    }
+    discrepancies.addAll(unpaidUnread(touched));
     audits.forEach(extra -> discrepancies.addAll(extra.discrepancies()));
     watermark = discrepancies.isEmpty() ? started.minus(WATERMARK_OVERLAP) : null;
     return new Reconciliation(checked, discrepancies);
@@ -228,37 +232,41 @@ public final class Reconciler {
   }
 
   /**
-   * The packets of the payouts first in line on their streams that waited past {@link
-   * Limits#unpaidAfter}, those the run did not read, checked as a full run would check them (at
-   * most {@value #WAITING_CHECKED} packets). Checked, not named at once: a task may be paid
-   * already, its acknowledgement lost (a crash, or payouts switched off, which stops the reclaim);
-   * the packet's check compares the ledger with the store's grabs. A task whose packet the ledger
-   * does not know is named as it is. One finding is enough: it makes the run unclean, and the next,
-   * full, run reads every packet.
+   * The payouts first in line on their streams that waited past {@link Limits#unpaidAfter}: a task
+   * whose packet the ledger does not know is named as it is, on every run; in a run of the changes
+   * ({@code read} the packets it read, null for a full run, which read them all) the packets it did
+   * not read are checked as a full run would check them, at most {@value #WAITING_CHECKED}, each
+   * run starting that many heads further along, so that every head comes up in turn (at most
+   * {@value #REPORTED_MAX} packets are looked up per run). Checked, not named at once: a task may
+   * be paid already, its acknowledgement lost (a crash, or payouts switched off, which stops the
+   * reclaim); the packet's check compares the ledger with the store's grabs.
    */
-  private List<String> unpaidUntouched(Set<Long> checked) {
+  private List<String> unpaidUnread(Set<Long> read) {
     Instant unpaidSince = clock.instant().minus(limits.unpaidAfter());
+    List<PayoutTask> heads = queue.waitingHeads(unpaidSince, HEADS_READ_MAX);
     var found = new ArrayList<String>();
-    var packetIds = new LinkedHashSet<Long>();
-    for (PayoutTask task : queue.waitingHeads(unpaidSince, REPORTED_MAX)) {
-      if (checked.contains(task.packetId()) || !packetIds.add(task.packetId())) {
+    var looked = new HashSet<Long>();
+    int checked = 0;
+    int start =
+        heads.isEmpty() ? 0 : Math.floorMod(rotation.getAndAdd(WAITING_CHECKED), heads.size());
+    for (int i = 0; i < heads.size() && looked.size() < REPORTED_MAX; i++) {
+      PayoutTask task = heads.get((start + i) % heads.size());
+      if ((read != null && read.contains(task.packetId())) || !looked.add(task.packetId())) {
         continue;
-      }
-      if (packetIds.size() > WAITING_CHECKED) {
-        break;
       }
       Optional<Packet> packet = packets.find(task.packetId());
       if (packet.isEmpty()) {
         found.add(
             "packet %d: %s grabbed %s at %s and is still unpaid"
                 .formatted(task.packetId(), task.userId(), task.amount(), task.grabbedAt()));
-        continue;
+      } else if (read != null && checked < WAITING_CHECKED) {
+        checked++;
+        List<Long> id = List.of(task.packetId());
+        found.addAll(
+            packets.heldAmong(id).isEmpty()
+                ? checkRepeatedly(packet.get(), !packets.closedAmong(id).isEmpty())
+                : checkEscrow(packet.get()));
       }
-      List<Long> id = List.of(task.packetId());
-      found.addAll(
-          packets.heldAmong(id).isEmpty()
-              ? checkRepeatedly(packet.get(), !packets.closedAmong(id).isEmpty())
-              : checkEscrow(packet.get()));
     }
     return found;
   }

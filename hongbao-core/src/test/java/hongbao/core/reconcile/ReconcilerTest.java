@@ -480,11 +480,57 @@ class ReconcilerTest {
     assertThat(watermarked.watermark()).isPresent();
 
     // A stream behind it holds a share unpaid for as long, of a packet the ledger no longer knows
-    // (its row lost with a restore): named as the task says.
+    // (its row lost with a restore): named as the task says, by the full run after it too.
     books.heads.add(new PayoutTask(9, "dave", Amount.fen(50), NOW, "tag"));
     clock.now = NOW.plus(Duration.ofHours(2));
+    String unknown = "packet 9: dave grabbed 50 fen at " + NOW + " and is still unpaid";
+    assertThat(watermarked.reconcileChanges().discrepancies()).containsExactly(unknown);
     assertThat(watermarked.reconcileChanges().discrepancies())
-        .containsExactly("packet 9: dave grabbed 50 fen at " + NOW + " and is still unpaid");
+        .as("the full run that follows")
+        .containsExactly(unknown);
+    assertThat(watermarked.watermark()).isEmpty();
+  }
+
+  /**
+   * More stale heads than a run checks: paid tasks whose acknowledgements were lost, in the streams
+   * before one whose head is a share still unpaid. The runs start further along the heads each
+   * time, so the unpaid one comes up within a few runs and is named.
+   */
+  @Test
+  void watermark_anUnpaidHeadBehindManyPaidOnes_comesUpInTurn() {
+    var clock = new HandClock();
+    var watermarked = new Reconciler(books, books, books, books, clock);
+    for (long id = 1; id <= 30; id++) {
+      settledPacket(id);
+      books.heads.add(new PayoutTask(id, "carol", Amount.fen(200), NOW, "tag"));
+    }
+    books.packets.add(packet(31, 1000, 3));
+    books.escrow.put(31L, Amount.fen(1000));
+    books.paid.put(31L, new HashMap<>());
+    books.states.put(
+        31L,
+        new PacketState(
+            31,
+            Amount.fen(1000),
+            3,
+            1,
+            Amount.fen(100),
+            Amount.fen(900),
+            false,
+            Amount.ZERO,
+            null,
+            List.of(new GrabRecord("erin", Amount.fen(100), NOW, 1))));
+    books.heads.add(new PayoutTask(31, "erin", Amount.fen(100), NOW, "tag"));
+    clock.now = NOW.plus(Duration.ofMinutes(2));
+    assertThat(watermarked.reconcile().ok()).isTrue();
+
+    String unpaid = "packet 31: erin grabbed 100 fen at " + NOW + " and is still unpaid";
+    var found = new ArrayList<String>();
+    for (int run = 0; run < 31 && found.isEmpty(); run++) {
+      clock.now = NOW.plus(Duration.ofHours(1 + run));
+      found.addAll(watermarked.reconcileChanges().discrepancies());
+    }
+    assertThat(found).containsExactly(unpaid);
   }
 
   /** Hand-built books behind every port the reconciler reads. */
