@@ -34,6 +34,11 @@ class RewardAuditTest {
    * {@code trades} says, one reading after another (the last one from then on).
    */
   private static RewardBudget keys(List<Map<String, RewardBudget.Trade>> trades) {
+    return keys(Amount.fen(100), trades);
+  }
+
+  /** As {@link #keys(List)}, the keys holding {@code reserved}. */
+  private static RewardBudget keys(Amount reserved, List<Map<String, RewardBudget.Trade>> trades) {
     var readings = new AtomicInteger();
     return (RewardBudget)
         Proxy.newProxyInstance(
@@ -43,7 +48,7 @@ class RewardAuditTest {
                 switch (method.getName()) {
                   case "state" ->
                       new RewardBudget.BudgetState(
-                          Amount.fen(1_000), Amount.fen(100), Amount.fen(1_000), false);
+                          Amount.fen(1_000), reserved, Amount.fen(1_000), false);
                   case "trades" ->
                       trades.get(Math.min(readings.getAndIncrement(), trades.size() - 1));
                   default -> throw new AssertionError("unexpected " + method.getName());
@@ -130,19 +135,7 @@ class RewardAuditTest {
                 },
                 "problems",
                 args -> List.of()));
-    RewardBudget keys =
-        (RewardBudget)
-            Proxy.newProxyInstance(
-                RewardBudget.class.getClassLoader(),
-                new Class<?>[] {RewardBudget.class},
-                (proxy, method, args) ->
-                    switch (method.getName()) {
-                      case "state" ->
-                          new RewardBudget.BudgetState(
-                              Amount.fen(1_000), Amount.fen(1_000), Amount.fen(1_000), false);
-                      case "trades" -> trades;
-                      default -> throw new AssertionError("unexpected " + method.getName());
-                    });
+    RewardBudget keys = keys(Amount.fen(1_000), List.of(trades));
 
     var audit =
         new RewardAudit(

@@ -282,26 +282,9 @@ class RewardSenderReplayTest {
   @Test
   void anAsyncSendStoppedBeforeItsEventWasQueued_isQueuedByItsReplay() {
     var sender =
-        new RewardSender(
-            RewardDoubles.typesOf(TEA),
-            new RewardDoubles.PlainTokens(),
+        asyncSender(
             failingOnce(RewardBudget.class, budget, "release"),
-            FundedBudgets.NONE,
-            failingOnce(TradeClaims.class, claims, "claim"),
-            tokenStore,
-            recordingQueues(queued),
-            new RewardService(
-                book,
-                (reward, type) -> {
-                  throw new AssertionError("an asynchronous send issues nothing");
-                },
-                tokenStore,
-                RewardMetrics.NONE),
-            book,
-            new RewardDoubles.AlwaysOn(),
-            (type, permits) -> 0,
-            duration -> {},
-            Clock.systemUTC());
+            failingOnce(TradeClaims.class, claims, "claim"));
 
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> sender.send(REQUEST))
         .isInstanceOf(Unavailable.class);
@@ -400,28 +383,32 @@ class RewardSenderReplayTest {
             return claims.conflictOf(tradeNo, campaignId, digest);
           }
         };
-    self.set(
-        new RewardSender(
-            RewardDoubles.typesOf(TEA),
-            new RewardDoubles.PlainTokens(),
-            budget,
-            FundedBudgets.NONE,
-            claimHangingThenFailing,
-            tokenStore,
-            recordingQueues(queued),
-            new RewardService(
-                book,
-                (reward, type) -> {
-                  throw new AssertionError("an asynchronous send issues nothing");
-                },
-                tokenStore,
-                RewardMetrics.NONE),
-            book,
-            new RewardDoubles.AlwaysOn(),
-            (type, permits) -> 0,
-            duration -> {},
-            Clock.systemUTC()));
+    self.set(asyncSender(budget, claimHangingThenFailing));
     return self.get();
+  }
+
+  /** A sender of asynchronous rewards on these budget keys and claims: it issues nothing itself. */
+  private RewardSender asyncSender(RewardBudget keys, TradeClaims tradeClaims) {
+    return new RewardSender(
+        RewardDoubles.typesOf(TEA),
+        new RewardDoubles.PlainTokens(),
+        keys,
+        FundedBudgets.NONE,
+        tradeClaims,
+        tokenStore,
+        recordingQueues(queued),
+        new RewardService(
+            book,
+            (reward, type) -> {
+              throw new AssertionError("an asynchronous send issues nothing");
+            },
+            tokenStore,
+            RewardMetrics.NONE),
+        book,
+        new RewardDoubles.AlwaysOn(),
+        (type, permits) -> 0,
+        duration -> {},
+        Clock.systemUTC());
   }
 
   /** {@code target}, whose first call of {@code method} fails as Redis dropping the connection. */

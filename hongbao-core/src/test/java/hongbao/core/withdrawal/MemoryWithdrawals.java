@@ -156,22 +156,26 @@ final class MemoryWithdrawals implements WithdrawalStore, WithdrawalBooks {
     if (w == null || w.status().settled()) {
       return Optional.empty();
     }
-    Withdrawal counted =
-        new Withdrawal(
-            w.id(),
-            w.userId(),
-            w.amount(),
-            w.outTradeNo(),
-            w.status(),
-            w.gatewayRef(),
-            w.cause(),
-            w.attempts(),
-            w.refusals() + 1,
-            w.checks(),
-            w.createdAt(),
-            w.updatedAt());
+    Withdrawal counted = recounted(w, 1, 0);
     rows.put(id, counted);
     return Optional.of(counted);
+  }
+
+  /** {@code w} with {@code refusals} more refusals and {@code checks} more checks, as it stands. */
+  private static Withdrawal recounted(Withdrawal w, int refusals, int checks) {
+    return new Withdrawal(
+        w.id(),
+        w.userId(),
+        w.amount(),
+        w.outTradeNo(),
+        w.status(),
+        w.gatewayRef(),
+        w.cause(),
+        w.attempts(),
+        w.refusals() + refusals,
+        w.checks() + checks,
+        w.createdAt(),
+        w.updatedAt());
   }
 
   @Override
@@ -186,21 +190,7 @@ final class MemoryWithdrawals implements WithdrawalStore, WithdrawalBooks {
     List<Withdrawal> claimed = new ArrayList<>();
     for (Withdrawal w : due) {
       nextCheck.put(w.id(), next.apply(w));
-      Withdrawal counted =
-          new Withdrawal(
-              w.id(),
-              w.userId(),
-              w.amount(),
-              w.outTradeNo(),
-              w.status(),
-              w.gatewayRef(),
-              w.cause(),
-              w.attempts(),
-              w.refusals(),
-              w.checks() + 1,
-              w.createdAt(),
-              w.updatedAt());
-      rows.put(w.id(), counted);
+      rows.put(w.id(), recounted(w, 0, 1));
       claimed.add(w);
     }
     return claimed;
