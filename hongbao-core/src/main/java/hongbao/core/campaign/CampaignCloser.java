@@ -10,8 +10,10 @@ import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -151,13 +153,22 @@ public final class CampaignCloser {
     return credited;
   }
 
+  /**
+   * Issues the wins the pools recorded that were never issued (a tap that died between its draw and
+   * the issue), and those whose trade is held but of which the reward book has nothing: their event
+   * never reached a queue (every queue failed it while too many were held, and the tap was answered
+   * 503), and their tap's retry draws anew. Issued again, the trade's replay sends the event; one
+   * still in flight is sent twice and credited once.
+   */
   private void reissueLostWins(Campaign campaign) {
     Map<String, RewardBudget.Trade> trades = budget.trades(campaign.id());
+    Set<String> inBook = new HashSet<>();
+    book.apply(campaign.id()).forEach(record -> inBook.add(record.reward().tradeNo()));
     pools
         .wins(campaign)
         .forEach(
             (tradeNo, win) -> {
-              if (!trades.containsKey(tradeNo)) {
+              if (!trades.containsKey(tradeNo) || !inBook.contains(tradeNo)) {
                 Round round = campaign.round(win.round());
                 try {
                   issuer.issue(

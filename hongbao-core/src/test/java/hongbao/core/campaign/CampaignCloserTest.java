@@ -49,6 +49,11 @@ class CampaignCloserTest {
   private final Map<String, Amount> returned = new ConcurrentHashMap<>();
 
   private CampaignCloser closer(PrizeIssuer issuer) {
+    return closer(issuer, Map.of());
+  }
+
+  /** As {@link #closer(PrizeIssuer)}, the budget holding {@code trades} (no reward is credited). */
+  private CampaignCloser closer(PrizeIssuer issuer, Map<String, RewardBudget.Trade> trades) {
     Campaign early = campaign("early", T0);
     Campaign late = campaign("late", T0.plusSeconds(120));
     Map<String, Campaign> byId = Map.of("early", early, "late", late);
@@ -86,7 +91,7 @@ class CampaignCloserTest {
               if (!name.equals("trades")) {
                 throw new AssertionError("unexpected " + name);
               }
-              return Map.of();
+              return trades;
             });
     return new CampaignCloser(
         store,
@@ -129,5 +134,26 @@ class CampaignCloserTest {
 
     assertThat(closer.closeOnce()).isEqualTo(2);
     assertThat(returned).containsOnlyKeys("early", "late");
+  }
+
+  /**
+   * A win reserved whose event never reached a queue (every queue failed it while too many were
+   * held, and its tap was answered 503): its trade is held, the reward book has nothing of it, and
+   * the tap's retry draws anew. Only the closer issues it again.
+   */
+  @Test
+  void aWinReservedButNeverCredited_isIssuedAgainByTheCloser() {
+    var issued = new ConcurrentHashMap<String, String>();
+    var closer =
+        closer(
+            (campaign, round, userId, tradeNo, prize) -> {
+              issued.put(tradeNo, userId);
+              return "token-" + tradeNo;
+            },
+            Map.of("early_1_u1_1", new RewardBudget.Trade("digest", Amount.fen(100), 0)));
+
+    assertThat(closer.closeOnce()).isEqualTo(2);
+
+    assertThat(issued).containsExactly(Map.entry("early_1_u1_1", "u1"));
   }
 }
