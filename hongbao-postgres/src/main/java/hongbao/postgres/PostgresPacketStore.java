@@ -203,6 +203,11 @@ public final class PostgresPacketStore implements PacketStore {
     return among(packetIds, "closed", "closed_at IS NOT NULL");
   }
 
+  @Override
+  public Set<Long> knownAmong(Collection<Long> packetIds) {
+    return among(packetIds, "known", "TRUE");
+  }
+
   /** The ids among {@code packetIds} whose packet row meets {@code condition} (a fixed text). */
   private Set<Long> among(Collection<Long> packetIds, String what, String condition) {
     if (packetIds.isEmpty()) {

@@ -48,6 +48,9 @@ class PostgresLedgerRefundTest extends LedgerTestBase {
     assertThat(db.audit.escrowBalance(closing.id())).isEqualTo(Amount.fen(500));
     assertThat(db.packets.closedAmong(List.of(closing.id(), open.id())))
         .containsExactly(closing.id());
+    assertThat(db.packets.knownAmong(List.of(closing.id(), open.id(), Long.MAX_VALUE)))
+        .as("closed or not, the ledger knows both; not an id it never handed out")
+        .containsExactlyInAnyOrder(closing.id(), open.id());
   }
 
   @Test

@@ -132,6 +132,20 @@ public final class MemoryPacketStore implements PacketStore {
   }
 
   @Override
+  public Set<Long> knownAmong(Collection<Long> packetIds) {
+    synchronized (books) {
+      checkUp();
+      var known = new HashSet<Long>();
+      for (long id : packetIds) {
+        if (books.packets.containsKey(id)) {
+          known.add(id);
+        }
+      }
+      return known;
+    }
+  }
+
+  @Override
   public Set<Long> closedAmong(Collection<Long> packetIds) {
     synchronized (books) {
       checkUp();

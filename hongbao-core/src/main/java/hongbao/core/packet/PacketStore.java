@@ -34,6 +34,9 @@ public interface PacketStore {
   /** Which of these packets the ledger has closed, whatever its refund moved (0 fen included). */
   Set<Long> closedAmong(Collection<Long> packetIds);
 
+  /** Which of these packets the ledger knows at all. */
+  Set<Long> knownAmong(Collection<Long> packetIds);
+
   /**
    * Packets not closed yet (armed or not, expired or not), ascending by id above {@code afterId}.
    */

@@ -233,39 +233,51 @@ public final class Reconciler {
 
   /**
    * The payouts first in line on their streams that waited past {@link Limits#unpaidAfter}: a task
-   * whose packet the ledger does not know is named as it is, on every run; in a run of the changes
-   * ({@code read} the packets it read, null for a full run, which read them all) the packets it did
-   * not read are checked as a full run would check them, at most {@value #WAITING_CHECKED}, each
-   * run starting that many heads further along, so that every head comes up in turn (at most
-   * {@value #REPORTED_MAX} packets are looked up per run). Checked, not named at once: a task may
-   * be paid already, its acknowledgement lost (a crash, or payouts switched off, which stops the
-   * reclaim); the packet's check compares the ledger with the store's grabs.
+   * whose packet the ledger does not know is named as it is, on every run (at most {@value
+   * #REPORTED_MAX}); in a run of the changes ({@code read} the packets it read, null for a full
+   * run, which read them all) the packets it did not read are checked as a full run would check
+   * them, at most {@value #WAITING_CHECKED}, each run starting that many heads further along, so
+   * that every head comes up in turn. Checked, not named at once: a task may be paid already, its
+   * acknowledgement lost (a crash, or payouts switched off, which stops the reclaim); the packet's
+   * check compares the ledger with the store's grabs.
    */
   private List<String> unpaidUnread(Set<Long> read) {
     Instant unpaidSince = clock.instant().minus(limits.unpaidAfter());
-    List<PayoutTask> heads = queue.waitingHeads(unpaidSince, HEADS_READ_MAX);
+    List<PayoutTask> heads =
+        queue.waitingHeads(unpaidSince, HEADS_READ_MAX).stream()
+            .filter(task -> read == null || !read.contains(task.packetId()))
+            .toList();
+    if (heads.isEmpty()) {
+      return List.of();
+    }
+    Set<Long> known =
+        packets.knownAmong(heads.stream().map(PayoutTask::packetId).distinct().toList());
     var found = new ArrayList<String>();
-    var looked = new HashSet<Long>();
-    int checked = 0;
-    int start =
-        heads.isEmpty() ? 0 : Math.floorMod(rotation.getAndAdd(WAITING_CHECKED), heads.size());
-    for (int i = 0; i < heads.size() && looked.size() < REPORTED_MAX; i++) {
-      PayoutTask task = heads.get((start + i) % heads.size());
-      if ((read != null && read.contains(task.packetId())) || !looked.add(task.packetId())) {
-        continue;
-      }
-      Optional<Packet> packet = packets.find(task.packetId());
-      if (packet.isEmpty()) {
-        found.add(
-            "packet %d: %s grabbed %s at %s and is still unpaid"
-                .formatted(task.packetId(), task.userId(), task.amount(), task.grabbedAt()));
-      } else if (read != null && checked < WAITING_CHECKED) {
-        checked++;
-        List<Long> id = List.of(task.packetId());
-        found.addAll(
-            packets.heldAmong(id).isEmpty()
-                ? checkRepeatedly(packet.get(), !packets.closedAmong(id).isEmpty())
-                : checkEscrow(packet.get()));
+    heads.stream()
+        .filter(task -> !known.contains(task.packetId()))
+        .limit(REPORTED_MAX)
+        .forEach(
+            task ->
+                found.add(
+                    "packet %d: %s grabbed %s at %s and is still unpaid"
+                        .formatted(
+                            task.packetId(), task.userId(), task.amount(), task.grabbedAt())));
+    if (read == null) {
+      return found;
+    }
+    var checked = new HashSet<Long>();
+    int start = Math.floorMod(rotation.getAndAdd(WAITING_CHECKED), heads.size());
+    for (int i = 0; i < heads.size() && checked.size() < WAITING_CHECKED; i++) {
+      long id = heads.get((start + i) % heads.size()).packetId();
+      if (known.contains(id) && checked.add(id)) {
+        Optional<Packet> packet = packets.find(id);
+        if (packet.isPresent()) {
+          List<Long> ids = List.of(id);
+          found.addAll(
+              packets.heldAmong(ids).isEmpty()
+                  ? checkRepeatedly(packet.get(), !packets.closedAmong(ids).isEmpty())
+                  : checkEscrow(packet.get()));
+        }
       }
     }
     return found;

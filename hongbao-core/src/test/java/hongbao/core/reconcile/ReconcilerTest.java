@@ -533,6 +533,30 @@ class ReconcilerTest {
     assertThat(found).containsExactly(unpaid);
   }
 
+  /**
+   * Far more long-waiting heads than a run checks, paid ones, and one of a packet the ledger does
+   * not know: every run names that one, incremental or full.
+   */
+  @Test
+  void aTaskOfAnUnknownPacket_isNamedByEveryRun_howeverManyHeadsWait() {
+    var clock = new HandClock();
+    var watermarked = new Reconciler(books, books, books, books, clock);
+    for (long id = 1; id <= 150; id++) {
+      settledPacket(id);
+      books.heads.add(new PayoutTask(id, "carol", Amount.fen(200), NOW, "tag"));
+    }
+    books.heads.add(new PayoutTask(999, "dave", Amount.fen(50), NOW, "tag"));
+    clock.now = NOW.plus(Duration.ofMinutes(10));
+    String unknown = "packet 999: dave grabbed 50 fen at " + NOW + " and is still unpaid";
+
+    for (int run = 0; run < 10; run++) {
+      clock.now = clock.now.plus(Duration.ofHours(1));
+      Reconciliation result =
+          run % 2 == 0 ? watermarked.reconcile() : watermarked.reconcileChanges();
+      assertThat(result.discrepancies()).as("run %d", run).containsExactly(unknown);
+    }
+  }
+
   /** Hand-built books behind every port the reconciler reads. */
   private static final class Books implements LedgerAudit, PacketStore, GrabStore, PayoutQueue {
     final List<Packet> packets = new ArrayList<>();
@@ -700,6 +724,14 @@ class ReconcilerTest {
     @Override
     public Set<Long> heldAmong(Collection<Long> packetIds) {
       return Set.of();
+    }
+
+    @Override
+    public Set<Long> knownAmong(Collection<Long> packetIds) {
+      return packets.stream()
+          .map(Packet::id)
+          .filter(packetIds::contains)
+          .collect(Collectors.toSet());
     }
 
     @Override
