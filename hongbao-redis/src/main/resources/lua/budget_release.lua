@@ -13,7 +13,7 @@ Atomic so a release happens once: used and the trade record move together.
 --]]
 local prior = redis.call('HGET', KEYS[2], ARGV[1])
 if not prior then return 0 end
-if ARGV[2] == 'unless-replayed' and string.sub(prior, -9) == '|replayed' then return 2 end
+if ARGV[2] == 'unless-replayed' and string.find(prior, '|replayed', 1, true) then return 2 end
 local cost = tonumber(string.match(prior, '^[^|]*|([^|]*)|'))
 -- A coupon or item reserves nothing, and Lua would send -0 as "-0", which HINCRBY refuses.
 if cost ~= 0 then

@@ -4,8 +4,9 @@ the trade, or answers the first reservation of the same tradeNo.
 
 KEYS[1] budget key  hb:rwb:{<campaign>:<k>}     hash: cap, used, ...
 KEYS[2] trades      hb:rwb:{<campaign>:<k>}:t   hash: tradeNo -> digest|cost|acceptedAtMillis|token
-                                                 (|sync appended for a synchronous send,
-                                                 |replayed for an asynchronous one once replayed)
+                                                 (|sync appended for a synchronous send; for an
+                                                 asynchronous one |replayed once replayed and
+                                                 |unqueued once no queue took it, in either order)
 ARGV[1] tradeNo  ARGV[2] request digest  ARGV[3] cost (fen, 0 for non-cash)  ARGV[4] now (ms)
 ARGV[5] token  ARGV[6] 'sync' for a synchronous send (issued now, undone if that fails), else
 'async'
@@ -36,7 +37,9 @@ if prior then
   local digest, at, token, mode = string.match(prior, '^([^|]*)|[^|]*|([^|]*)|([^|]*)(.*)$')
   if digest ~= ARGV[2] then return 'CONFLICT' end
   if mode == '|sync' then return 'SYNC ' .. at .. ' ' .. token end
-  if mode == '' then redis.call('HSET', KEYS[2], ARGV[1], prior .. '|replayed') end
+  if not string.find(mode, '|replayed', 1, true) then
+    redis.call('HSET', KEYS[2], ARGV[1], prior .. '|replayed')
+  end
   return 'REPLAY ' .. token
 end
 local state = redis.call('HMGET', KEYS[1], 'cap', 'used', 'closed')

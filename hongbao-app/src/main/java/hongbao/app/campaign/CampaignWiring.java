@@ -55,9 +55,9 @@ public final class CampaignWiring implements AutoCloseable {
 
   /**
    * Taps in flight at a round's end finish within this; then the budget goes back. A win's send may
-   * wait the queues' whole {@link RewardQueues#SEND_TIMEOUT} and then take its reservation back
-   * (every queue full): a closer that counted the round's wins before that would find the win's
-   * trade, take the win for issued, and never issue it once the trade was gone.
+   * wait the queues' whole {@link RewardQueues#SEND_TIMEOUT} and then find no queue to take it (its
+   * trade marked unqueued): a closer that counted the round's wins before that would take the win
+   * for issued, and never issue it.
    */
   public static final Duration RETURN_GRACE = RewardQueues.SEND_TIMEOUT.plusSeconds(15);
 

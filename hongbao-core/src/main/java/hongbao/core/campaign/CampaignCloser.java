@@ -10,10 +10,8 @@ import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -27,7 +25,8 @@ import java.util.function.Function;
  *       books (what exists is left as it is), so the wins below and the closing sum are the books'
  *       and not what the loss left;
  *   <li>issue again every win the pools recorded that the reward budget has no trade for (a tap
- *       that died between its draw and its issue): issuing is idempotent by tradeNo, so a win is
+ *       that died between its draw and its issue), or whose trade is marked unqueued (no queue took
+ *       its send, and its tap's retry draws anew): issuing is idempotent by tradeNo, so a win is
  *       issued once whoever does it;
  *   <li>close the budget (nothing more can be reserved) and read what was reserved: exactly the
  *       CASH of the issued wins, all of which will be credited;
@@ -155,20 +154,18 @@ public final class CampaignCloser {
 
   /**
    * Issues the wins the pools recorded that were never issued (a tap that died between its draw and
-   * the issue), and those whose trade is held but of which the reward book has nothing: their event
-   * never reached a queue (every queue failed it while too many were held, and the tap was answered
-   * 503), and their tap's retry draws anew. Issued again, the trade's replay sends the event; one
-   * still in flight is sent twice and credited once.
+   * the issue: no trade), and those whose send no queue took (the tap was answered 503, and its
+   * retry draws anew: the trade is marked unqueued). Issued again, such a trade's replay sends the
+   * event unless the reward book has it already.
    */
   private void reissueLostWins(Campaign campaign) {
     Map<String, RewardBudget.Trade> trades = budget.trades(campaign.id());
-    Set<String> inBook = new HashSet<>();
-    book.apply(campaign.id()).forEach(record -> inBook.add(record.reward().tradeNo()));
     pools
         .wins(campaign)
         .forEach(
             (tradeNo, win) -> {
-              if (!trades.containsKey(tradeNo) || !inBook.contains(tradeNo)) {
+              RewardBudget.Trade trade = trades.get(tradeNo);
+              if (trade == null || trade.unqueued()) {
                 Round round = campaign.round(win.round());
                 try {
                   issuer.issue(

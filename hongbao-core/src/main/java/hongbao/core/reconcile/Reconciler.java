@@ -243,10 +243,9 @@ public final class Reconciler {
    */
   private List<String> unpaidUnread(Set<Long> read) {
     Instant unpaidSince = clock.instant().minus(limits.unpaidAfter());
-    List<PayoutTask> heads =
-        queue.waitingHeads(unpaidSince, HEADS_READ_MAX).stream()
-            .filter(task -> read == null || !read.contains(task.packetId()))
-            .toList();
+    // The rotation walks every head, read or not, so that its order does not move with the
+    // packets each run happened to read.
+    List<PayoutTask> heads = queue.waitingHeads(unpaidSince, HEADS_READ_MAX);
     if (heads.isEmpty()) {
       return List.of();
     }
@@ -254,6 +253,7 @@ public final class Reconciler {
         packets.knownAmong(heads.stream().map(PayoutTask::packetId).distinct().toList());
     var found = new ArrayList<String>();
     heads.stream()
+        .filter(task -> read == null || !read.contains(task.packetId()))
         .filter(task -> !known.contains(task.packetId()))
         .limit(REPORTED_MAX)
         .forEach(
@@ -269,7 +269,7 @@ public final class Reconciler {
     int start = Math.floorMod(rotation.getAndAdd(WAITING_CHECKED), heads.size());
     for (int i = 0; i < heads.size() && checked.size() < WAITING_CHECKED; i++) {
       long id = heads.get((start + i) % heads.size()).packetId();
-      if (known.contains(id) && checked.add(id)) {
+      if (!read.contains(id) && known.contains(id) && checked.add(id)) {
         Optional<Packet> packet = packets.find(id);
         if (packet.isPresent()) {
           List<Long> ids = List.of(id);

@@ -52,6 +52,13 @@ public interface RewardBudget {
   boolean releaseUnlessReplayed(Reward reward);
 
   /**
+   * Marks an asynchronous trade whose send no queue took (every queue failed it while too many
+   * events were held): its reservation stays, since a send that timed out may have landed, and the
+   * campaign's closer sends it again unless the reward book has it ({@link Trade#unqueued}).
+   */
+  void markUnqueued(Reward reward);
+
+  /**
    * Takes over a synchronous send's reservation accepted before {@code acceptedBefore}, as though
    * accepted {@code now}: of callers racing for one stopped send, exactly one is told true.
    */
@@ -105,6 +112,16 @@ public interface RewardBudget {
     }
   }
 
-  /** One accepted trade as the budget recorded it. */
-  record Trade(String digest, Amount cost, long acceptedAtMillis) {}
+  /**
+   * One accepted trade as the budget recorded it.
+   *
+   * @param unqueued its send found no queue to take it ({@link #markUnqueued}): the closer sends it
+   *     again unless the reward book has it
+   */
+  record Trade(String digest, Amount cost, long acceptedAtMillis, boolean unqueued) {
+
+    public Trade(String digest, Amount cost, long acceptedAtMillis) {
+      this(digest, cost, acceptedAtMillis, false);
+    }
+  }
 }

@@ -392,11 +392,22 @@ public final class RewardSender {
    * Queues the event. When every queue failed it and too many events are held already, the caller
    * is told to try again, but the reservation and the token copy stay: a send that timed out may
    * have landed all the same, and its credit needs them. If it did not, the retry's replay sends
-   * the event again; if nobody retries, the reconciler names the reward (accepted, neither credited
-   * nor failed), held without cause, never spent without a reservation.
+   * the event again; if nobody retries, the trade is marked so and the campaign's closer sends it
+   * (a rain's win, whose tap draws anew when retried), the reconciler naming the reward meanwhile
+   * (accepted, neither credited nor failed): held without cause, never spent without one.
    */
   private SendOutcome enqueue(Reward reward, RewardType type, String token) {
-    queues.send(reward, type.queue(), 0);
+    try {
+      queues.send(reward, type.queue(), 0);
+    } catch (RewardQueues.QueuesFull full) {
+      // For the campaign's closer, should nobody retry (a rain's tap draws anew when retried).
+      try {
+        budget.markUnqueued(reward);
+      } catch (RuntimeException alsoDown) {
+        full.addSuppressed(alsoDown);
+      }
+      throw full;
+    }
     return new SendOutcome.Accepted(reward.tradeNo(), token);
   }
 

@@ -52,7 +52,7 @@ class CampaignCloserTest {
     return closer(issuer, Map.of());
   }
 
-  /** As {@link #closer(PrizeIssuer)}, the budget holding {@code trades} (no reward is credited). */
+  /** As {@link #closer(PrizeIssuer)}, the budget holding {@code trades}. */
   private CampaignCloser closer(PrizeIssuer issuer, Map<String, RewardBudget.Trade> trades) {
     Campaign early = campaign("early", T0);
     Campaign late = campaign("late", T0.plusSeconds(120));
@@ -137,23 +137,28 @@ class CampaignCloserTest {
   }
 
   /**
-   * A win reserved whose event never reached a queue (every queue failed it while too many were
-   * held, and its tap was answered 503): its trade is held, the reward book has nothing of it, and
-   * the tap's retry draws anew. Only the closer issues it again.
+   * A win whose send no queue took (every queue failed it while too many events were held; its tap
+   * was answered 503, and the tap's retry draws anew) keeps its reservation, marked unqueued: only
+   * the closer issues it again. A win whose trade is held as usual is not issued twice.
    */
   @Test
-  void aWinReservedButNeverCredited_isIssuedAgainByTheCloser() {
+  void aWinWhoseSendNoQueueTook_isIssuedAgain_oneHeldAsUsualIsNot() {
     var issued = new ConcurrentHashMap<String, String>();
-    var closer =
-        closer(
-            (campaign, round, userId, tradeNo, prize) -> {
-              issued.put(tradeNo, userId);
-              return "token-" + tradeNo;
-            },
-            Map.of("early_1_u1_1", new RewardBudget.Trade("digest", Amount.fen(100), 0)));
+    PrizeIssuer issuer =
+        (campaign, round, userId, tradeNo, prize) -> {
+          issued.put(tradeNo, userId);
+          return "token-" + tradeNo;
+        };
 
-    assertThat(closer.closeOnce()).isEqualTo(2);
+    closer(issuer, Map.of("early_1_u1_1", new RewardBudget.Trade("digest", Amount.fen(100), 0)))
+        .closeOnce();
+    assertThat(issued).as("its trade is held: it was issued").isEmpty();
 
+    returned.clear();
+    closer(
+            issuer,
+            Map.of("early_1_u1_1", new RewardBudget.Trade("digest", Amount.fen(100), 0, true)))
+        .closeOnce();
     assertThat(issued).containsExactly(Map.entry("early_1_u1_1", "u1"));
   }
 }

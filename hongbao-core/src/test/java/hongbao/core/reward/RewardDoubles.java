@@ -248,6 +248,7 @@ final class RewardDoubles {
   static final class MemoryBudget implements RewardBudget {
     final Map<String, String[]> trades = new HashMap<>();
     final Set<String> replayed = new HashSet<>();
+    final Set<String> unqueued = new HashSet<>();
 
     /** Runs once, right after the next release, outside the lock. */
     Runnable afterRelease = () -> {};
@@ -293,6 +294,11 @@ final class RewardDoubles {
       }
       trades.remove(reward.tradeNo());
       return true;
+    }
+
+    @Override
+    public synchronized void markUnqueued(Reward reward) {
+      unqueued.add(reward.tradeNo());
     }
 
     @Override

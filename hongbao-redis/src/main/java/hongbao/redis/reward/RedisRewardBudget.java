@@ -40,6 +40,7 @@ public final class RedisRewardBudget implements RewardBudget {
   private static final LuaScript GRANT = LuaScript.fromResource("budget_grant.lua");
   private static final LuaScript RELEASE = LuaScript.fromResource("budget_release.lua");
   private static final LuaScript TAKE_OVER = LuaScript.fromResource("budget_takeover.lua");
+  private static final LuaScript UNQUEUED = LuaScript.fromResource("budget_unqueued.lua");
 
   /** budget_release.lua's reply for a reservation a replay holds. */
   private static final long KEPT_FOR_A_REPLAY = 2;
@@ -290,6 +291,20 @@ public final class RedisRewardBudget implements RewardBudget {
   }
 
   @Override
+  public void markUnqueued(Reward reward) {
+    Layout layout = layout(reward.campaignId());
+    if (layout == null) {
+      return;
+    }
+    int k = keyOf(reward.tradeNo(), layout.keys());
+    UNQUEUED.run(
+        redis,
+        ScriptOutputType.INTEGER,
+        new String[] {keys.trades(reward.campaignId(), k)},
+        reward.tradeNo());
+  }
+
+  @Override
   public boolean takeOver(Reward reward, Instant acceptedBefore, Instant now) {
     Layout layout = layout(reward.campaignId());
     if (layout == null) {
@@ -347,7 +362,10 @@ public final class RedisRewardBudget implements RewardBudget {
             trades.put(
                 tradeNo,
                 new Trade(
-                    parts[0], Amount.fen(Long.parseLong(parts[1])), Long.parseLong(parts[2])));
+                    parts[0],
+                    Amount.fen(Long.parseLong(parts[1])),
+                    Long.parseLong(parts[2]),
+                    parts.length > 3 && parts[3].contains("|unqueued")));
           });
     }
     return trades;

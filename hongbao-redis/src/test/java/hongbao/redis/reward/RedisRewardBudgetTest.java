@@ -333,6 +333,40 @@ class RedisRewardBudgetTest {
     assertThat(budget.state(campaign).reserved()).isEqualTo(Amount.ZERO);
   }
 
+  /**
+   * A send no queue took marks its trade unqueued, read as such; the marks of a replay and of an
+   * unqueued send come in either order, and a replayed trade is kept from the first send's release
+   * whichever came first.
+   */
+  @Test
+  void anUnqueuedTrade_isReadAsSuch_andKeepsItsReplayMarkInEitherOrder() {
+    String campaign = "c" + IDS.incrementAndGet();
+    budget.open(campaign, Amount.fen(1_000));
+    Reward unqueuedFirst = reward(campaign, "unqueued-first", 100);
+    Reward replayedFirst = reward(campaign, "replayed-first", 100);
+    budget.reserve(unqueuedFirst, unqueuedFirst.amount(), "t1");
+    budget.reserve(replayedFirst, replayedFirst.amount(), "t2");
+
+    budget.markUnqueued(unqueuedFirst);
+    budget.markUnqueued(unqueuedFirst);
+    assertThat(budget.reserve(unqueuedFirst, unqueuedFirst.amount(), "again"))
+        .isEqualTo(new Reservation.Replay("t1"));
+    assertThat(budget.reserve(replayedFirst, replayedFirst.amount(), "again"))
+        .isEqualTo(new Reservation.Replay("t2"));
+    budget.markUnqueued(replayedFirst);
+    assertThat(budget.reserve(replayedFirst, replayedFirst.amount(), "again"))
+        .isEqualTo(new Reservation.Replay("t2"));
+
+    assertThat(budget.trades(campaign).get("unqueued-first").unqueued()).isTrue();
+    assertThat(budget.trades(campaign).get("replayed-first").unqueued()).isTrue();
+    assertThat(budget.trades(campaign).get("replayed-first").cost()).isEqualTo(Amount.fen(100));
+    assertThat(budget.releaseUnlessReplayed(unqueuedFirst)).isFalse();
+    assertThat(budget.releaseUnlessReplayed(replayedFirst)).isFalse();
+    assertThat(budget.state(campaign).reserved()).isEqualTo(Amount.fen(200));
+    budget.markUnqueued(reward(campaign, "never-reserved", 1)); // no trade: nothing to mark
+    assertThat(budget.trades(campaign)).containsOnlyKeys("unqueued-first", "replayed-first");
+  }
+
   @Test
   void aSyncSendsTrade_isReplayedAsSuch_isReadByTheAudit_andIsReleased() {
     String campaign = "c" + IDS.incrementAndGet();
