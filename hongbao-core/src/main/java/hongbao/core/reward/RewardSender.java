@@ -392,9 +392,10 @@ public final class RewardSender {
    * Queues the event. When every queue failed it and too many events are held already, the caller
    * is told to try again, but the reservation and the token copy stay: a send that timed out may
    * have landed all the same, and its credit needs them. If it did not, the retry's replay sends
-   * the event again; if nobody retries, the trade is marked so and the campaign's closer sends it
-   * (a rain's win, whose tap draws anew when retried), the reconciler naming the reward meanwhile
-   * (accepted, neither credited nor failed): held without cause, never spent without one.
+   * the event again. The trade is marked unqueued at once, for the campaign's closer to send it
+   * should nobody retry (a rain's win, whose tap draws anew when retried); the reconciler names the
+   * reward meanwhile (accepted, neither credited nor failed): held without cause, never spent
+   * without a reservation.
    */
   private SendOutcome enqueue(Reward reward, RewardType type, String token) {
     try {
@@ -404,6 +405,11 @@ public final class RewardSender {
       try {
         budget.markUnqueued(reward);
       } catch (RuntimeException alsoDown) {
+        // Then only a retry of the same request sends it; the reconciler names it meanwhile.
+        LOG.log(
+            Level.ERROR,
+            "reward " + reward.tradeNo() + ": no queue took it, and its trade could not be marked",
+            alsoDown);
         full.addSuppressed(alsoDown);
       }
       throw full;
