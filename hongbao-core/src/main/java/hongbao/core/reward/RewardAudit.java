@@ -169,9 +169,12 @@ public final class RewardAudit implements Audit {
       }
     }
     // Credits only add up: the rows, read between two readings of the ledger's sum, must lie
-    // between them, however many credits landed meanwhile.
-    if (creditedCash.compareTo(campaign.credited()) < 0
-        || creditedCash.compareTo(creditedSince(campaign)) > 0) {
+    // between them, however many credits landed meanwhile. The second reading is taken only when
+    // the rows are over the first: an aggregate over the campaign's transfers, not paid for
+    // nothing.
+    int againstFirst = creditedCash.compareTo(campaign.credited());
+    if (againstFirst < 0
+        || (againstFirst > 0 && creditedCash.compareTo(creditedSince(campaign)) > 0)) {
       lines.add(
           "campaign %s: the ledger credited %s but the reward book %s"
               .formatted(id, campaign.credited(), creditedCash));
