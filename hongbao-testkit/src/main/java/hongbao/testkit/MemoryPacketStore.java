@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.IntFunction;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -131,48 +132,33 @@ public final class MemoryPacketStore implements PacketStore {
     }
   }
 
-  @Override
-  public Set<Long> knownAmong(Collection<Long> packetIds) {
+  /** The ids among {@code packetIds} whose row meets {@code condition} (null: no row). */
+  private Set<Long> among(Collection<Long> packetIds, Predicate<PacketRow> condition) {
     synchronized (books) {
       checkUp();
-      var known = new HashSet<Long>();
+      var found = new HashSet<Long>();
       for (long id : packetIds) {
-        if (books.packets.containsKey(id)) {
-          known.add(id);
+        if (condition.test(books.packets.get(id))) {
+          found.add(id);
         }
       }
-      return known;
+      return found;
     }
+  }
+
+  @Override
+  public Set<Long> knownAmong(Collection<Long> packetIds) {
+    return among(packetIds, row -> row != null);
   }
 
   @Override
   public Set<Long> closedAmong(Collection<Long> packetIds) {
-    synchronized (books) {
-      checkUp();
-      var closed = new HashSet<Long>();
-      for (long id : packetIds) {
-        PacketRow row = books.packets.get(id);
-        if (row != null && row.closedAt != null) {
-          closed.add(id);
-        }
-      }
-      return closed;
-    }
+    return among(packetIds, row -> row != null && row.closedAt != null);
   }
 
   @Override
   public Set<Long> heldAmong(Collection<Long> packetIds) {
-    synchronized (books) {
-      checkUp();
-      var held = new HashSet<Long>();
-      for (long id : packetIds) {
-        PacketRow row = books.packets.get(id);
-        if (row != null && row.heldReason != null) {
-          held.add(id);
-        }
-      }
-      return held;
-    }
+    return among(packetIds, row -> row != null && row.heldReason != null);
   }
 
   @Override

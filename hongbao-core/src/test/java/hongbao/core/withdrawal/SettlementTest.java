@@ -188,9 +188,7 @@ class SettlementTest {
   @Test
   void crashAfterTheRequestLeft_beforeItsAnswer_isAskedAbout_andFoundPaid() {
     long id = w.withdraw("alice", 400);
-    Settlement dying =
-        new Settlement(
-            w.store, new DiesAfterSending(w.gateway), Withdrawals.TIMINGS, w.backoff, w.clock);
+    Settlement dying = w.settlementOn(new DiesAfterSending(w.gateway));
     assertThatThrownBy(() -> dying.send(id)).isInstanceOf(Killed.class);
     assertThat(w.status(id)).isEqualTo(SENT);
     assertThat(w.gateway.payments).isEqualTo(1);
@@ -208,9 +206,7 @@ class SettlementTest {
   @Test
   void crashAfterMarkingSent_beforeTheRequestLeft_isAskedAbout_andSent() {
     long id = w.withdraw("alice", 400);
-    Settlement dying =
-        new Settlement(
-            w.store, new DiesBeforeSending(w.gateway), Withdrawals.TIMINGS, w.backoff, w.clock);
+    Settlement dying = w.settlementOn(new DiesBeforeSending(w.gateway));
     assertThatThrownBy(() -> dying.send(id)).isInstanceOf(Killed.class);
 
     w.janitorRound();
@@ -355,9 +351,7 @@ class SettlementTest {
     // unanswered, asks (NOT_FOUND, truly), sends attempt 4, which the gateway pays, and dies before
     // reading the answer.
     w.gateway.then(FAIL_RETRYABLE, FakeGateway.OnTransfer.PAY);
-    Settlement other =
-        new Settlement(
-            w.store, new DiesAfterSending(w.gateway), Withdrawals.TIMINGS, w.backoff, w.clock);
+    Settlement other = w.settlementOn(new DiesAfterSending(w.gateway));
     WithdrawalJanitor otherJanitor =
         new WithdrawalJanitor(w.store, other, w.backoff, Withdrawals.TIMINGS, w.clock, 50);
     Gateway stalling =
@@ -367,7 +361,7 @@ class SettlementTest {
               w.clock.advance(Withdrawals.TIMINGS.answerDeadline().plusSeconds(1));
               assertThatThrownBy(otherJanitor::settleOnce).isInstanceOf(Killed.class);
             });
-    Settlement stalled = new Settlement(w.store, stalling, Withdrawals.TIMINGS, w.backoff, w.clock);
+    Settlement stalled = w.settlementOn(stalling);
     w.clock.advance(Withdrawals.TIMINGS.backoffMax());
     stalled.advance(w.get(id)); // asks: NOT_FOUND; sends attempt 3 (stalls; see above)
 
@@ -422,13 +416,8 @@ class SettlementTest {
   void aRefusalReadAfterItsRequestWasTakenForUnanswered_stillCounts_andRefusalsEndInGivingUp() {
     w.gateway.then(FAIL_RETRYABLE, FAIL_RETRYABLE, FAIL_RETRYABLE);
     long id = w.withdraw("alice", 400);
-    Settlement stalled =
-        new Settlement(
-            w.store,
-            new AnswersLate(w.gateway, w::janitorRound), // unanswered, NOT_FOUND, attempt 2 refused
-            Withdrawals.TIMINGS,
-            w.backoff,
-            w.clock);
+    // Meanwhile: unanswered, NOT_FOUND, attempt 2 refused.
+    Settlement stalled = w.settlementOn(new AnswersLate(w.gateway, w::janitorRound));
 
     stalled.send(id); // attempt 1, refused; the answer is read after the janitor's round
     assertThat(w.get(id).refusals()).isEqualTo(2);
@@ -450,24 +439,18 @@ class SettlementTest {
   void aLateRefusal_leavesTheNewerRequest_sentUntilItsOwnDeadline() {
     w.gateway.then(FAIL_RETRYABLE, FakeGateway.OnTransfer.PAY);
     long id = w.withdraw("alice", 400);
-    Settlement dies =
-        new Settlement(
-            w.store, new DiesBeforeSending(w.gateway), Withdrawals.TIMINGS, w.backoff, w.clock);
+    Settlement dies = w.settlementOn(new DiesBeforeSending(w.gateway));
     WithdrawalJanitor otherJanitor =
         new WithdrawalJanitor(w.store, dies, w.backoff, Withdrawals.TIMINGS, w.clock, 50);
     Settlement stalled =
-        new Settlement(
-            w.store,
+        w.settlementOn(
             new AnswersLate(
                 w.gateway,
                 () -> {
                   w.clock.advance(Withdrawals.TIMINGS.answerDeadline().plusSeconds(1));
                   // unanswered, NOT_FOUND, attempt 2 recorded SENT and on its way
                   assertThatThrownBy(otherJanitor::settleOnce).isInstanceOf(Killed.class);
-                }),
-            Withdrawals.TIMINGS,
-            w.backoff,
-            w.clock);
+                }));
 
     stalled.send(id);
 

@@ -50,6 +50,13 @@ final class Withdrawals {
     this.settlement = new Settlement(store, gateway, TIMINGS, backoff, clock);
   }
 
+  /**
+   * A settler of these withdrawals that talks to {@code gateway} (one that stalls or dies, say).
+   */
+  Settlement settlementOn(Gateway gateway) {
+    return new Settlement(store, gateway, TIMINGS, backoff, clock);
+  }
+
   WithdrawalService service() {
     return service(dispatched::add);
   }
