@@ -3,7 +3,8 @@ rain_release.lua: gives back a win reserved in the home slot that the tail found
 
 KEYS[1] hb:cp:{cp:<campaign>:<j>}:wins  hash: user -> wins (and reserved wins)
 KEYS[2] hb:cp:{cp:<campaign>:<j>}:seq   hash: user -> the last win number handed out
-ARGV[1] user  ARGV[2] the reservation's win number n
+KEYS[3] hb:cp:{cp:<campaign>:<j>}:held  hash: tradeNo -> '1' for each win reserved for the tail
+ARGV[1] user  ARGV[2] the reservation's win number n  ARGV[3] its tradeNo
 
 Replies: the user's count after the release.
 
@@ -12,6 +13,7 @@ user's last one, so the user's tradeNos count wins without a gap; when another t
 user took a later number meanwhile, n stays skipped (a tradeNo is never used twice). Nothing was
 issued under n: the tail found no prize.
 --]]
+redis.call('HDEL', KEYS[3], ARGV[3])
 local wins = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
 if redis.call('HGET', KEYS[2], ARGV[1]) == ARGV[2] then
   redis.call('HINCRBY', KEYS[2], ARGV[1], -1)

@@ -10,6 +10,7 @@ KEYS[5] hb:cp:{cp:<campaign>:<j>}:won           hash: tradeNo -> "round|line|use
 KEYS[6] hb:cp:{cp:<campaign>:<j>}:live:<round>:<second>  hash: t -> taps, w -> wins in that second
                                              (expires 15 s after its last write; the live view reads it)
 KEYS[7] hb:cp:{cp:<campaign>:<j>}:armed         string: '1' once the slot is armed and restored
+KEYS[8] hb:cp:{cp:<campaign>:<j>}:held          hash: tradeNo -> '1' for each win reserved for the tail
 ARGV[1] user  ARGV[2] taps allowed per second  ARGV[3] round running (1/0)  ARGV[4] maxWinsPerUser
 ARGV[5] draw (1/0)  ARGV[6] u in [0, 1)  ARGV[7] prize lines of the round  ARGV[8] tradeNo prefix
 ARGV[9] round number  ARGV[10] now, in epoch milliseconds
@@ -24,7 +25,8 @@ Replies (one string: the verdict, then its numbers, separated by spaces):
   'LIMIT'                the user has maxWinsPerUser wins
   'MISS'                 no draw this tap
   'WON line n'           a prize of `line` from this sub-pool; the user's n-th win, recorded
-  'RESERVED n'           this sub-pool is dry: a win is reserved under n for the tail to find
+  'RESERVED n'           this sub-pool is dry: a win is reserved under n for the tail to find,
+                         and the reservation is marked held (rain_settle.lua)
 A string, not an array: Redis 6.2 writes a script's array reply with a system call of its own
 (see grab.lua), and taps share a connection.
 
@@ -69,7 +71,12 @@ for line = 0, lines - 1 do
 end
 redis.call('HINCRBY', KEYS[2], user, 1)
 local seq = redis.call('HINCRBY', KEYS[3], user, 1)
-if total == 0 then return 'RESERVED ' .. string.format('%d', seq) end
+if total == 0 then
+  -- Written with the count: a slot that loses the count (a failover, an older state after a
+  -- restart) loses the mark with it, which is how the tail tells after a restore.
+  redis.call('HSET', KEYS[8], ARGV[8] .. seq, '1')
+  return 'RESERVED ' .. string.format('%d', seq)
+end
 local target = math.floor(tonumber(ARGV[6]) * total)
 local line = 0
 while target >= left[line] do

@@ -20,6 +20,8 @@ import hongbao.redis.RedisLink;
 import hongbao.redis.campaign.RedisPrizePools;
 import hongbao.testkit.SimClock;
 import io.lettuce.core.cluster.SlotHash;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,7 +33,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -116,17 +120,14 @@ class PrizePoolsOnClusterTest {
   void homeScript_limitsRate_reservesForTheTail_andReleases() {
     Campaign c = campaign("c_cluster2", 1);
     armOpen(c);
-    String user = "u-home-not-0";
-    for (int u = 0; SubPools.home(user, c.homePools()) == 0; u++) {
-      user = "u" + u;
-    }
+    String user = userAwayFromSlotZero(c);
     Round small = c.round(2);
     String prefix = c.id() + "_2_" + user + "_";
     var reserved = pools.tap(c, small, user, prefix, 100_000, true, 0.5);
     assertThat(reserved).isEqualTo(new PrizePools.HomeReply.Reserved(1));
     assertThat(pools.tap(c, small, user, prefix, 100_000, true, 0.5))
         .isEqualTo(new PrizePools.HomeReply.LimitReached());
-    pools.release(c, user, 1);
+    pools.release(c, user, 1, prefix + 1);
     var again = pools.tap(c, small, user, prefix, 100_000, true, 0.5);
     assertThat(again)
         .as("released: the win number is given back, the user's first win is still n = 1")
@@ -250,6 +251,98 @@ class PrizePoolsOnClusterTest {
     assertThat(issued).hasSize(10);
     assertThat(pools.wins(c)).hasSize(10);
     assertThat(pools.pulse(c, c.round(2)).leftTotal()).isZero();
+  }
+
+  /**
+   * A failover loses the user's home slot and the slot of round 2's only sub-pool while the user's
+   * tail runs: the tail's draw finds its slot lost, the restore rebuilds both from the recorded
+   * wins (none: the book is empty), so the rebuilt count lacks the reservation. The tail's win is
+   * counted when it settles, and the limit of one win holds.
+   */
+  @Test
+  void aHomeSlotLostWhileItsTailRuns_stillCountsTheTailsWin() {
+    Campaign c = campaign("c_cluster_settle", 1);
+    String user = userAwayFromSlotZero(c);
+    int home = SubPools.home(user, c.homePools());
+    var clock = new SimClock(c.round(2).endsAt().minusMillis(500));
+    var campaigns = new Campaigns(new OneCampaign(c), this::armOpen, clock, Duration.ofSeconds(60));
+    var issued = new ConcurrentHashMap<String, String>();
+    var failover = new AtomicBoolean(true);
+    PrizePools losing =
+        (PrizePools)
+            Proxy.newProxyInstance(
+                PrizePools.class.getClassLoader(),
+                new Class<?>[] {PrizePools.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("drawAt") && failover.getAndSet(false)) {
+                    loseSlot(c, home);
+                    loseSlot(c, 0);
+                  }
+                  try {
+                    return method.invoke(pools, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    var nonces = new AtomicLong();
+    var taps =
+        new TapService(
+            campaigns,
+            losing,
+            (campaign, round, userId, tradeNo, prize) -> {
+              assertThat(issued.putIfAbsent(tradeNo, userId)).isNull();
+              return "token-" + tradeNo;
+            },
+            new PrizeRecovery(pools, id -> List.of(), campaign -> {}, nonces::incrementAndGet),
+            clock,
+            () -> 0.0);
+
+    assertThat(taps.tap(c.id(), user)).isInstanceOf(TapOutcome.Won.class);
+    assertThat(failover).as("the slots were lost during the tail").isFalse();
+    clock.advance(Duration.ofMillis(10));
+    assertThat(taps.tap(c.id(), user)).isEqualTo(TapOutcome.LIMIT_REACHED);
+    assertThat(issued).containsOnlyKeys(c.id() + "_2_" + user + "_1");
+    assertThat(pools.wins(c)).containsOnlyKeys(c.id() + "_2_" + user + "_1");
+    assertThat(redis.sync().hget(slotKey(c, home, "wins"), user)).isEqualTo("1");
+    assertThat(pools.pulse(c, c.round(2)).leftTotal()).isEqualTo(9);
+  }
+
+  /** A tail that finds its prize takes the reservation's mark away: the count already holds it. */
+  @Test
+  void settlingAKeptReservation_removesItsMark_andCountsNothingMore() {
+    Campaign c = campaign("c_cluster_kept", 1);
+    armOpen(c);
+    String user = userAwayFromSlotZero(c);
+    int home = SubPools.home(user, c.homePools());
+    String prefix = c.id() + "_2_" + user + "_";
+    assertThat(pools.tap(c, c.round(2), user, prefix, 100_000, true, 0.5))
+        .isEqualTo(new PrizePools.HomeReply.Reserved(1));
+    assertThat(redis.sync().hkeys(slotKey(c, home, "held"))).containsExactly(prefix + 1);
+    assertThat(pools.drawAt(c, c.round(2), 0, prefix + 1, user, 100, 0.5)).isZero();
+    assertThat(pools.settle(c, user, 1, prefix + 1)).isTrue();
+    assertThat(redis.sync().exists(slotKey(c, home, "held"))).isZero();
+    assertThat(redis.sync().hget(slotKey(c, home, "wins"), user)).isEqualTo("1");
+    assertThat(pools.tap(c, c.round(2), user, prefix, 100_001, true, 0.5))
+        .isEqualTo(new PrizePools.HomeReply.LimitReached());
+  }
+
+  private static String userAwayFromSlotZero(Campaign c) {
+    String user = "u-home-not-0";
+    for (int u = 0; SubPools.home(user, c.homePools()) == 0; u++) {
+      user = "u" + u;
+    }
+    return user;
+  }
+
+  private static String slotKey(Campaign c, int slot, String name) {
+    return "hbt:cp:{cp:" + c.id() + ":" + slot + "}:" + name;
+  }
+
+  /** What a failover to a replica that had none of the slot's writes leaves: nothing of it. */
+  private void loseSlot(Campaign c, int slot) {
+    for (String name : List.of("armed", "r1", "r2", "wins", "seq", "won", "held")) {
+      redis.sync().del(slotKey(c, slot, name));
+    }
   }
 
   /** A store that knows one campaign. */

@@ -115,10 +115,19 @@ public interface PrizePools {
   int LOST = -2;
 
   /**
-   * Gives back a tail reservation that found no prize, and its win number {@code seq} if no later
-   * one was handed out to the user meanwhile.
+   * Gives back a tail reservation ({@code seq}, {@code tradeNo}) that found no prize, and its win
+   * number if no later one was handed out to the user meanwhile.
    */
-  void release(Campaign campaign, String userId, long seq);
+  void release(Campaign campaign, String userId, long seq, String tradeNo);
+
+  /**
+   * A tail found the prize for its reservation ({@code seq}, {@code tradeNo}): makes sure the
+   * user's home slot counts the win, counting it (and its win number) again when the slot was
+   * rebuilt without the reservation while the tail ran.
+   *
+   * @return whether the slot still held the reservation
+   */
+  boolean settle(Campaign campaign, String userId, long seq, String tradeNo);
 
   /** The round's taps so far and what each prize line has left, summed over its sub-pools. */
   Pulse pulse(Campaign campaign, Round round);

@@ -34,7 +34,11 @@ import java.util.function.DoubleSupplier;
  * round was seen empty, and the win counter never falls below the user's wins: it is exact after
  * every tap, and a crash between reserve and release leaves it one too high (the user may win one
  * prize fewer; never one more). The number n of a released reservation is not used again, so a
- * user's tradeNos may skip a number, but never repeat one.
+ * user's tradeNos may skip a number, but never repeat one. The home script marks the reservation
+ * held along with the count, and a tail that finds the prize settles it there ({@link
+ * PrizePools#settle}): a home slot rebuilt while the tail ran (Redis lost it) lost the mark with
+ * the count, and the win is counted again: the restore, which counts only recorded wins, cannot let
+ * the user win once more than the limit.
  *
  * <p><b>Lost slots.</b> A slot Redis lost, or one being restored, answers LOST before it counts or
  * takes anything; the tap restores the campaign's pools from the reward book ({@link
@@ -286,13 +290,22 @@ public final class TapService {
                 campaign, round, pool, tradeNo, userId, nowSecond, uniform.getAsDouble());
       }
       if (line >= 0) {
+        if (!this.pools.settle(campaign, userId, seq, tradeNo)) {
+          LOG.log(
+              Level.WARNING,
+              "campaign {0}: the home slot of {1} was rebuilt while its tail ran; win {2} counted"
+                  + " again",
+              campaign.id(),
+              userId,
+              tradeNo);
+        }
         return issue(campaign, round, userId, tradeNo, line);
       }
       if (line != PrizePools.LOST) {
         dryPools.add(pool);
       }
     }
-    this.pools.release(campaign, userId, seq);
+    this.pools.release(campaign, userId, seq, tradeNo);
     return TapOutcome.MISSED;
   }
 

@@ -46,6 +46,11 @@ final class RainKeys {
     return tag(campaign, pool) + ":won";
   }
 
+  /** The tail's reservations, marked with the count that holds them. */
+  String held(Campaign campaign, int pool) {
+    return tag(campaign, pool) + ":held";
+  }
+
   /** The round's taps and wins counted in this slot in one second (for the live view). */
   String liveIn(Campaign campaign, int pool, int round, long second) {
     return tag(campaign, pool) + ":live:" + round + ":" + second;

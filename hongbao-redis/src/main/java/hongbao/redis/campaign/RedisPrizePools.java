@@ -30,6 +30,7 @@ public final class RedisPrizePools implements PrizePools {
   private static final LuaScript TAP = LuaScript.fromResource("rain_tap.lua");
   private static final LuaScript DRAW = LuaScript.fromResource("rain_draw.lua");
   private static final LuaScript RELEASE = LuaScript.fromResource("rain_release.lua");
+  private static final LuaScript SETTLE = LuaScript.fromResource("rain_settle.lua");
   private static final LuaScript RESTORE = LuaScript.fromResource("rain_restore.lua");
   private static final LuaScript COUNT = LuaScript.fromResource("rain_count.lua");
   private static final LuaScript SEAL = LuaScript.fromResource("rain_seal.lua");
@@ -112,6 +113,7 @@ public final class RedisPrizePools implements PrizePools {
       slotKeys.add(keys.wins(version, j));
       slotKeys.add(keys.seq(version, j));
       slotKeys.add(keys.won(version, j));
+      slotKeys.add(keys.held(version, j));
       redis.sync().del(slotKeys.toArray(String[]::new));
     }
   }
@@ -203,7 +205,8 @@ public final class RedisPrizePools implements PrizePools {
       keys.pool(campaign, home, roundNumber),
       keys.won(campaign, home),
       keys.liveIn(campaign, home, roundNumber, nowSecond),
-      keys.armed(campaign, home)
+      keys.armed(campaign, home),
+      keys.held(campaign, home)
     };
   }
 
@@ -272,14 +275,33 @@ public final class RedisPrizePools implements PrizePools {
   }
 
   @Override
-  public void release(Campaign campaign, String userId, long seq) {
+  public void release(Campaign campaign, String userId, long seq, String tradeNo) {
     int home = SubPools.home(userId, campaign.homePools());
     RELEASE.run(
         redis,
         ScriptOutputType.INTEGER,
-        new String[] {keys.wins(campaign, home), keys.seq(campaign, home)},
+        new String[] {
+          keys.wins(campaign, home), keys.seq(campaign, home), keys.held(campaign, home)
+        },
         userId,
-        Long.toString(seq));
+        Long.toString(seq),
+        tradeNo);
+  }
+
+  @Override
+  public boolean settle(Campaign campaign, String userId, long seq, String tradeNo) {
+    int home = SubPools.home(userId, campaign.homePools());
+    Long kept =
+        SETTLE.run(
+            redis,
+            ScriptOutputType.INTEGER,
+            new String[] {
+              keys.wins(campaign, home), keys.seq(campaign, home), keys.held(campaign, home)
+            },
+            userId,
+            Long.toString(seq),
+            tradeNo);
+    return kept == 1;
   }
 
   @Override
