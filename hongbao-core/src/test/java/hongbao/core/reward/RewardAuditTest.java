@@ -148,6 +148,62 @@ class RewardAuditTest {
     assertThat(audit.discrepancies()).isEmpty();
   }
 
+  /**
+   * A campaign reserving without pause: a reservation (and its trade) lands before every read of
+   * the budget keys, so the trades never cost what the sum read before them says, on any reading.
+   */
+  @Test
+  void reservationsLandingWhileTheBudgetIsRead_areNoDiscrepancy_onEveryReading() {
+    var landed = new AtomicInteger();
+    RewardBudget keys =
+        (RewardBudget)
+            Proxy.newProxyInstance(
+                RewardBudget.class.getClassLoader(),
+                new Class<?>[] {RewardBudget.class},
+                (proxy, method, args) -> {
+                  int n = landed.incrementAndGet();
+                  return switch (method.getName()) {
+                    case "state" ->
+                        new RewardBudget.BudgetState(
+                            Amount.fen(1_000_000),
+                            Amount.fen(100L * n),
+                            Amount.fen(1_000_000),
+                            false);
+                    case "trades" -> {
+                      var trades = new HashMap<String, RewardBudget.Trade>();
+                      for (int t = 1; t <= n; t++) {
+                        trades.put(
+                            "t" + t,
+                            new RewardBudget.Trade(
+                                reward(t).digest(), Amount.fen(100), NOW.toEpochMilli()));
+                      }
+                      yield trades;
+                    }
+                    default -> throw new AssertionError("unexpected " + method.getName());
+                  };
+                });
+    var fundedOnly =
+        new RewardBook.CampaignBooks(
+            "c1", Amount.fen(1_000_000), Amount.fen(1_000_000), Amount.ZERO, Amount.ZERO);
+    RewardBook book =
+        RewardDoubles.bookAnswering(
+            Map.of(
+                "campaigns", args -> List.of(fundedOnly),
+                "campaign", args -> Optional.of(fundedOnly),
+                "byCampaign", args -> List.of(),
+                "problems", args -> List.of()));
+    var audit =
+        new RewardAudit(
+            book,
+            keys,
+            new RewardDoubles.NoFailures(),
+            Clock.fixed(NOW, ZoneOffset.UTC),
+            Duration.ofMinutes(5));
+
+    assertThat(audit.discrepancies()).isEmpty();
+    assertThat(landed).as("one reading: the sum, the trades, the sum again").hasValue(3);
+  }
+
   private static Reward reward(int n) {
     return new Reward("t" + n, "u" + n, "c1", "rain", "CASH", Amount.fen(100), "", NOW);
   }
