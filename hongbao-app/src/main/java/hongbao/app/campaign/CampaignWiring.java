@@ -108,7 +108,7 @@ public final class CampaignWiring implements AutoCloseable {
     service =
         new CampaignService(store, campaigns, pools, types, budget, clock, new Synchronized(ids));
     taps = new TapService(campaigns, pools, issuer, recovery, clock, uniform(random));
-    repair = new PoolRepair(redis::generation, store, campaigns, recovery);
+    repair = new PoolRepair(redis::generation, store, campaigns, recovery, pools);
     closer =
         new CampaignCloser(
             store,

@@ -6,6 +6,7 @@ import hongbao.app.embedded.EmbeddedRedisCluster;
 import hongbao.core.campaign.Campaign;
 import hongbao.core.campaign.CampaignStore;
 import hongbao.core.campaign.Campaigns;
+import hongbao.core.campaign.PoolRepair;
 import hongbao.core.campaign.PrizeLine;
 import hongbao.core.campaign.PrizePools;
 import hongbao.core.campaign.PrizeRecovery;
@@ -36,6 +37,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -326,6 +329,60 @@ class PrizePoolsOnClusterTest {
         .isEqualTo(new PrizePools.HomeReply.LimitReached());
   }
 
+  /**
+   * The repair after a Redis restart closes every slot of a running rain until it is restored. It
+   * runs once per Redis generation, whichever instance finds it: an instance starting later (a
+   * rolling deploy during a round) closes nothing; a new generation is repaired again.
+   */
+  @Test
+  void anInstanceStartingAfterARepair_closesNothing() {
+    Campaign c = campaign("c_cluster_repair", 1);
+    armOpen(c);
+    var closes = new AtomicInteger();
+    PrizePools counting =
+        (PrizePools)
+            Proxy.newProxyInstance(
+                PrizePools.class.getClassLoader(),
+                new Class<?>[] {PrizePools.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("close")) {
+                    closes.incrementAndGet();
+                  }
+                  try {
+                    return method.invoke(pools, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    var generation = new AtomicReference<>("run-" + System.nanoTime());
+    var nonces = new AtomicLong();
+    Supplier<PoolRepair> instance =
+        () -> {
+          var campaigns =
+              new Campaigns(
+                  new OneCampaign(c), this::armOpen, new SimClock(T0), Duration.ofSeconds(60));
+          var recovery =
+              new PrizeRecovery(counting, id -> List.of(), x -> {}, nonces::incrementAndGet);
+          return new PoolRepair(generation::get, new OneCampaign(c), campaigns, recovery, counting);
+        };
+
+    assertThat(instance.get().checkOnce()).isZero();
+    assertThat(closes).as("the first instance on this generation repairs").hasValue(1);
+    assertThat(pools.open(c)).isTrue();
+    assertThat(instance.get().checkOnce()).isZero();
+    assertThat(instance.get().checkOnce()).isZero();
+    assertThat(closes).as("instances starting later close nothing").hasValue(1);
+
+    generation.set("run-" + System.nanoTime());
+    var running = instance.get();
+    assertThat(running.checkOnce()).isZero();
+    assertThat(closes).as("a new generation is repaired").hasValue(2);
+    assertThat(running.checkOnce()).isZero();
+    assertThat(instance.get().checkOnce()).isZero();
+    assertThat(closes).hasValue(2);
+    assertThat(pools.open(c)).isTrue();
+  }
+
   private static String userAwayFromSlotZero(Campaign c) {
     String user = "u-home-not-0";
     for (int u = 0; SubPools.home(user, c.homePools()) == 0; u++) {
@@ -379,7 +436,7 @@ class PrizePoolsOnClusterTest {
 
     @Override
     public List<String> unreturned(int max) {
-      return List.of();
+      return List.of(campaign.id());
     }
 
     @Override

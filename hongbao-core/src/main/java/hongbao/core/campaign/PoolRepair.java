@@ -8,8 +8,16 @@ import java.util.function.Supplier;
  * StoreRepair} restores packets from the ledger. A restart (its generation changed: a new run id, a
  * failover) may have kept an older state in which every slot is still open, so nothing on the tap
  * path notices; this pass closes and restores every campaign not yet returned ({@link
- * PrizeRecovery#restoreAfterRestart}). It runs at the first call too: Redis may have restarted
- * while no instance ran. A slot that vanished altogether needs no pass: its first tap restores it.
+ * PrizeRecovery#restoreAfterRestart}). A slot that vanished altogether needs no pass: its first tap
+ * restores it.
+ *
+ * <p><b>Which generation was repaired</b> is kept in Redis ({@link PrizePools#markRepaired}), for
+ * every instance: Redis may have restarted while no instance ran, so an instance that starts
+ * repairs unless the generation it finds was repaired already. Were that memory per instance, every
+ * start (a rolling deploy, a scale-out at the peak) would close every running rain's slots until
+ * its restore had read the whole reward book, and each tap meeting a closed slot would start a
+ * restore of its own. A restart that kept an older state brings back the mark of an older
+ * generation (a run id is new at every start), so it is repaired all the same.
  */
 public final class PoolRepair {
 
@@ -21,17 +29,20 @@ public final class PoolRepair {
   private final CampaignStore store;
   private final Campaigns campaigns;
   private final PrizeRecovery recovery;
+  private final PrizePools pools;
   private String repaired;
 
   public PoolRepair(
       Supplier<String> generation,
       CampaignStore store,
       Campaigns campaigns,
-      PrizeRecovery recovery) {
+      PrizeRecovery recovery,
+      PrizePools pools) {
     this.generation = generation;
     this.store = store;
     this.campaigns = campaigns;
     this.recovery = recovery;
+    this.pools = pools;
   }
 
   /**
@@ -42,7 +53,13 @@ public final class PoolRepair {
     if (now.equals(repaired)) {
       return 0;
     }
+    if (now.equals(pools.repairedGeneration())) {
+      repaired = now; // by another instance, or by this one before it restarted
+      return 0;
+    }
     int restored = repairAll();
+    // Only once every campaign was restored: a pass that failed is run again.
+    pools.markRepaired(now);
     repaired = now;
     if (restored > 0) {
       LOG.log(Level.WARNING, "redis generation " + now + ": put back " + restored + " rain wins");

@@ -138,6 +138,15 @@ public interface PrizePools {
    */
   List<Beat> beats(Campaign campaign, Round round, long fromSecond, int seconds);
 
+  /**
+   * The Redis generation after whose restart the pools were last repaired ({@link PoolRepair}),
+   * kept in Redis itself so that every instance sees it; null when none is recorded.
+   */
+  String repairedGeneration();
+
+  /** Records that the pools were repaired after the restart that began {@code generation}. */
+  void markRepaired(String generation);
+
   /** Every win the pools recorded, by tradeNo. */
   Map<String, Win> wins(Campaign campaign);
 

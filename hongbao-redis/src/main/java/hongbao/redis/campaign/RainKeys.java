@@ -51,6 +51,11 @@ final class RainKeys {
     return tag(campaign, pool) + ":held";
   }
 
+  /** The Redis generation after whose restart the pools were last repaired. */
+  String repaired() {
+    return prefix + ":cp:repaired";
+  }
+
   /** The round's taps and wins counted in this slot in one second (for the live view). */
   String liveIn(Campaign campaign, int pool, int round, long second) {
     return tag(campaign, pool) + ":live:" + round + ":" + second;

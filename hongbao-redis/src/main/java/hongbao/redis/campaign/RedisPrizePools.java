@@ -305,6 +305,16 @@ public final class RedisPrizePools implements PrizePools {
   }
 
   @Override
+  public String repairedGeneration() {
+    return await(redis.async().get(keys.repaired()));
+  }
+
+  @Override
+  public void markRepaired(String generation) {
+    await(redis.async().set(keys.repaired(), generation));
+  }
+
+  @Override
   public Pulse pulse(Campaign campaign, Round round) {
     int lines = round.prizes().size();
     String[] fields = new String[lines + 1];
