@@ -79,8 +79,22 @@ public interface CampaignStore {
    * campaign returned, in one transaction, once: a second call (another instance) does nothing.
    *
    * @return true if this call returned it
+   * @throws EscrowShort when the escrow holds less than {@code amount} (nothing was written)
    */
   boolean returnUnspent(String id, Amount amount, Instant at);
+
+  /**
+   * The escrow holds less than the return: a credit landed after the return was computed (the
+   * reward of a trade Redis lost, credited while the campaign was closed). The caller computes the
+   * return again on its next pass.
+   */
+  final class EscrowShort extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public EscrowShort(String id, Amount amount) {
+      super("campaign " + id + ": its escrow holds less than the return of " + amount);
+    }
+  }
 
   /** What went back to the funding account and when, once the campaign was returned. */
   Optional<Return> returned(String id);

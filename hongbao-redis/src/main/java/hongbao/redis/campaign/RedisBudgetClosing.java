@@ -1,6 +1,6 @@
 package hongbao.redis.campaign;
 
-import hongbao.core.Invariants;
+import hongbao.core.Unavailable;
 import hongbao.core.campaign.BudgetClosing;
 import hongbao.core.money.Amount;
 import hongbao.redis.LuaScript;
@@ -27,14 +27,21 @@ public final class RedisBudgetClosing implements BudgetClosing {
 
   @Override
   public Amount close(String campaignId) {
+    // The closer arms the campaign's budget just before: keys missing now were lost since (a
+    // failover), an outage for the next pass, which arms them again.
     String layout = redis.sync().hget(keys.campaigns(), campaignId);
-    Invariants.check(layout != null, "campaign %s has no budget keys to close", campaignId);
+    if (layout == null) {
+      throw new Unavailable("redis", "campaign " + campaignId + " lost its budget keys", null);
+    }
     int count = Integer.parseInt(layout.split("\\|")[1]);
     long reserved = 0;
     for (int k = 0; k < count; k++) {
       Long used =
           CLOSE.run(redis, ScriptOutputType.INTEGER, new String[] {keys.budget(campaignId, k)});
-      Invariants.check(used >= 0, "budget key %d of %s was never opened", k, campaignId);
+      if (used < 0) {
+        throw new Unavailable(
+            "redis", "budget key " + k + " of campaign " + campaignId + " was lost", null);
+      }
       reserved += used;
     }
     return Amount.fen(reserved);

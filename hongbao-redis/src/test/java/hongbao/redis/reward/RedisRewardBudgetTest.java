@@ -167,6 +167,30 @@ class RedisRewardBudgetTest {
   }
 
   /**
+   * The closer arms a campaign's budget just before it closes it; keys a failover lost in between
+   * are an outage for its next pass, not a broken invariant that would stop the closer for every
+   * campaign.
+   */
+  @Test
+  void closingABudgetWhoseKeysWereLost_isAnOutage() {
+    String gone = "c" + IDS.incrementAndGet();
+    budget.open(gone, Amount.fen(1_000));
+    redis().sync().hdel(keys.campaigns(), gone);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> new RedisBudgetClosing(redis(), keys).close(gone))
+        .isInstanceOf(hongbao.core.Unavailable.class)
+        .hasMessageContaining("lost its budget keys");
+
+    String partly = "c" + IDS.incrementAndGet();
+    budget.open(partly, Amount.fen(1_000));
+    redis().sync().del(keys.budget(partly, 1));
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> new RedisBudgetClosing(redis(), keys).close(partly))
+        .isInstanceOf(hongbao.core.Unavailable.class)
+        .hasMessageContaining("budget key 1");
+  }
+
+  /**
    * A borrower lends allowance off one key, the campaign's keys are closed, and then the borrower
    * grants what it took to its own key: the grant must not raise a closed key's cap, or a
    * reservation after the close would be paid from an escrow already returned. Nor may the room a
