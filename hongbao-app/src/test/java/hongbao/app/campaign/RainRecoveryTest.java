@@ -208,30 +208,9 @@ class RainRecoveryTest {
     Instant starts = fixture.clock.instant().plusSeconds(10);
     long budget = 1_000;
     String id = fixture.created(campaign(budget, 1, 10, round(starts, 60, prize("CASH", 1, 100))));
-    // The round's last second: every tap draws.
-    fixture.clock.advance(Duration.between(fixture.clock.instant(), starts.plusMillis(59_500)));
-    assertThat(fixture.tap(id, "before-the-loss")).isInstanceOf(TapOutcome.Won.class);
-    assertThat(loseThePools(id)).isPositive();
 
-    var outcome = new AtomicReference<TapOutcome>();
-    Thread waiter;
-    PrizeRecovery recovery = fixture.rain().recovery();
-    synchronized (recovery) {
-      waiter = Thread.ofPlatform().start(() -> outcome.set(fixture.rain().taps().tap(id, "late")));
-      // Waiting for the restore: blocked on the recovery this thread holds.
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(
-              () ->
-                  waiter.getState() == Thread.State.BLOCKED
-                      && Arrays.stream(waiter.getStackTrace())
-                          .anyMatch(frame -> frame.getMethodName().equals("restoreIfLost")));
-      // Past the round's end, within the grace before the closer counts its wins.
-      fixture.clock.advance(Duration.ofSeconds(1));
-    }
-    waiter.join(60_000);
+    assertThat(aTapWaitingOutItsRoundInARestore(id, starts)).isEqualTo(TapOutcome.ENDED);
 
-    assertThat(outcome.get()).isEqualTo(TapOutcome.ENDED);
     assertThat(fixture.rain().service().view(id).rounds().getFirst().prizesLeft())
         .as("one prize taken, before the loss")
         .isEqualTo(99);
@@ -241,6 +220,61 @@ class RainRecoveryTest {
             fixture.clock.instant(),
             starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1)));
     assertThat(fixture.awaitReturned(id)).isEqualTo(budget - 1);
+  }
+
+  /**
+   * The same when the next round starts as the first ends: the tap was one of the first round and
+   * draws nothing in either; it answers MISSED, not ENDED (the rain goes on).
+   */
+  @Test
+  void aTapThatWaitedOutItsRoundInARestore_whileTheNextRuns_answersMissed() throws Exception {
+    Instant starts = fixture.clock.instant().plusSeconds(10);
+    String id =
+        fixture.created(
+            campaign(
+                1_000,
+                1,
+                10,
+                round(starts, 60, prize("CASH", 1, 100)),
+                round(starts.plusSeconds(60), 60, prize("CASH", 1, 100))));
+
+    assertThat(aTapWaitingOutItsRoundInARestore(id, starts)).isEqualTo(TapOutcome.MISSED);
+
+    var rounds = fixture.rain().service().view(id).rounds();
+    assertThat(rounds.get(0).prizesLeft()).as("one prize taken, before the loss").isEqualTo(99);
+    assertThat(rounds.get(1).prizesLeft()).as("none of the next round").isEqualTo(100);
+  }
+
+  /**
+   * In the last second of the round that starts at {@code starts}: one tap wins, the pools are
+   * lost, and a tap waits for the restore, held back, while the clock passes the round's end.
+   */
+  private TapOutcome aTapWaitingOutItsRoundInARestore(String id, Instant starts) throws Exception {
+    // The round's last second: every tap draws.
+    fixture.clock.advance(Duration.between(fixture.clock.instant(), starts.plusMillis(59_500)));
+    assertThat(fixture.tap(id, "before-the-loss")).isInstanceOf(TapOutcome.Won.class);
+    assertThat(loseThePools(id)).isPositive();
+
+    var outcome = new AtomicReference<TapOutcome>();
+    var waiter = new AtomicReference<Thread>();
+    PrizeRecovery recovery = fixture.rain().recovery();
+    recovery.holdingRestores(
+        () -> {
+          waiter.set(
+              Thread.ofPlatform().start(() -> outcome.set(fixture.rain().taps().tap(id, "late"))));
+          // Waiting for the restore: parked on the lock this thread holds.
+          await()
+              .atMost(Duration.ofSeconds(30))
+              .until(
+                  () ->
+                      waiter.get().getState() == Thread.State.WAITING
+                          && Arrays.stream(waiter.get().getStackTrace())
+                              .anyMatch(frame -> frame.getMethodName().equals("restoreIfLost")));
+          // Past the round's end, within the grace before the closer counts its wins.
+          fixture.clock.advance(Duration.ofSeconds(1));
+        });
+    waiter.get().join(60_000);
+    return outcome.get();
   }
 
   /** Deletes every key of the campaign's slots, as a Redis that lost them would have none. */

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
@@ -41,6 +42,13 @@ public final class PrizeRecovery {
   private final Consumer<Campaign> issuing;
   private final LongSupplier nonces;
 
+  /**
+   * Restores on an instance go one at a time. A lock, not {@code synchronized}: the taps waiting
+   * for a restore run on virtual threads, which a monitor pins to their carriers before JDK 24, so
+   * a restore could stall every request of the instance served on one.
+   */
+  private final ReentrantLock lock = new ReentrantLock();
+
   /** Port: every reward of a campaign the reward book holds ({@code RewardBook#byCampaign}). */
   @FunctionalInterface
   public interface IssuedWins {
@@ -60,9 +68,24 @@ public final class PrizeRecovery {
     this.nonces = nonces;
   }
 
+  /** Runs {@code action} while no restore of this instance can start (a test holds them back). */
+  public void holdingRestores(Runnable action) {
+    lock.lock();
+    try {
+      action.run();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Restores the pools unless every slot is open; returns how many wins were put back. */
-  public synchronized int restoreIfLost(Campaign campaign) {
-    return pools.open(campaign) ? 0 : restore(campaign);
+  public int restoreIfLost(Campaign campaign) {
+    lock.lock();
+    try {
+      return pools.open(campaign) ? 0 : restore(campaign, false);
+    } finally {
+      lock.unlock();
+    }
   }
 
   /**
@@ -72,8 +95,8 @@ public final class PrizeRecovery {
    *
    * @return how many wins were put back
    */
-  public synchronized int restore(Campaign campaign) {
-    return restore(campaign, false);
+  public int restore(Campaign campaign) {
+    return restoreLocked(campaign, false);
   }
 
   /**
@@ -84,8 +107,17 @@ public final class PrizeRecovery {
    *
    * @return how many wins were put back
    */
-  public synchronized int restoreAfterRestart(Campaign campaign) {
-    return restore(campaign, true);
+  public int restoreAfterRestart(Campaign campaign) {
+    return restoreLocked(campaign, true);
+  }
+
+  private int restoreLocked(Campaign campaign, boolean close) {
+    lock.lock();
+    try {
+      return restore(campaign, close);
+    } finally {
+      lock.unlock();
+    }
   }
 
   private int restore(Campaign campaign, boolean close) {

@@ -248,9 +248,12 @@ public final class TapService {
       return Optional.empty();
     }
     Campaign.Phase now = campaign.phaseAt(clock.instant());
-    if (now instanceof Campaign.Phase.Running running
-        && running.round().number() == round.number()) {
-      return Optional.empty();
+    if (now instanceof Campaign.Phase.Running running) {
+      // The next round may already run (rounds may touch): this tap was for the last one, and
+      // drew nothing in it; ENDED would tell the user the rain is over.
+      return running.round().number() == round.number()
+          ? Optional.empty()
+          : Optional.of(TapOutcome.MISSED);
     }
     return Optional.of(
         now instanceof Campaign.Phase.Waiting waiting
