@@ -69,6 +69,11 @@ public final class CampaignRules {
           || round.startsAt().isAfter(STARTS_AT_LATEST)) {
         throw invalid("startsAt must be from " + STARTS_AT_EARLIEST + " to " + STARTS_AT_LATEST);
       }
+      if (round.startsAt().getNano() % 1_000 != 0) {
+        // The store keeps microseconds: a finer instant would read back as another, and the same
+        // PUT again would then look like an edit.
+        throw invalid("startsAt may name fractions of a second down to microseconds only");
+      }
       long prizes = checkPrizes(round.prizes());
       Instant starts = round.startsAt();
       if (!rounds.isEmpty() && starts.isBefore(rounds.getLast().endsAt())) {
