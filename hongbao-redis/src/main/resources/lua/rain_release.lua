@@ -13,7 +13,12 @@ user's last one, so the user's tradeNos count wins without a gap; when another t
 user took a later number meanwhile, n stays skipped (a tradeNo is never used twice). Nothing was
 issued under n: the tail found no prize.
 --]]
-redis.call('HDEL', KEYS[3], ARGV[3])
+-- The mark is written with the count: without it, the slot was rebuilt since the reservation (a
+-- restore raised the count from the recorded wins, which hold no reservation), and taking one
+-- off would take off a win. Nothing to give back then.
+if redis.call('HDEL', KEYS[3], ARGV[3]) == 0 then
+  return tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+end
 local wins = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
 if redis.call('HGET', KEYS[2], ARGV[1]) == ARGV[2] then
   redis.call('HINCRBY', KEYS[2], ARGV[1], -1)

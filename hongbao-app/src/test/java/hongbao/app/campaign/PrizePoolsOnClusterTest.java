@@ -310,6 +310,89 @@ class PrizePoolsOnClusterTest {
     assertThat(pools.pulse(c, c.round(2)).leftTotal()).isEqualTo(9);
   }
 
+  /**
+   * As above, and meanwhile the user reached the limit of one win with another tap (simulated: the
+   * restore found one win of the user recorded): the tail, which met the loss, holds its
+   * reservation again before drawing, finds the limit reached and draws nothing.
+   */
+  @Test
+  void aTailMeetingTheLoss_whileItsUserReachedTheLimit_drawsNothing() {
+    Campaign c = campaign("c_cluster_rehold", 1);
+    String user = userAwayFromSlotZero(c);
+    int home = SubPools.home(user, c.homePools());
+    var clock = new SimClock(c.round(2).endsAt().minusMillis(500));
+    var campaigns = new Campaigns(new OneCampaign(c), this::armOpen, clock, Duration.ofSeconds(60));
+    var issued = new ConcurrentHashMap<String, String>();
+    var failover = new AtomicBoolean(true);
+    PrizePools losing =
+        (PrizePools)
+            Proxy.newProxyInstance(
+                PrizePools.class.getClassLoader(),
+                new Class<?>[] {PrizePools.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("drawAt") && failover.getAndSet(false)) {
+                    loseSlot(c, home);
+                    loseSlot(c, 0);
+                  }
+                  if (method.getName().equals("rehold")) {
+                    pools.raiseCounts(c, user, 1, 1);
+                  }
+                  try {
+                    return method.invoke(pools, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    var nonces = new AtomicLong();
+    var taps =
+        new TapService(
+            campaigns,
+            losing,
+            (campaign, round, userId, tradeNo, prize) -> {
+              issued.put(tradeNo, userId);
+              return "token-" + tradeNo;
+            },
+            new PrizeRecovery(pools, id -> List.of(), campaign -> {}, nonces::incrementAndGet),
+            clock,
+            () -> 0.0);
+
+    assertThat(taps.tap(c.id(), user)).isEqualTo(TapOutcome.LIMIT_REACHED);
+    assertThat(failover).isFalse();
+    assertThat(issued).isEmpty();
+    assertThat(pools.pulse(c, c.round(2)).leftTotal()).as("nothing drawn").isEqualTo(10);
+    assertThat(redis.sync().hget(slotKey(c, home, "wins"), user)).isEqualTo("1");
+  }
+
+  /**
+   * A reservation that the tail gives back after its home slot was rebuilt (without it, counting
+   * only the recorded win) gives nothing back: taking one off would take off that win.
+   */
+  @Test
+  void aReleaseAfterTheHomeSlotWasRebuilt_givesNothingBack() {
+    Campaign c = campaign("c_cluster_release", 2);
+    armOpen(c);
+    String user = userAwayFromSlotZero(c);
+    int home = SubPools.home(user, c.homePools());
+    String first = c.id() + "_1_" + user + "_";
+    String second = c.id() + "_2_" + user + "_";
+    assertThat(pools.tap(c, c.round(1), user, first, 100_000, true, 0.5))
+        .isInstanceOf(PrizePools.HomeReply.Won.class);
+    assertThat(pools.tap(c, c.round(2), user, second, 100_001, true, 0.5))
+        .isEqualTo(new PrizePools.HomeReply.Reserved(2));
+
+    loseSlot(c, home);
+    armOpen(c);
+    pools.raiseCounts(c, user, 1, 1); // what a restore finds recorded: the first win
+    pools.release(c, user, 2, second + 2);
+
+    assertThat(redis.sync().hget(slotKey(c, home, "wins"), user)).isEqualTo("1");
+    assertThat(pools.tap(c, c.round(2), user, second, 100_002, true, 0.5))
+        .isEqualTo(new PrizePools.HomeReply.Reserved(2));
+    assertThat(pools.tap(c, c.round(2), user, second, 100_003, true, 0.5))
+        .as("one win and one reservation: the limit of two")
+        .isEqualTo(new PrizePools.HomeReply.LimitReached());
+  }
+
   /** A tail that finds its prize takes the reservation's mark away: the count already holds it. */
   @Test
   void settlingAKeptReservation_removesItsMark_andCountsNothingMore() {
@@ -339,6 +422,8 @@ class PrizePoolsOnClusterTest {
     Campaign c = campaign("c_cluster_repair", 1);
     armOpen(c);
     var closes = new AtomicInteger();
+    var generation = new AtomicReference<>("run-" + System.nanoTime());
+    var restartWhileRepairing = new AtomicReference<String>();
     PrizePools counting =
         (PrizePools)
             Proxy.newProxyInstance(
@@ -347,6 +432,10 @@ class PrizePoolsOnClusterTest {
                 (proxy, method, args) -> {
                   if (method.getName().equals("close")) {
                     closes.incrementAndGet();
+                    String restarted = restartWhileRepairing.getAndSet(null);
+                    if (restarted != null) {
+                      generation.set(restarted);
+                    }
                   }
                   try {
                     return method.invoke(pools, args);
@@ -354,7 +443,6 @@ class PrizePoolsOnClusterTest {
                     throw e.getCause();
                   }
                 });
-    var generation = new AtomicReference<>("run-" + System.nanoTime());
     var nonces = new AtomicLong();
     Supplier<PoolRepair> instance =
         () -> {
@@ -381,6 +469,19 @@ class PrizePoolsOnClusterTest {
     assertThat(instance.get().checkOnce()).isZero();
     assertThat(closes).hasValue(2);
     assertThat(pools.open(c)).isTrue();
+
+    // Redis restarts again while a repair runs: the repair of the older generation must not mark
+    // it over the newer one, which is then repaired by the next instance to look.
+    String older = "run-older-" + System.nanoTime();
+    String newer = "run-newer-" + System.nanoTime();
+    generation.set(older);
+    restartWhileRepairing.set(newer);
+    assertThat(instance.get().checkOnce()).isZero();
+    assertThat(closes).hasValue(3);
+    assertThat(pools.repairedGeneration()).isNotEqualTo(older);
+    assertThat(instance.get().checkOnce()).isZero();
+    assertThat(closes).as("the newer generation is repaired").hasValue(4);
+    assertThat(pools.repairedGeneration()).isEqualTo(newer);
   }
 
   private static String userAwayFromSlotZero(Campaign c) {

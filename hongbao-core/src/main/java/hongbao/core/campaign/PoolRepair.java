@@ -58,8 +58,12 @@ public final class PoolRepair {
       return 0;
     }
     int restored = repairAll();
-    // Only once every campaign was restored: a pass that failed is run again.
-    pools.markRepaired(now);
+    // Only once every campaign was restored (a pass that failed is run again), and only if Redis
+    // did not restart meanwhile: another instance may have repaired the newer generation already,
+    // and marking this one over it would send every instance started later to repair again.
+    if (now.equals(generation.get())) {
+      pools.markRepaired(now);
+    }
     repaired = now;
     if (restored > 0) {
       LOG.log(Level.WARNING, "redis generation " + now + ": put back " + restored + " rain wins");

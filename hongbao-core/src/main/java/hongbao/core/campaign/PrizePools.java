@@ -116,9 +116,27 @@ public interface PrizePools {
 
   /**
    * Gives back a tail reservation ({@code seq}, {@code tradeNo}) that found no prize, and its win
-   * number if no later one was handed out to the user meanwhile.
+   * number if no later one was handed out to the user meanwhile; nothing when the home slot was
+   * rebuilt since and no longer counts it.
    */
   void release(Campaign campaign, String userId, long seq, String tradeNo);
+
+  /**
+   * After a restore in the middle of a tail, before it draws again: makes sure the user's home slot
+   * counts the reservation ({@code seq}, {@code tradeNo}), taking it again (count and win number)
+   * when the slot was rebuilt without it, unless the user has {@code maxWinsPerUser} wins by then.
+   */
+  Rehold rehold(Campaign campaign, String userId, long seq, String tradeNo);
+
+  /** What {@link #rehold} found. */
+  enum Rehold {
+    /** The slot counts the reservation: the tail may draw for it. */
+    HELD,
+    /** The slot lost it and the user has reached the limit since: nothing may be drawn. */
+    LIMIT_REACHED,
+    /** The slot is not open. */
+    LOST
+  }
 
   /**
    * A tail found the prize for its reservation ({@code seq}, {@code tradeNo}): makes sure the

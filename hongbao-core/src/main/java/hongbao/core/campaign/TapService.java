@@ -34,11 +34,15 @@ import java.util.function.DoubleSupplier;
  * round was seen empty, and the win counter never falls below the user's wins: it is exact after
  * every tap, and a crash between reserve and release leaves it one too high (the user may win one
  * prize fewer; never one more). The number n of a released reservation is not used again, so a
- * user's tradeNos may skip a number, but never repeat one. The home script marks the reservation
- * held along with the count, and a tail that finds the prize settles it there ({@link
- * PrizePools#settle}): a home slot rebuilt while the tail ran (Redis lost it) lost the mark with
- * the count, and the win is counted again: the restore, which counts only recorded wins, cannot let
- * the user win once more than the limit.
+ * user's tradeNos may skip a number, but never repeat one.
+ *
+ * <p><b>A home slot rebuilt during a tail.</b> The home script marks the reservation held along
+ * with the count. A restore (Redis lost the slot) counts only the recorded wins and loses the mark
+ * with the count: the tail that met the loss holds the reservation again before it draws ({@link
+ * PrizePools#rehold}, or answers LIMIT_REACHED if the user reached the limit meanwhile); a tail
+ * that finds its prize settles it in the home slot ({@link PrizePools#settle}), counting it again
+ * if the mark is gone; a release without the mark gives nothing back. A win the restore had already
+ * read as recorded is then counted twice: one win fewer for its user, never one more.
  *
  * <p><b>Lost slots.</b> A slot Redis lost, or one being restored, answers LOST before it counts or
  * takes anything; the tap restores the campaign's pools from the reward book ({@link
@@ -283,25 +287,28 @@ public final class TapService {
         recovery.restoreIfLost(campaign);
         Optional<TapOutcome> over = overSince(campaign, round);
         if (over.isPresent()) {
-          // The reserved win number stays taken: the restore may have rebuilt the user's counter
-          // from the recorded wins, without this reservation, and a release would then take it
-          // below the user's wins (the safe side: one win fewer, never one more).
+          // Given back only if the home slot still counts it (a rebuilt one does not).
+          release(campaign, userId, seq, tradeNo);
           return over.get();
+        }
+        // The restore may have rebuilt the home slot from the recorded wins, without this
+        // reservation: until it is held again, another tap of the user could pass the limit or be
+        // handed this tradeNo.
+        switch (this.pools.rehold(campaign, userId, seq, tradeNo)) {
+          case HELD -> {}
+          case LIMIT_REACHED -> {
+            return TapOutcome.LIMIT_REACHED;
+          }
+          case LOST ->
+              throw new Unavailable(
+                  "redis", "the prize pools of " + campaign.id() + " were lost again", null);
         }
         line =
             this.pools.drawAt(
                 campaign, round, pool, tradeNo, userId, nowSecond, uniform.getAsDouble());
       }
       if (line >= 0) {
-        if (!this.pools.settle(campaign, userId, seq, tradeNo)) {
-          LOG.log(
-              Level.WARNING,
-              "campaign {0}: the home slot of {1} was rebuilt while its tail ran; win {2} counted"
-                  + " again",
-              campaign.id(),
-              userId,
-              tradeNo);
-        }
+        settle(campaign, userId, seq, tradeNo);
         return issue(campaign, round, userId, tradeNo, line);
       }
       if (line != PrizePools.LOST) {
@@ -310,6 +317,41 @@ public final class TapService {
     }
     this.pools.release(campaign, userId, seq, tradeNo);
     return TapOutcome.MISSED;
+  }
+
+  /**
+   * Settles a tail's win in the home slot. Best effort: the prize is taken and recorded, so it is
+   * issued whatever happens here; a home slot that cannot be reached keeps the reservation's count
+   * (right unless the slot was also rebuilt meanwhile).
+   */
+  private void settle(Campaign campaign, String userId, long seq, String tradeNo) {
+    try {
+      if (!this.pools.settle(campaign, userId, seq, tradeNo)) {
+        LOG.log(
+            Level.WARNING,
+            "campaign {0}: the home slot of {1} was rebuilt while its tail ran; win {2} counted"
+                + " again",
+            campaign.id(),
+            userId,
+            tradeNo);
+      }
+    } catch (Unavailable e) {
+      LOG.log(Level.WARNING, "campaign {0}: win {1} not settled: {2}", campaign.id(), tradeNo, e);
+    }
+  }
+
+  /** Gives a reservation back, best effort: one not given back costs its user one win, no more. */
+  private void release(Campaign campaign, String userId, long seq, String tradeNo) {
+    try {
+      this.pools.release(campaign, userId, seq, tradeNo);
+    } catch (Unavailable e) {
+      LOG.log(
+          Level.WARNING,
+          "campaign {0}: reservation {1} not given back: {2}",
+          campaign.id(),
+          tradeNo,
+          e);
+    }
   }
 
   /**

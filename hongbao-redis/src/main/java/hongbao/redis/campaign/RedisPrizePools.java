@@ -31,6 +31,7 @@ public final class RedisPrizePools implements PrizePools {
   private static final LuaScript DRAW = LuaScript.fromResource("rain_draw.lua");
   private static final LuaScript RELEASE = LuaScript.fromResource("rain_release.lua");
   private static final LuaScript SETTLE = LuaScript.fromResource("rain_settle.lua");
+  private static final LuaScript REHOLD = LuaScript.fromResource("rain_rehold.lua");
   private static final LuaScript RESTORE = LuaScript.fromResource("rain_restore.lua");
   private static final LuaScript COUNT = LuaScript.fromResource("rain_count.lua");
   private static final LuaScript SEAL = LuaScript.fromResource("rain_seal.lua");
@@ -286,6 +287,31 @@ public final class RedisPrizePools implements PrizePools {
         userId,
         Long.toString(seq),
         tradeNo);
+  }
+
+  @Override
+  public Rehold rehold(Campaign campaign, String userId, long seq, String tradeNo) {
+    int home = SubPools.home(userId, campaign.homePools());
+    String reply =
+        REHOLD.run(
+            redis,
+            ScriptOutputType.VALUE,
+            new String[] {
+              keys.wins(campaign, home),
+              keys.seq(campaign, home),
+              keys.held(campaign, home),
+              keys.armed(campaign, home)
+            },
+            userId,
+            Long.toString(seq),
+            tradeNo,
+            Integer.toString(campaign.maxWinsPerUser()));
+    return switch (reply) {
+      case "HELD" -> Rehold.HELD;
+      case "LIMIT" -> Rehold.LIMIT_REACHED;
+      case "LOST" -> Rehold.LOST;
+      default -> throw new Invariants.InvariantViolation("rain_rehold.lua replied " + reply);
+    };
   }
 
   @Override
