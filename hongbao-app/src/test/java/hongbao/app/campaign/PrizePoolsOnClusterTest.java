@@ -28,6 +28,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,6 +39,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -264,49 +266,17 @@ class PrizePoolsOnClusterTest {
    */
   @Test
   void aHomeSlotLostWhileItsTailRuns_stillCountsTheTailsWin() {
-    Campaign c = campaign("c_cluster_settle", 1);
-    String user = userAwayFromSlotZero(c);
-    int home = SubPools.home(user, c.homePools());
-    var clock = new SimClock(c.round(2).endsAt().minusMillis(500));
-    var campaigns = new Campaigns(new OneCampaign(c), this::armOpen, clock, Duration.ofSeconds(60));
-    var issued = new ConcurrentHashMap<String, String>();
-    var failover = new AtomicBoolean(true);
-    PrizePools losing =
-        (PrizePools)
-            Proxy.newProxyInstance(
-                PrizePools.class.getClassLoader(),
-                new Class<?>[] {PrizePools.class},
-                (proxy, method, args) -> {
-                  if (method.getName().equals("drawAt") && failover.getAndSet(false)) {
-                    loseSlot(c, home);
-                    loseSlot(c, 0);
-                  }
-                  try {
-                    return method.invoke(pools, args);
-                  } catch (InvocationTargetException e) {
-                    throw e.getCause();
-                  }
-                });
-    var nonces = new AtomicLong();
-    var taps =
-        new TapService(
-            campaigns,
-            losing,
-            (campaign, round, userId, tradeNo, prize) -> {
-              assertThat(issued.putIfAbsent(tradeNo, userId)).isNull();
-              return "token-" + tradeNo;
-            },
-            new PrizeRecovery(pools, id -> List.of(), campaign -> {}, nonces::incrementAndGet),
-            clock,
-            () -> 0.0);
+    var tail = new LosingTail("c_cluster_settle", () -> {});
+    Campaign c = tail.campaign;
+    String user = tail.user;
 
-    assertThat(taps.tap(c.id(), user)).isInstanceOf(TapOutcome.Won.class);
-    assertThat(failover).as("the slots were lost during the tail").isFalse();
-    clock.advance(Duration.ofMillis(10));
-    assertThat(taps.tap(c.id(), user)).isEqualTo(TapOutcome.LIMIT_REACHED);
-    assertThat(issued).containsOnlyKeys(c.id() + "_2_" + user + "_1");
+    assertThat(tail.taps.tap(c.id(), user)).isInstanceOf(TapOutcome.Won.class);
+    assertThat(tail.failover).as("the slots were lost during the tail").isFalse();
+    tail.clock.advance(Duration.ofMillis(10));
+    assertThat(tail.taps.tap(c.id(), user)).isEqualTo(TapOutcome.LIMIT_REACHED);
+    assertThat(tail.issued).containsOnlyKeys(c.id() + "_2_" + user + "_1");
     assertThat(pools.wins(c)).containsOnlyKeys(c.id() + "_2_" + user + "_1");
-    assertThat(redis.sync().hget(slotKey(c, home, "wins"), user)).isEqualTo("1");
+    assertThat(redis.sync().hget(slotKey(c, tail.home, "wins"), user)).isEqualTo("1");
     assertThat(pools.pulse(c, c.round(2)).leftTotal()).isEqualTo(9);
   }
 
@@ -317,50 +287,16 @@ class PrizePoolsOnClusterTest {
    */
   @Test
   void aTailMeetingTheLoss_whileItsUserReachedTheLimit_drawsNothing() {
-    Campaign c = campaign("c_cluster_rehold", 1);
-    String user = userAwayFromSlotZero(c);
-    int home = SubPools.home(user, c.homePools());
-    var clock = new SimClock(c.round(2).endsAt().minusMillis(500));
-    var campaigns = new Campaigns(new OneCampaign(c), this::armOpen, clock, Duration.ofSeconds(60));
-    var issued = new ConcurrentHashMap<String, String>();
-    var failover = new AtomicBoolean(true);
-    PrizePools losing =
-        (PrizePools)
-            Proxy.newProxyInstance(
-                PrizePools.class.getClassLoader(),
-                new Class<?>[] {PrizePools.class},
-                (proxy, method, args) -> {
-                  if (method.getName().equals("drawAt") && failover.getAndSet(false)) {
-                    loseSlot(c, home);
-                    loseSlot(c, 0);
-                  }
-                  if (method.getName().equals("rehold")) {
-                    pools.raiseCounts(c, user, 1, 1);
-                  }
-                  try {
-                    return method.invoke(pools, args);
-                  } catch (InvocationTargetException e) {
-                    throw e.getCause();
-                  }
-                });
-    var nonces = new AtomicLong();
-    var taps =
-        new TapService(
-            campaigns,
-            losing,
-            (campaign, round, userId, tradeNo, prize) -> {
-              issued.put(tradeNo, userId);
-              return "token-" + tradeNo;
-            },
-            new PrizeRecovery(pools, id -> List.of(), campaign -> {}, nonces::incrementAndGet),
-            clock,
-            () -> 0.0);
+    var reached = new AtomicReference<Runnable>();
+    var tail = new LosingTail("c_cluster_rehold", () -> reached.get().run());
+    reached.set(() -> pools.raiseCounts(tail.campaign, tail.user, 1, 1));
+    Campaign c = tail.campaign;
 
-    assertThat(taps.tap(c.id(), user)).isEqualTo(TapOutcome.LIMIT_REACHED);
-    assertThat(failover).isFalse();
-    assertThat(issued).isEmpty();
+    assertThat(tail.taps.tap(c.id(), tail.user)).isEqualTo(TapOutcome.LIMIT_REACHED);
+    assertThat(tail.failover).isFalse();
+    assertThat(tail.issued).isEmpty();
     assertThat(pools.pulse(c, c.round(2)).leftTotal()).as("nothing drawn").isEqualTo(10);
-    assertThat(redis.sync().hget(slotKey(c, home, "wins"), user)).isEqualTo("1");
+    assertThat(redis.sync().hget(slotKey(c, tail.home, "wins"), tail.user)).isEqualTo("1");
   }
 
   /**
@@ -425,24 +361,16 @@ class PrizePoolsOnClusterTest {
     var generation = new AtomicReference<>("run-" + System.nanoTime());
     var restartWhileRepairing = new AtomicReference<String>();
     PrizePools counting =
-        (PrizePools)
-            Proxy.newProxyInstance(
-                PrizePools.class.getClassLoader(),
-                new Class<?>[] {PrizePools.class},
-                (proxy, method, args) -> {
-                  if (method.getName().equals("close")) {
-                    closes.incrementAndGet();
-                    String restarted = restartWhileRepairing.getAndSet(null);
-                    if (restarted != null) {
-                      generation.set(restarted);
-                    }
-                  }
-                  try {
-                    return method.invoke(pools, args);
-                  } catch (InvocationTargetException e) {
-                    throw e.getCause();
-                  }
-                });
+        intercepted(
+            method -> {
+              if (method.equals("close")) {
+                closes.incrementAndGet();
+                String restarted = restartWhileRepairing.getAndSet(null);
+                if (restarted != null) {
+                  generation.set(restarted);
+                }
+              }
+            });
     var nonces = new AtomicLong();
     Supplier<PoolRepair> instance =
         () -> {
@@ -482,6 +410,72 @@ class PrizePoolsOnClusterTest {
     assertThat(instance.get().checkOnce()).isZero();
     assertThat(closes).as("the newer generation is repaired").hasValue(4);
     assertThat(pools.repairedGeneration()).isEqualTo(newer);
+  }
+
+  /** The pools, with {@code before} run ahead of every call (given the method's name). */
+  private PrizePools intercepted(Consumer<String> before) {
+    return (PrizePools)
+        Proxy.newProxyInstance(
+            PrizePools.class.getClassLoader(),
+            new Class<?>[] {PrizePools.class},
+            (proxy, method, args) -> {
+              before.accept(method.getName());
+              try {
+                return method.invoke(pools, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+  }
+
+  /**
+   * Taps of one user (homed away from slot 0) in the last second of round 2 of a campaign with a
+   * limit of one win, over pools that lose the user's home slot and the slot of round 2's only
+   * sub-pool at the tail's first draw (a failover to replicas that had none of their writes); the
+   * book holds no win. {@code beforeRehold} runs ahead of every rehold.
+   */
+  private final class LosingTail {
+    final Campaign campaign;
+    final String user;
+    final int home;
+    final SimClock clock;
+    final Map<String, String> issued = new ConcurrentHashMap<>();
+    final AtomicBoolean failover = new AtomicBoolean(true);
+    final TapService taps;
+
+    LosingTail(String id, Runnable beforeRehold) {
+      campaign = campaign(id, 1);
+      user = userAwayFromSlotZero(campaign);
+      home = SubPools.home(user, campaign.homePools());
+      clock = new SimClock(campaign.round(2).endsAt().minusMillis(500));
+      PrizePools losing =
+          intercepted(
+              method -> {
+                if (method.equals("drawAt") && failover.getAndSet(false)) {
+                  loseSlot(campaign, home);
+                  loseSlot(campaign, 0);
+                }
+                if (method.equals("rehold")) {
+                  beforeRehold.run();
+                }
+              });
+      var nonces = new AtomicLong();
+      taps =
+          new TapService(
+              new Campaigns(
+                  new OneCampaign(campaign),
+                  PrizePoolsOnClusterTest.this::armOpen,
+                  clock,
+                  Duration.ofSeconds(60)),
+              losing,
+              (c, round, userId, tradeNo, prize) -> {
+                assertThat(issued.putIfAbsent(tradeNo, userId)).isNull();
+                return "token-" + tradeNo;
+              },
+              new PrizeRecovery(pools, any -> List.of(), any -> {}, nonces::incrementAndGet),
+              clock,
+              () -> 0.0);
+    }
   }
 
   private static String userAwayFromSlotZero(Campaign c) {

@@ -281,12 +281,17 @@ public final class RedisPrizePools implements PrizePools {
     RELEASE.run(
         redis,
         ScriptOutputType.INTEGER,
-        new String[] {
-          keys.wins(campaign, home), keys.seq(campaign, home), keys.held(campaign, home)
-        },
+        reservationKeys(campaign, home),
         userId,
         Long.toString(seq),
         tradeNo);
+  }
+
+  /** What the scripts of a tail's reservation name, in this order: count, last number, marks. */
+  private String[] reservationKeys(Campaign campaign, int home) {
+    return new String[] {
+      keys.wins(campaign, home), keys.seq(campaign, home), keys.held(campaign, home)
+    };
   }
 
   @Override
@@ -321,9 +326,7 @@ public final class RedisPrizePools implements PrizePools {
         SETTLE.run(
             redis,
             ScriptOutputType.INTEGER,
-            new String[] {
-              keys.wins(campaign, home), keys.seq(campaign, home), keys.held(campaign, home)
-            },
+            reservationKeys(campaign, home),
             userId,
             Long.toString(seq),
             tradeNo);
