@@ -7,6 +7,7 @@ import hongbao.core.reward.RewardRules;
 import hongbao.core.reward.RewardType;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -69,13 +70,10 @@ public final class CampaignRules {
           || round.startsAt().isAfter(STARTS_AT_LATEST)) {
         throw invalid("startsAt must be from " + STARTS_AT_EARLIEST + " to " + STARTS_AT_LATEST);
       }
-      if (round.startsAt().getNano() % 1_000 != 0) {
-        // The store keeps microseconds: a finer instant would read back as another, and the same
-        // PUT again would then look like an edit.
-        throw invalid("startsAt may name fractions of a second down to microseconds only");
-      }
       long prizes = checkPrizes(round.prizes());
-      Instant starts = round.startsAt();
+      // The store keeps microseconds: kept finer, the instant would read back as another (the same
+      // PUT again would look like an edit, and other instances would load another copy).
+      Instant starts = round.startsAt().truncatedTo(ChronoUnit.MICROS);
       if (!rounds.isEmpty() && starts.isBefore(rounds.getLast().endsAt())) {
         throw invalid("rounds may not overlap: round at " + starts + " starts before one ends");
       }
