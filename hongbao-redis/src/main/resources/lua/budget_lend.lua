@@ -2,7 +2,7 @@
 budget_lend.lua: a key with allowance to spare gives some of it away.
 
 KEYS[1] lending budget key  hb:rwb:{<campaign>:<j>}
-ARGV[1] wanted (fen)
+ARGV[1] wanted (fen)  ARGV[2] now (epoch ms)
 
 Reply (integer): how much was taken off this key's allowance (0..wanted); the caller grants it to
 the dry key with budget_grant.lua. If the caller dies in between, that much allowance is lost to
@@ -13,8 +13,10 @@ a release left on it afterwards.
 
 Atomic so the allowance given away is never reserved on this key at the same time.
 --]]
-local state = redis.call('HMGET', KEYS[1], 'cap', 'used', 'closed')
+local state = redis.call('HMGET', KEYS[1], 'cap', 'used', 'closed', 'frozen')
 if not state[1] or state[3] then return 0 end
+-- A frozen key (budget_freeze.lua) is about to be resized: lending would refuse the resize.
+if state[4] and tonumber(state[4]) > tonumber(ARGV[2] or '0') then return 0 end
 local spare = tonumber(state[1]) - tonumber(state[2])
 local give = math.min(spare, tonumber(ARGV[1]))
 if give <= 0 then return 0 end

@@ -32,4 +32,6 @@ if budget then
 end
 redis.call('HSET', KEYS[1], 'budget', ARGV[1], 'init', ARGV[2], 'cap', ARGV[2], 'used', 0,
   'lent', 0, 'borrowed', 0, 'v', ARGV[3])
+-- The resize an edit froze the key for (budget_freeze.lua) is done.
+redis.call('HDEL', KEYS[1], 'frozen')
 return 1

@@ -26,6 +26,7 @@ Replies (one string: the verdict, then what it carries after one space):
   'CLOSED'              the campaign's budget was closed (budget_close.lua): nothing more is
                         reserved on it, whatever room a release left
   'UNKNOWN'             the budget key was never opened
+  'FROZEN'              an edit of the campaign is resizing its budget (budget_freeze.lua): retry
 A string, not an array: Redis 6.2 writes a script's array reply with a system call of its own
 (see grab.lua), and reservations share a connection.
 
@@ -42,9 +43,10 @@ if prior then
   end
   return 'REPLAY ' .. token
 end
-local state = redis.call('HMGET', KEYS[1], 'cap', 'used', 'closed')
+local state = redis.call('HMGET', KEYS[1], 'cap', 'used', 'closed', 'frozen')
 if not state[1] then return 'UNKNOWN' end
 if state[3] then return 'CLOSED' end
+if state[4] and tonumber(state[4]) > tonumber(ARGV[4]) then return 'FROZEN' end
 local cap = tonumber(state[1])
 local used = tonumber(state[2])
 local cost = tonumber(ARGV[3])

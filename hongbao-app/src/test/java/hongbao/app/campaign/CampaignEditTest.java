@@ -4,8 +4,11 @@ import static hongbao.app.campaign.RainFixture.campaign;
 import static hongbao.app.campaign.RainFixture.prize;
 import static hongbao.app.campaign.RainFixture.round;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import hongbao.app.support.Api;
+import hongbao.core.Unavailable;
 import hongbao.core.campaign.Campaign;
 import hongbao.core.campaign.CampaignDraft;
 import hongbao.core.campaign.CampaignRules;
@@ -21,12 +24,14 @@ import hongbao.redis.RedisLink;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanArgs;
 import io.vertx.core.json.JsonObject;
+import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -274,6 +279,57 @@ class CampaignEditTest {
     assertThat(editTransfers(id)).isZero();
     at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
     assertThat(fixture.awaitReturned(id)).isEqualTo(700);
+  }
+
+  /**
+   * A reward sent through the API while an edit commits (the escrow's row held by another
+   * transaction, after the edit looked at the budget): the reward is refused for a retry, since the
+   * budget is frozen until the resize; the edit goes through whole, and the retry reserves on the
+   * resized budget. Sent unrefused, it left the keys half resized and every arming of the campaign
+   * refused.
+   */
+  @Test
+  void aRewardSentWhileAnEditCommits_waitsForTheResize_andTheEditGoesThroughWhole()
+      throws Exception {
+    Instant starts = fixture.clock.instant().plusSeconds(120);
+    String id = fixture.created(campaign(1_000, 1, 5, round(starts, 60, prize("CASH", 100, 5))));
+    Instant later = starts.plusSeconds(600);
+    var edited = campaign(2_000, 1, 5, round(later, 60, prize("CASH", 100, 5)));
+    Api.Response answer;
+    try (Connection lock =
+        fixture.service.hongbao().parts().database().dataSource().getConnection()) {
+      lock.setAutoCommit(false);
+      // The escrow's row: the edit moves the budget's difference in, after its look at the budget.
+      try (var row = lock.prepareStatement("SELECT id FROM account WHERE id = ? FOR UPDATE")) {
+        row.setString(1, "campaign:" + id);
+        row.executeQuery().close();
+      }
+      var editing = CompletableFuture.supplyAsync(() -> edit(id, edited));
+      // Past its look at the budget, waiting for the row.
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  editing.isDone()
+                      || fixture.books.value("SELECT count(*) FROM pg_locks WHERE NOT granted")
+                          > 0);
+      assertThat(editing.isDone())
+          .as("the edit waits for the lock: %s", editing.getNow(null))
+          .isFalse();
+      assertThatThrownBy(() -> fixture.othersBonus(id, 300))
+          .as("refused while the edit commits")
+          .isInstanceOf(Unavailable.class);
+      lock.rollback();
+      answer = editing.get(30, TimeUnit.SECONDS);
+    }
+
+    assertThat(answer.status()).isEqualTo(200);
+    assertThat(budgetState(id).budget().fen()).isEqualTo(2_000);
+    assertThat(budgetState(id).reserved()).isEqualTo(Amount.ZERO);
+    fixture.othersBonus(id, 300);
+    assertThat(budgetState(id).reserved().fen()).isEqualTo(300);
+    at(later.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
+    assertThat(fixture.awaitReturned(id)).isEqualTo(1_700);
   }
 
   /**

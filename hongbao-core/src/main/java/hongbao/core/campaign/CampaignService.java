@@ -13,6 +13,7 @@ import hongbao.core.reward.RewardType;
 import hongbao.core.reward.RewardTypes;
 import hongbao.core.reward.VirtualQueue;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -169,8 +170,18 @@ public final class CampaignService {
   public CampaignView edit(String id, CampaignDraft draft) {
     Instant now = clock.instant();
     Campaign terms = CampaignRules.accept(id, draft, this::isCash, now);
-    refuseOnceSpentFrom(id, terms);
-    switch (store.edit(id, terms, clock, campaigns.lead())) {
+    boolean frozen = freezeUnlessSpentFrom(id, terms, now);
+    CampaignStore.Edit edit;
+    try {
+      edit = store.edit(id, terms, clock, campaigns.lead());
+    } catch (RuntimeException e) {
+      thawIf(frozen, id);
+      throw e;
+    }
+    if (!(edit instanceof CampaignStore.Edit.Edited)) {
+      thawIf(frozen, id);
+    }
+    switch (edit) {
       case CampaignStore.Edit.NotFound notFound ->
           throw new RejectedException(Rejection.NOT_FOUND, "no campaign " + id);
       case CampaignStore.Edit.TooLate late ->
@@ -180,6 +191,7 @@ public final class CampaignService {
         campaigns.remember(unchanged.current(), now);
       }
       case CampaignStore.Edit.Edited edited -> {
+        // The arming resizes the budget at the new version, which lets the frozen keys go.
         campaigns.arming().arm(edited.after());
         campaigns.remember(edited.after(), now);
         discard(edited.before());
@@ -189,24 +201,40 @@ public final class CampaignService {
   }
 
   /**
+   * How long an edit holds the campaign's budget still: the commit and the arming take
+   * milliseconds; an instance that dies between them leaves the budget frozen this long at most.
+   */
+  static final Duration EDIT_FREEZE = Duration.ofSeconds(30);
+
+  /**
    * Taps reserve only in a round, but the reward API may pay from any campaign at any time: once it
    * has, the budget's keys hold reservations, or allowance lent between them (a reservation that
    * found its key dry, even one released since), which a resize would lose (budget_open refuses
-   * it). The terms are then fixed; the same terms again still re-arm. A reservation made between
-   * this look and the arming still finds the resize refused, loudly.
+   * it). The terms are then fixed; the same terms again still re-arm. A change first freezes the
+   * budget ({@link RewardBudget#freeze}), which checks that in the same step: a reward sent after
+   * it waits (503, retried) until the arming has resized the budget, instead of landing between
+   * this look and the resize and leaving the keys half resized.
+   *
+   * @return whether the budget was frozen (a change of terms)
    */
-  private void refuseOnceSpentFrom(String id, Campaign terms) {
+  private boolean freezeUnlessSpentFrom(String id, Campaign terms, Instant now) {
     boolean changes = store.find(id).map(current -> !current.sameTermsAs(terms)).orElse(false);
     if (!changes) {
-      return; // unknown (404 follows) or the same terms again
+      return false; // unknown (404 follows) or the same terms again
     }
-    RewardBudget.BudgetState state = budget.state(id);
-    if (state != null && state.touched()) {
+    if (!budget.freeze(id, now.plus(EDIT_FREEZE))) {
       throw new RejectedException(
           Rejection.CONFLICT,
           "campaign "
               + id
               + " has had its budget reserved from by rewards: it can no longer be edited");
+    }
+    return true;
+  }
+
+  private void thawIf(boolean frozen, String id) {
+    if (frozen) {
+      budget.thaw(id);
     }
   }
 

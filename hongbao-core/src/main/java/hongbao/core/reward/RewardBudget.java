@@ -64,6 +64,19 @@ public interface RewardBudget {
    */
   boolean takeOver(Reward reward, Instant acceptedBefore, Instant now);
 
+  /**
+   * Holds a campaign's budget still while an edit commits a new one: no key takes a reservation or
+   * lends allowance until {@link #thaw}, the resize of {@link #open} at a newer version, or {@code
+   * until}. Refused (nothing frozen) once the budget was reserved from or its allowance moved
+   * between keys: a resize could not keep what it holds.
+   *
+   * @return whether the budget is frozen (true too when it was never opened)
+   */
+  boolean freeze(String campaignId, Instant until);
+
+  /** Lets a frozen budget go without resizing it (the edit was not committed). */
+  void thaw(String campaignId);
+
   /** Where a campaign's budget stands, for metrics and the reconciler; null if never opened. */
   BudgetState state(String campaignId);
 

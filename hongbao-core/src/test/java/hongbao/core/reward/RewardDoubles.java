@@ -257,6 +257,16 @@ final class RewardDoubles {
     public synchronized void open(String campaignId, Amount budget, int version) {}
 
     @Override
+    public boolean freeze(String campaignId, Instant until) {
+      throw new UnsupportedOperationException("no edits here");
+    }
+
+    @Override
+    public void thaw(String campaignId) {
+      throw new UnsupportedOperationException("no edits here");
+    }
+
+    @Override
     public synchronized Reservation reserve(
         Reward reward, Amount cost, String token, boolean sync) {
       String[] prior = trades.get(reward.tradeNo());

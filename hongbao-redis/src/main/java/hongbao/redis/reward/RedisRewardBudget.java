@@ -1,6 +1,7 @@
 package hongbao.redis.reward;
 
 import hongbao.core.Invariants;
+import hongbao.core.Unavailable;
 import hongbao.core.money.Amount;
 import hongbao.core.reward.Reward;
 import hongbao.core.reward.RewardBudget;
@@ -37,6 +38,7 @@ public final class RedisRewardBudget implements RewardBudget {
   private static final LuaScript LAYOUT = LuaScript.fromResource("budget_layout.lua");
   private static final LuaScript RESERVE = LuaScript.fromResource("budget_reserve.lua");
   private static final LuaScript LEND = LuaScript.fromResource("budget_lend.lua");
+  private static final LuaScript FREEZE = LuaScript.fromResource("budget_freeze.lua");
   private static final LuaScript GRANT = LuaScript.fromResource("budget_grant.lua");
   private static final LuaScript RELEASE = LuaScript.fromResource("budget_release.lua");
   private static final LuaScript TAKE_OVER = LuaScript.fromResource("budget_takeover.lua");
@@ -223,6 +225,9 @@ public final class RedisRewardBudget implements RewardBudget {
       // Refused at once: borrowing could only gather allowance the closing has counted out.
       case "CLOSED" -> new Reservation.Insufficient(Amount.ZERO);
       case "DRY" -> null;
+      case "FROZEN" ->
+          throw new Unavailable(
+              "redis", "the campaign's budget is being resized by an edit; send again", null);
       default -> throw new Invariants.InvariantViolation("budget_reserve.lua replied " + reply);
     };
   }
@@ -245,7 +250,8 @@ public final class RedisRewardBudget implements RewardBudget {
               redis,
               ScriptOutputType.INTEGER,
               new String[] {keys.budget(campaignId, lender)},
-              Long.toString(wanted - gathered));
+              Long.toString(wanted - gathered),
+              Long.toString(clock.millis()));
       gathered += given;
     }
     if (gathered > 0) {
@@ -320,6 +326,38 @@ public final class RedisRewardBudget implements RewardBudget {
             Long.toString(acceptedBefore.toEpochMilli()),
             Long.toString(now.toEpochMilli()));
     return taken != null && taken == 1;
+  }
+
+  @Override
+  public boolean freeze(String campaignId, Instant until) {
+    Layout layout = freshLayout(campaignId);
+    if (layout == null) {
+      return true; // never opened: nothing reserved, and the edit's arming opens it
+    }
+    for (int k = 0; k < layout.keys(); k++) {
+      Long frozen =
+          FREEZE.run(
+              redis,
+              ScriptOutputType.INTEGER,
+              new String[] {keys.budget(campaignId, k)},
+              Long.toString(until.toEpochMilli()));
+      if (frozen == 0) {
+        thaw(campaignId);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public void thaw(String campaignId) {
+    Layout layout = freshLayout(campaignId);
+    if (layout == null) {
+      return;
+    }
+    for (int k = 0; k < layout.keys(); k++) {
+      FREEZE.run(redis, ScriptOutputType.INTEGER, new String[] {keys.budget(campaignId, k)}, "0");
+    }
   }
 
   @Override

@@ -167,6 +167,58 @@ class RedisRewardBudgetTest {
   }
 
   /**
+   * An edit freezes the budget before it commits: a reward sent then is refused as an outage (sent
+   * again later) and no key lends; the resize at the new version lets the keys go, and so does a
+   * thaw or the freeze's end. A budget reserved from cannot be frozen, and is left as it was.
+   */
+  @Test
+  void aFrozenBudget_takesNoReservationUntilTheResize_andOneSpentFromIsNotFrozen() {
+    String campaign = "c" + IDS.incrementAndGet();
+    budget.open(campaign, Amount.fen(8_000));
+    Instant later = Instant.now().plusSeconds(30);
+    assertThat(budget.freeze(campaign, later)).isTrue();
+    Reward during = reward(campaign, campaign + "-during", 300);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> budget.reserve(during, during.amount(), "tok"))
+        .isInstanceOf(hongbao.core.Unavailable.class)
+        .hasMessageContaining("resized by an edit");
+    Long lent =
+        LuaScript.fromResource("budget_lend.lua")
+            .run(
+                redis(),
+                ScriptOutputType.INTEGER,
+                new String[] {keys.budget(campaign, 1)},
+                "500",
+                Long.toString(System.currentTimeMillis()));
+    assertThat(lent).as("a frozen key lends nothing").isZero();
+
+    budget.open(campaign, Amount.fen(4_000), 2);
+    assertThat(budget.reserve(during, during.amount(), "tok"))
+        .isInstanceOf(Reservation.Reserved.class);
+    assertThat(budget.state(campaign).budget()).isEqualTo(Amount.fen(4_000));
+    assertThat(budget.freeze(campaign, later)).as("reserved from: the terms are fixed").isFalse();
+    Reward after = reward(campaign, campaign + "-after", 300);
+    assertThat(budget.reserve(after, after.amount(), "tok"))
+        .as("a refused freeze leaves no key frozen")
+        .isInstanceOf(Reservation.Reserved.class);
+
+    String thawed = "c" + IDS.incrementAndGet();
+    budget.open(thawed, Amount.fen(8_000));
+    assertThat(budget.freeze(thawed, later)).isTrue();
+    budget.thaw(thawed);
+    Reward one = reward(thawed, thawed + "-1", 100);
+    assertThat(budget.reserve(one, one.amount(), "tok")).isInstanceOf(Reservation.Reserved.class);
+
+    String expired = "c" + IDS.incrementAndGet();
+    budget.open(expired, Amount.fen(8_000));
+    assertThat(budget.freeze(expired, Instant.now().minusSeconds(1))).isTrue();
+    Reward two = reward(expired, expired + "-1", 100);
+    assertThat(budget.reserve(two, two.amount(), "tok"))
+        .as("a freeze whose edit died ends")
+        .isInstanceOf(Reservation.Reserved.class);
+  }
+
+  /**
    * The closer arms a campaign's budget just before it closes it; keys a failover lost in between
    * are an outage for its next pass, not a broken invariant that would stop the closer for every
    * campaign.

@@ -1,0 +1,29 @@
+--[[
+budget_freeze.lua: holds one budget key still while an edit of its campaign commits, or lets it go.
+
+KEYS[1] budget key  hb:rwb:{<campaign>:<k>}
+ARGV[1] until when (epoch ms) the key takes no reservation and lends nothing; '0' to let it go
+
+Replies (integer): 1 frozen (or let go, or never opened: nothing was reserved here); 0 the key
+was reserved from, lent, borrowed or closed already: not frozen, its budget can no longer be
+resized.
+
+Why: an edit of a scheduled rain checks that nothing was reserved from the budget, commits the
+new budget in the database, then resizes the keys (budget_open.lua, which refuses a key reserved
+from meanwhile). A reward sent through the API between the check and the resize left the keys
+half resized and the campaign's arming refused for good. Frozen first, a key refuses reservations
+(budget_reserve.lua answers FROZEN, a retry) until the resize lets it go or `until` passes (an
+edit whose instance died). Atomic so the check and the freeze happen together.
+--]]
+if ARGV[1] == '0' then
+  redis.call('HDEL', KEYS[1], 'frozen')
+  return 1
+end
+local state = redis.call('HMGET', KEYS[1], 'budget', 'used', 'lent', 'borrowed', 'closed')
+if not state[1] then return 1 end
+if state[5] then return 0 end
+for i = 2, 4 do
+  if tonumber(state[i] or '0') ~= 0 then return 0 end
+end
+redis.call('HSET', KEYS[1], 'frozen', ARGV[1])
+return 1
