@@ -3,21 +3,33 @@ budget_freeze.lua: holds one budget key still while an edit of its campaign comm
 
 KEYS[1] budget key  hb:rwb:{<campaign>:<k>}
 ARGV[1] until when (epoch ms) the key takes no reservation and lends nothing; '0' to let it go
+ARGV[2] the edit's token (the freeze is its own: only it lets the key go)
+ARGV[3] now (epoch ms)
+
+The field: frozen = '<until>|<token>'.
 
 Replies (integer): 1 frozen (or let go, or never opened: nothing was reserved here); 0 the key
 was reserved from, lent, borrowed or closed already: not frozen, its budget can no longer be
-resized.
+resized; -1 another edit holds the key frozen: not frozen.
 
 Why: an edit of a scheduled rain checks that nothing was reserved from the budget, commits the
 new budget in the database, then resizes the keys (budget_open.lua, which refuses a key reserved
 from meanwhile). A reward sent through the API between the check and the resize left the keys
 half resized and the campaign's arming refused for good. Frozen first, a key refuses reservations
-(budget_reserve.lua answers FROZEN, a retry) until the resize lets it go or `until` passes (an
-edit whose instance died). Atomic so the check and the freeze happen together.
+(budget_reserve.lua answers FROZEN, a retry) until the resize lets it go, the edit lets it go (not
+committed), or `until` passes (an edit whose instance died). One edit at a time: a second one,
+let through, could resize the keys to the first one's version while its own commit is still on
+its way, or let the first one's freeze go. Atomic so the check and the freeze happen together.
 --]]
+local held = redis.call('HGET', KEYS[1], 'frozen')
+local heldUntil, heldToken
+if held then heldUntil, heldToken = string.match(held, '^(%d+)|(.*)$') end
 if ARGV[1] == '0' then
-  redis.call('HDEL', KEYS[1], 'frozen')
+  if heldToken == ARGV[2] then redis.call('HDEL', KEYS[1], 'frozen') end
   return 1
+end
+if heldToken and heldToken ~= ARGV[2] and tonumber(heldUntil) > tonumber(ARGV[3]) then
+  return -1
 end
 local state = redis.call('HMGET', KEYS[1], 'budget', 'used', 'lent', 'borrowed', 'closed')
 if not state[1] then return 1 end
@@ -25,5 +37,5 @@ if state[5] then return 0 end
 for i = 2, 4 do
   if tonumber(state[i] or '0') ~= 0 then return 0 end
 end
-redis.call('HSET', KEYS[1], 'frozen', ARGV[1])
+redis.call('HSET', KEYS[1], 'frozen', ARGV[1] .. '|' .. ARGV[2])
 return 1

@@ -16,7 +16,9 @@ Atomic so the allowance given away is never reserved on this key at the same tim
 local state = redis.call('HMGET', KEYS[1], 'cap', 'used', 'closed', 'frozen')
 if not state[1] or state[3] then return 0 end
 -- A frozen key (budget_freeze.lua) is about to be resized: lending would refuse the resize.
-if state[4] and tonumber(state[4]) > tonumber(ARGV[2] or '0') then return 0 end
+if state[4] and tonumber(string.match(state[4], '^%d+')) > tonumber(ARGV[2] or '0') then
+  return 0
+end
 local spare = tonumber(state[1]) - tonumber(state[2])
 local give = math.min(spare, tonumber(ARGV[1]))
 if give <= 0 then return 0 end

@@ -46,7 +46,9 @@ end
 local state = redis.call('HMGET', KEYS[1], 'cap', 'used', 'closed', 'frozen')
 if not state[1] then return 'UNKNOWN' end
 if state[3] then return 'CLOSED' end
-if state[4] and tonumber(state[4]) > tonumber(ARGV[4]) then return 'FROZEN' end
+if state[4] and tonumber(string.match(state[4], '^%d+')) > tonumber(ARGV[4]) then
+  return 'FROZEN'
+end
 local cap = tonumber(state[1])
 local used = tonumber(state[2])
 local cost = tonumber(ARGV[3])

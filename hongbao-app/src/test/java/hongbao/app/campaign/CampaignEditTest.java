@@ -311,7 +311,10 @@ class CampaignEditTest {
           .until(
               () ->
                   editing.isDone()
-                      || fixture.books.value("SELECT count(*) FROM pg_locks WHERE NOT granted")
+                      || fixture.books.value(
+                              "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a"
+                                  + " ON a.pid = l.pid WHERE NOT l.granted"
+                                  + " AND a.query ILIKE '%account%'")
                           > 0);
       assertThat(editing.isDone())
           .as("the edit waits for the lock: %s", editing.getNow(null))

@@ -300,6 +300,42 @@ class PrizePoolsOnClusterTest {
   }
 
   /**
+   * As above with a limit of two, and meanwhile another tap of the user was handed the tail's win
+   * number n (simulated: the restore found a win of the user numbered n recorded): the tail must
+   * not win under n too; it draws nothing.
+   */
+  @Test
+  void aTailMeetingTheLoss_whoseNumberWasHandedOutAgain_drawsNothing() {
+    var handedOut = new AtomicReference<Runnable>();
+    var tail = new LosingTail("c_cluster_taken", 2, () -> handedOut.get().run(), true);
+    handedOut.set(() -> pools.raiseCounts(tail.campaign, tail.user, 1, 1));
+    Campaign c = tail.campaign;
+
+    assertThat(tail.taps.tap(c.id(), tail.user)).isEqualTo(TapOutcome.MISSED);
+    assertThat(tail.failover).isFalse();
+    assertThat(tail.issued).isEmpty();
+    assertThat(pools.pulse(c, c.round(2)).leftTotal()).as("nothing drawn").isEqualTo(10);
+  }
+
+  /**
+   * Only the home slot is lost, and another instance restores it before the tail's draw, which
+   * therefore meets no loss: the restore counted the recorded wins (none), not the reservation. The
+   * tail's settle finds the mark gone and counts its win, and the limit of one win holds.
+   */
+  @Test
+  void aHomeSlotRestoredBeforeTheTailsDraw_countsTheWinWhenItSettles() {
+    var tail = new LosingTail("c_cluster_recount", 1, () -> {}, false);
+    Campaign c = tail.campaign;
+
+    assertThat(tail.taps.tap(c.id(), tail.user)).isInstanceOf(TapOutcome.Won.class);
+    assertThat(tail.failover).isFalse();
+    tail.clock.advance(Duration.ofMillis(10));
+    assertThat(tail.taps.tap(c.id(), tail.user)).isEqualTo(TapOutcome.LIMIT_REACHED);
+    assertThat(tail.issued).hasSize(1);
+    assertThat(redis.sync().hget(slotKey(c, tail.home, "wins"), tail.user)).isEqualTo("1");
+  }
+
+  /**
    * A reservation that the tail gives back after its home slot was rebuilt (without it, counting
    * only the recorded win) gives nothing back: taking one off would take off that win.
    */
@@ -441,10 +477,22 @@ class PrizePoolsOnClusterTest {
     final SimClock clock;
     final Map<String, String> issued = new ConcurrentHashMap<>();
     final AtomicBoolean failover = new AtomicBoolean(true);
+    final AtomicLong nonces = new AtomicLong();
+    final PrizeRecovery recovery =
+        new PrizeRecovery(pools, any -> List.of(), any -> {}, nonces::incrementAndGet);
     final TapService taps;
 
     LosingTail(String id, Runnable beforeRehold) {
-      campaign = campaign(id, 1);
+      this(id, 1, beforeRehold, true);
+    }
+
+    /**
+     * @param drawnSlotToo whether slot 0, where the tail draws, is lost too (the tail then meets
+     *     the loss); if not, only the home slot is lost, and restored at once, as another
+     *     instance's tap would, before the tail's draw
+     */
+    LosingTail(String id, int maxWins, Runnable beforeRehold, boolean drawnSlotToo) {
+      campaign = campaign(id, maxWins);
       user = userAwayFromSlotZero(campaign);
       home = SubPools.home(user, campaign.homePools());
       clock = new SimClock(campaign.round(2).endsAt().minusMillis(500));
@@ -453,13 +501,16 @@ class PrizePoolsOnClusterTest {
               method -> {
                 if (method.equals("drawAt") && failover.getAndSet(false)) {
                   loseSlot(campaign, home);
-                  loseSlot(campaign, 0);
+                  if (drawnSlotToo) {
+                    loseSlot(campaign, 0);
+                  } else {
+                    recovery.restoreIfLost(campaign);
+                  }
                 }
                 if (method.equals("rehold")) {
                   beforeRehold.run();
                 }
               });
-      var nonces = new AtomicLong();
       taps =
           new TapService(
               new Campaigns(
@@ -472,7 +523,7 @@ class PrizePoolsOnClusterTest {
                 assertThat(issued.putIfAbsent(tradeNo, userId)).isNull();
                 return "token-" + tradeNo;
               },
-              new PrizeRecovery(pools, any -> List.of(), any -> {}, nonces::incrementAndGet),
+              recovery,
               clock,
               () -> 0.0);
     }

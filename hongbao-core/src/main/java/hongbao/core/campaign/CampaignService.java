@@ -170,16 +170,11 @@ public final class CampaignService {
   public CampaignView edit(String id, CampaignDraft draft) {
     Instant now = clock.instant();
     Campaign terms = CampaignRules.accept(id, draft, this::isCash, now);
-    boolean frozen = freezeUnlessSpentFrom(id, terms, now);
-    CampaignStore.Edit edit;
-    try {
-      edit = store.edit(id, terms, clock, campaigns.lead());
-    } catch (RuntimeException e) {
-      thawIf(frozen, id);
-      throw e;
-    }
-    if (!(edit instanceof CampaignStore.Edit.Edited)) {
-      thawIf(frozen, id);
+    String freeze = freezeUnlessSpentFrom(id, terms, now);
+    // A failure here leaves the freeze to end by itself: the commit may have happened.
+    CampaignStore.Edit edit = store.edit(id, terms, clock, campaigns.lead());
+    if (freeze != null && !(edit instanceof CampaignStore.Edit.Edited)) {
+      thaw(id, freeze);
     }
     switch (edit) {
       case CampaignStore.Edit.NotFound notFound ->
@@ -213,28 +208,42 @@ public final class CampaignService {
    * it). The terms are then fixed; the same terms again still re-arm. A change first freezes the
    * budget ({@link RewardBudget#freeze}), which checks that in the same step: a reward sent after
    * it waits (503, retried) until the arming has resized the budget, instead of landing between
-   * this look and the resize and leaving the keys half resized.
+   * this look and the resize and leaving the keys half resized. One edit at a time: a second one
+   * while the first holds the freeze is refused. Nothing is frozen for an edit that comes too late
+   * (the store refuses it): a running rain's wins must never find their budget frozen.
    *
-   * @return whether the budget was frozen (a change of terms)
+   * @return the freeze's token, or null when nothing was frozen
    */
-  private boolean freezeUnlessSpentFrom(String id, Campaign terms, Instant now) {
-    boolean changes = store.find(id).map(current -> !current.sameTermsAs(terms)).orElse(false);
-    if (!changes) {
-      return false; // unknown (404 follows) or the same terms again
+  private String freezeUnlessSpentFrom(String id, Campaign terms, Instant now) {
+    Optional<Campaign> current = store.find(id);
+    if (current.isEmpty()
+        || current.get().sameTermsAs(terms)
+        || !now.isBefore(current.get().startsAt().minus(campaigns.lead()))) {
+      return null; // 404, the same terms again, or too late: the store answers
     }
-    if (!budget.freeze(id, now.plus(EDIT_FREEZE))) {
-      throw new RejectedException(
-          Rejection.CONFLICT,
-          "campaign "
-              + id
-              + " has had its budget reserved from by rewards: it can no longer be edited");
-    }
-    return true;
+    String token = Long.toString(random.nextLong() & Long.MAX_VALUE, 36);
+    return switch (budget.freeze(id, now.plus(EDIT_FREEZE), token)) {
+      case FROZEN -> token;
+      case SPENT_FROM ->
+          throw new RejectedException(
+              Rejection.CONFLICT,
+              "campaign "
+                  + id
+                  + " has had its budget reserved from by rewards: it can no longer be edited");
+      case EDIT_IN_PROGRESS ->
+          throw new RejectedException(
+              Rejection.CONFLICT, "another edit of campaign " + id + " is in progress");
+    };
   }
 
-  private void thawIf(boolean frozen, String id) {
-    if (frozen) {
-      budget.thaw(id);
+  /** Best effort: a freeze left behind ends by itself ({@link #EDIT_FREEZE}). */
+  private void thaw(String id, String token) {
+    try {
+      budget.thaw(id, token);
+    } catch (RuntimeException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "campaign " + id + ": its budget stays frozen until the freeze ends: " + e);
     }
   }
 

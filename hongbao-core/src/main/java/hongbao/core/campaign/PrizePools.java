@@ -134,6 +134,8 @@ public interface PrizePools {
     HELD,
     /** The slot lost it and the user has reached the limit since: nothing may be drawn. */
     LIMIT_REACHED,
+    /** The slot lost it and its win number may have been handed out again: nothing may be drawn. */
+    TAKEN,
     /** The slot is not open. */
     LOST
   }

@@ -39,10 +39,11 @@ import java.util.function.DoubleSupplier;
  * <p><b>A home slot rebuilt during a tail.</b> The home script marks the reservation held along
  * with the count. A restore (Redis lost the slot) counts only the recorded wins and loses the mark
  * with the count: the tail that met the loss holds the reservation again before it draws ({@link
- * PrizePools#rehold}, or answers LIMIT_REACHED if the user reached the limit meanwhile); a tail
- * that finds its prize settles it in the home slot ({@link PrizePools#settle}), counting it again
- * if the mark is gone; a release without the mark gives nothing back. A win the restore had already
- * read as recorded is then counted twice: one win fewer for its user, never one more.
+ * PrizePools#rehold}, or draws nothing if the user reached the limit, or may have been handed its
+ * win number, since); a tail that finds its prize settles it in the home slot ({@link
+ * PrizePools#settle}), counting it again if the mark is gone; a release without the mark gives
+ * nothing back. A win the restore had already read as recorded is then counted twice: one win fewer
+ * for its user, never one more.
  *
  * <p><b>Lost slots.</b> A slot Redis lost, or one being restored, answers LOST before it counts or
  * takes anything; the tap restores the campaign's pools from the reward book ({@link
@@ -298,6 +299,9 @@ public final class TapService {
           case HELD -> {}
           case LIMIT_REACHED -> {
             return TapOutcome.LIMIT_REACHED;
+          }
+          case TAKEN -> {
+            return TapOutcome.MISSED;
           }
           case LOST ->
               throw new Unavailable(

@@ -66,16 +66,24 @@ public interface RewardBudget {
 
   /**
    * Holds a campaign's budget still while an edit commits a new one: no key takes a reservation or
-   * lends allowance until {@link #thaw}, the resize of {@link #open} at a newer version, or {@code
-   * until}. Refused (nothing frozen) once the budget was reserved from or its allowance moved
-   * between keys: a resize could not keep what it holds.
-   *
-   * @return whether the budget is frozen (true too when it was never opened)
+   * lends allowance until {@link #thaw} with the same {@code token}, the resize of {@link #open} at
+   * a newer version, or {@code until}. Nothing is left frozen unless the answer is {@link
+   * Freeze#FROZEN}.
    */
-  boolean freeze(String campaignId, Instant until);
+  Freeze freeze(String campaignId, Instant until, String token);
 
-  /** Lets a frozen budget go without resizing it (the edit was not committed). */
-  void thaw(String campaignId);
+  /** What {@link #freeze} found. */
+  enum Freeze {
+    /** Frozen (or never opened: nothing to hold). */
+    FROZEN,
+    /** Reserved from, or allowance moved between keys: a resize could not keep what it holds. */
+    SPENT_FROM,
+    /** Another edit holds the budget frozen. */
+    EDIT_IN_PROGRESS
+  }
+
+  /** Lets go of what the freeze under {@code token} holds (the edit was not committed). */
+  void thaw(String campaignId, String token);
 
   /** Where a campaign's budget stands, for metrics and the reconciler; null if never opened. */
   BudgetState state(String campaignId);

@@ -257,12 +257,12 @@ final class RewardDoubles {
     public synchronized void open(String campaignId, Amount budget, int version) {}
 
     @Override
-    public boolean freeze(String campaignId, Instant until) {
+    public Freeze freeze(String campaignId, Instant until, String token) {
       throw new UnsupportedOperationException("no edits here");
     }
 
     @Override
-    public void thaw(String campaignId) {
+    public void thaw(String campaignId, String token) {
       throw new UnsupportedOperationException("no edits here");
     }
 

@@ -314,6 +314,7 @@ public final class RedisPrizePools implements PrizePools {
     return switch (reply) {
       case "HELD" -> Rehold.HELD;
       case "LIMIT" -> Rehold.LIMIT_REACHED;
+      case "TAKEN" -> Rehold.TAKEN;
       case "LOST" -> Rehold.LOST;
       default -> throw new Invariants.InvariantViolation("rain_rehold.lua replied " + reply);
     };

@@ -39,6 +39,7 @@ public final class RedisRewardBudget implements RewardBudget {
   private static final LuaScript RESERVE = LuaScript.fromResource("budget_reserve.lua");
   private static final LuaScript LEND = LuaScript.fromResource("budget_lend.lua");
   private static final LuaScript FREEZE = LuaScript.fromResource("budget_freeze.lua");
+  private static final System.Logger LOG = System.getLogger(RedisRewardBudget.class.getName());
   private static final LuaScript GRANT = LuaScript.fromResource("budget_grant.lua");
   private static final LuaScript RELEASE = LuaScript.fromResource("budget_release.lua");
   private static final LuaScript TAKE_OVER = LuaScript.fromResource("budget_takeover.lua");
@@ -329,34 +330,62 @@ public final class RedisRewardBudget implements RewardBudget {
   }
 
   @Override
-  public boolean freeze(String campaignId, Instant until) {
+  public Freeze freeze(String campaignId, Instant until, String token) {
     Layout layout = freshLayout(campaignId);
     if (layout == null) {
-      return true; // never opened: nothing reserved, and the edit's arming opens it
+      return Freeze.FROZEN; // never opened: nothing reserved, and the edit's arming opens it
     }
-    for (int k = 0; k < layout.keys(); k++) {
-      Long frozen =
-          FREEZE.run(
-              redis,
-              ScriptOutputType.INTEGER,
-              new String[] {keys.budget(campaignId, k)},
-              Long.toString(until.toEpochMilli()));
-      if (frozen == 0) {
-        thaw(campaignId);
-        return false;
+    int k = 0;
+    try {
+      for (; k < layout.keys(); k++) {
+        Long frozen =
+            FREEZE.run(
+                redis,
+                ScriptOutputType.INTEGER,
+                new String[] {keys.budget(campaignId, k)},
+                Long.toString(until.toEpochMilli()),
+                token,
+                Long.toString(clock.millis()));
+        if (frozen != 1) {
+          thawQuietly(campaignId, token, k);
+          return frozen == 0 ? Freeze.SPENT_FROM : Freeze.EDIT_IN_PROGRESS;
+        }
       }
+      return Freeze.FROZEN;
+    } catch (RuntimeException e) {
+      thawQuietly(campaignId, token, k);
+      throw e;
     }
-    return true;
   }
 
   @Override
-  public void thaw(String campaignId) {
+  public void thaw(String campaignId, String token) {
     Layout layout = freshLayout(campaignId);
-    if (layout == null) {
-      return;
+    if (layout != null) {
+      thawKeys(campaignId, token, layout.keys());
     }
-    for (int k = 0; k < layout.keys(); k++) {
-      FREEZE.run(redis, ScriptOutputType.INTEGER, new String[] {keys.budget(campaignId, k)}, "0");
+  }
+
+  /** Lets go of the first {@code count} keys, best effort: a freeze left behind ends by itself. */
+  private void thawQuietly(String campaignId, String token, int count) {
+    try {
+      thawKeys(campaignId, token, count);
+    } catch (RuntimeException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "campaign " + campaignId + ": budget keys stay frozen until their freeze ends: " + e);
+    }
+  }
+
+  private void thawKeys(String campaignId, String token, int count) {
+    for (int k = 0; k < count; k++) {
+      FREEZE.run(
+          redis,
+          ScriptOutputType.INTEGER,
+          new String[] {keys.budget(campaignId, k)},
+          "0",
+          token,
+          Long.toString(clock.millis()));
     }
   }
 

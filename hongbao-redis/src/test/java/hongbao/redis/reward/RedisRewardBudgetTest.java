@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import hongbao.core.money.Amount;
 import hongbao.core.reward.Reward;
+import hongbao.core.reward.RewardBudget.Freeze;
 import hongbao.core.reward.RewardBudget.Reservation;
 import hongbao.redis.LuaScript;
 import hongbao.redis.RedisLink;
@@ -169,14 +170,18 @@ class RedisRewardBudgetTest {
   /**
    * An edit freezes the budget before it commits: a reward sent then is refused as an outage (sent
    * again later) and no key lends; the resize at the new version lets the keys go, and so does a
-   * thaw or the freeze's end. A budget reserved from cannot be frozen, and is left as it was.
+   * thaw by the same edit or the freeze's end. A second edit cannot freeze nor thaw the first one's
+   * freeze. A budget reserved from cannot be frozen, and no key of it is left frozen.
    */
   @Test
   void aFrozenBudget_takesNoReservationUntilTheResize_andOneSpentFromIsNotFrozen() {
     String campaign = "c" + IDS.incrementAndGet();
     budget.open(campaign, Amount.fen(8_000));
     Instant later = Instant.now().plusSeconds(30);
-    assertThat(budget.freeze(campaign, later)).isTrue();
+    assertThat(budget.freeze(campaign, later, "edit-a")).isEqualTo(Freeze.FROZEN);
+    assertThat(budget.freeze(campaign, later, "edit-b")).isEqualTo(Freeze.EDIT_IN_PROGRESS);
+    budget.thaw(campaign, "edit-b");
+    assertThat(frozenKeys(campaign)).as("edit-b lets go of nothing of edit-a's").isEqualTo(8);
     Reward during = reward(campaign, campaign + "-during", 300);
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () -> budget.reserve(during, during.amount(), "tok"))
@@ -193,29 +198,42 @@ class RedisRewardBudgetTest {
     assertThat(lent).as("a frozen key lends nothing").isZero();
 
     budget.open(campaign, Amount.fen(4_000), 2);
+    assertThat(frozenKeys(campaign)).isZero();
     assertThat(budget.reserve(during, during.amount(), "tok"))
         .isInstanceOf(Reservation.Reserved.class);
     assertThat(budget.state(campaign).budget()).isEqualTo(Amount.fen(4_000));
-    assertThat(budget.freeze(campaign, later)).as("reserved from: the terms are fixed").isFalse();
-    Reward after = reward(campaign, campaign + "-after", 300);
-    assertThat(budget.reserve(after, after.amount(), "tok"))
-        .as("a refused freeze leaves no key frozen")
-        .isInstanceOf(Reservation.Reserved.class);
+    assertThat(budget.freeze(campaign, later, "edit-c"))
+        .as("reserved from: the terms are fixed")
+        .isEqualTo(Freeze.SPENT_FROM);
+    assertThat(frozenKeys(campaign)).as("a refused freeze leaves no key frozen").isZero();
 
     String thawed = "c" + IDS.incrementAndGet();
     budget.open(thawed, Amount.fen(8_000));
-    assertThat(budget.freeze(thawed, later)).isTrue();
-    budget.thaw(thawed);
-    Reward one = reward(thawed, thawed + "-1", 100);
-    assertThat(budget.reserve(one, one.amount(), "tok")).isInstanceOf(Reservation.Reserved.class);
+    assertThat(budget.freeze(thawed, later, "edit-d")).isEqualTo(Freeze.FROZEN);
+    budget.thaw(thawed, "edit-d");
+    assertThat(frozenKeys(thawed)).isZero();
 
     String expired = "c" + IDS.incrementAndGet();
     budget.open(expired, Amount.fen(8_000));
-    assertThat(budget.freeze(expired, Instant.now().minusSeconds(1))).isTrue();
+    assertThat(budget.freeze(expired, Instant.now().minusSeconds(1), "edit-e"))
+        .isEqualTo(Freeze.FROZEN);
     Reward two = reward(expired, expired + "-1", 100);
     assertThat(budget.reserve(two, two.amount(), "tok"))
         .as("a freeze whose edit died ends")
         .isInstanceOf(Reservation.Reserved.class);
+    assertThat(budget.freeze(expired, later, "edit-f"))
+        .as("nor does it hold off another edit")
+        .isNotEqualTo(Freeze.EDIT_IN_PROGRESS);
+  }
+
+  private long frozenKeys(String campaign) {
+    long frozen = 0;
+    for (int k = 0; k < 8; k++) {
+      if (redis().sync().hexists(keys.budget(campaign, k), "frozen")) {
+        frozen++;
+      }
+    }
+    return frozen;
   }
 
   /**
