@@ -184,7 +184,7 @@ final class PostgresCampaigns implements CampaignStore {
   }
 
   @Override
-  public Edit edit(String id, Campaign terms, Clock clock, Duration lead) {
+  public Edit edit(String id, Campaign terms, Clock clock, Duration lead, Runnable beforeCommit) {
     return transactions.write(
         "edit campaign " + id,
         connection -> {
@@ -217,6 +217,7 @@ final class PostgresCampaigns implements CampaignStore {
           Campaign after = terms.asVersion(id, before.createdAt(), before.version() + 1);
           replace(connection, after);
           moveBudgetDifference(connection, before, after);
+          beforeCommit.run();
           return new Edit.Edited(before, after);
         });
   }

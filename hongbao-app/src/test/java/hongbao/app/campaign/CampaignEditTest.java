@@ -444,7 +444,7 @@ class CampaignEditTest {
             1,
             10);
     Campaign terms = CampaignRules.accept(id, draft, "CASH"::equals, now);
-    var edit = fixture.rain().store().edit(id, terms, fixture.clock, LEAD);
+    var edit = fixture.rain().store().edit(id, terms, fixture.clock, LEAD, () -> {});
     assertThat(edit).isInstanceOf(CampaignStore.Edit.Edited.class);
     assertThat(fixture.escrow(id)).isEqualTo(8_000);
     assertThat(budgetState(id).budget().fen()).as("not resized yet").isEqualTo(3_000);

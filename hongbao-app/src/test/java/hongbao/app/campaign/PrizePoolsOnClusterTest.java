@@ -576,7 +576,8 @@ class PrizePoolsOnClusterTest {
     }
 
     @Override
-    public Edit edit(String id, Campaign terms, java.time.Clock clock, Duration lead) {
+    public Edit edit(
+        String id, Campaign terms, java.time.Clock clock, Duration lead, Runnable beforeCommit) {
       throw new UnsupportedOperationException();
     }
 

@@ -2,6 +2,7 @@ package hongbao.core.campaign;
 
 import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
+import hongbao.core.Unavailable;
 import hongbao.core.ledger.Idempotency;
 import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.IdempotencyRaceException;
@@ -170,11 +171,12 @@ public final class CampaignService {
   public CampaignView edit(String id, CampaignDraft draft) {
     Instant now = clock.instant();
     Campaign terms = CampaignRules.accept(id, draft, this::isCash, now);
-    String freeze = freezeUnlessSpentFrom(id, terms, now);
+    EditFreeze freeze = freezeUnlessSpentFrom(id, terms, now);
     // A failure here leaves the freeze to end by itself: the commit may have happened.
-    CampaignStore.Edit edit = store.edit(id, terms, clock, campaigns.lead());
+    CampaignStore.Edit edit =
+        store.edit(id, terms, clock, campaigns.lead(), () -> holdStill(id, freeze));
     if (freeze != null && !(edit instanceof CampaignStore.Edit.Edited)) {
-      thaw(id, freeze);
+      thaw(id, freeze.token());
     }
     switch (edit) {
       case CampaignStore.Edit.NotFound notFound ->
@@ -209,21 +211,48 @@ public final class CampaignService {
    * budget ({@link RewardBudget#freeze}), which checks that in the same step: a reward sent after
    * it waits (503, retried) until the arming has resized the budget, instead of landing between
    * this look and the resize and leaving the keys half resized. One edit at a time: a second one
-   * while the first holds the freeze is refused. Nothing is frozen for an edit that comes too late
-   * (the store refuses it): a running rain's wins must never find their budget frozen.
+   * while the first holds the freeze is told to try again. Nothing is frozen for an edit that comes
+   * too late (the store refuses it), and no freeze lasts past the edit lead before the first round:
+   * a running rain's wins must never find their budget frozen.
    *
-   * @return the freeze's token, or null when nothing was frozen
+   * @return the freeze, or null when nothing was frozen
    */
-  private String freezeUnlessSpentFrom(String id, Campaign terms, Instant now) {
+  private EditFreeze freezeUnlessSpentFrom(String id, Campaign terms, Instant now) {
     Optional<Campaign> current = store.find(id);
     if (current.isEmpty()
         || current.get().sameTermsAs(terms)
         || !now.isBefore(current.get().startsAt().minus(campaigns.lead()))) {
       return null; // 404, the same terms again, or too late: the store answers
     }
-    String token = Long.toString(random.nextLong() & Long.MAX_VALUE, 36);
-    return switch (budget.freeze(id, now.plus(EDIT_FREEZE), token)) {
-      case FROZEN -> token;
+    var freeze =
+        new EditFreeze(
+            Long.toString(random.nextLong() & Long.MAX_VALUE, 36),
+            current.get().startsAt().minus(campaigns.lead()));
+    freeze(id, freeze, now);
+    return freeze;
+  }
+
+  /**
+   * An edit's hold on the budget: its token, and the last instant it may last to (the edit lead
+   * before the first round: a round must never find its budget frozen, whatever becomes of the
+   * edit).
+   */
+  private record EditFreeze(String token, Instant latest) {
+    Instant until(Instant now) {
+      Instant until = now.plus(EDIT_FREEZE);
+      return until.isBefore(latest) ? until : latest;
+    }
+  }
+
+  /**
+   * Freezes (or, with the same token, freezes again until later) the campaign's budget.
+   *
+   * @throws RejectedException CONFLICT once the budget was reserved from
+   * @throws Unavailable while another edit holds it (the same PUT retried, too: try again)
+   */
+  private void freeze(String id, EditFreeze freeze, Instant now) {
+    switch (budget.freeze(id, freeze.until(now), freeze.token())) {
+      case FROZEN -> {}
       case SPENT_FROM ->
           throw new RejectedException(
               Rejection.CONFLICT,
@@ -231,9 +260,20 @@ public final class CampaignService {
                   + id
                   + " has had its budget reserved from by rewards: it can no longer be edited");
       case EDIT_IN_PROGRESS ->
-          throw new RejectedException(
-              Rejection.CONFLICT, "another edit of campaign " + id + " is in progress");
-    };
+          throw new Unavailable(
+              "campaign", "another edit of campaign " + id + " is in progress", null);
+    }
+  }
+
+  /**
+   * Last in the edit's transaction: the freeze must still hold when the new budget commits. An edit
+   * that waited longer than its freeze (locks, a busy pool) freezes again under the same token,
+   * which checks again that nothing was reserved meanwhile, or is rolled back.
+   */
+  private void holdStill(String id, EditFreeze freeze) {
+    if (freeze != null) {
+      freeze(id, freeze, clock.instant());
+    }
   }
 
   /** Best effort: a freeze left behind ends by itself ({@link #EDIT_FREEZE}). */

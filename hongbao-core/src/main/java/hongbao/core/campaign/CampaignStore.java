@@ -50,9 +50,15 @@ public interface CampaignStore {
    * the rounds and prizes, raises the version, moves the difference of the budgets between the
    * system account and the escrow (transfer {@code campaign-edit:<id>:<version>}, kind CAMPAIGN,
    * either way) and sets the reward campaign's budget. Terms equal to the current ones change
-   * nothing.
+   * nothing. {@code beforeCommit} runs last inside the transaction of an edit that changes the
+   * terms; what it throws rolls the edit back.
    */
-  Edit edit(String id, Campaign terms, java.time.Clock clock, java.time.Duration lead);
+  Edit edit(
+      String id,
+      Campaign terms,
+      java.time.Clock clock,
+      java.time.Duration lead,
+      Runnable beforeCommit);
 
   /** What an edit found. */
   sealed interface Edit {

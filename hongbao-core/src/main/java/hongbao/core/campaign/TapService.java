@@ -31,10 +31,11 @@ import java.util.function.DoubleSupplier;
  * a random one, skipping those this instance has seen dry (a sub-pool never refills, so a dry one
  * stays dry). The first prize found is the win; if every sub-pool is dry, the reservation is
  * released in the home slot. So a user is told MISSED by the tail only when every sub-pool of the
- * round was seen empty, and the win counter never falls below the user's wins: it is exact after
- * every tap, and a crash between reserve and release leaves it one too high (the user may win one
- * prize fewer; never one more). The number n of a released reservation is not used again, so a
- * user's tradeNos may skip a number, but never repeat one.
+ * round was seen empty (or after a loss of the home slot, below), and the win counter never falls
+ * below the user's wins: it is exact after every tap, and a crash between reserve and release
+ * leaves it one too high (the user may win one prize fewer; never one more). The number n of a
+ * released reservation is not used again, so a user's tradeNos may skip a number, but never repeat
+ * one.
  *
  * <p><b>A home slot rebuilt during a tail.</b> The home script marks the reservation held along
  * with the count. A restore (Redis lost the slot) counts only the recorded wins and loses the mark

@@ -137,7 +137,7 @@ class CampaignsTest {
     }
 
     @Override
-    public Edit edit(String id, Campaign terms, Clock clock, Duration lead) {
+    public Edit edit(String id, Campaign terms, Clock clock, Duration lead, Runnable beforeCommit) {
       throw new UnsupportedOperationException();
     }
 

@@ -353,7 +353,7 @@ public final class RedisRewardBudget implements RewardBudget {
       }
       return Freeze.FROZEN;
     } catch (RuntimeException e) {
-      thawQuietly(campaignId, token, k);
+      thawQuietly(campaignId, token, Math.min(k + 1, layout.keys())); // key k's reply may be lost
       throw e;
     }
   }

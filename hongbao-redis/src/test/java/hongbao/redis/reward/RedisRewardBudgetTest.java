@@ -221,9 +221,18 @@ class RedisRewardBudgetTest {
     assertThat(budget.reserve(two, two.amount(), "tok"))
         .as("a freeze whose edit died ends")
         .isInstanceOf(Reservation.Reserved.class);
-    assertThat(budget.freeze(expired, later, "edit-f"))
-        .as("nor does it hold off another edit")
-        .isNotEqualTo(Freeze.EDIT_IN_PROGRESS);
+
+    String handedOver = "c" + IDS.incrementAndGet();
+    budget.open(handedOver, Amount.fen(8_000));
+    assertThat(budget.freeze(handedOver, Instant.now().minusSeconds(1), "edit-g"))
+        .isEqualTo(Freeze.FROZEN);
+    assertThat(budget.freeze(handedOver, later, "edit-h"))
+        .as("an ended freeze holds off no other edit")
+        .isEqualTo(Freeze.FROZEN);
+    assertThat(budget.freeze(handedOver, later.plusSeconds(30), "edit-h"))
+        .as("its own edit freezes again, until later")
+        .isEqualTo(Freeze.FROZEN);
+    assertThat(budget.freeze(handedOver, later, "edit-g")).isEqualTo(Freeze.EDIT_IN_PROGRESS);
   }
 
   private long frozenKeys(String campaign) {
