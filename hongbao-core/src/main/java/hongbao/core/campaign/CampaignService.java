@@ -229,6 +229,13 @@ public final class CampaignService {
             Long.toString(random.nextLong() & Long.MAX_VALUE, 36),
             current.get().startsAt().minus(campaigns.lead()));
     freeze(id, freeze, now);
+    // Read before the freeze, the campaign may have been edited since (its first round moved
+    // sooner, past what this freeze may last to): look again, under the freeze.
+    Optional<Campaign> still = store.find(id);
+    if (still.isEmpty() || still.get().version() != current.get().version()) {
+      thaw(id, freeze.token());
+      throw new Unavailable("campaign", "campaign " + id + " was edited meanwhile", null);
+    }
     return freeze;
   }
 
@@ -266,13 +273,29 @@ public final class CampaignService {
   }
 
   /**
-   * Last in the edit's transaction: the freeze must still hold when the new budget commits. An edit
-   * that waited longer than its freeze (locks, a busy pool) freezes again under the same token,
-   * which checks again that nothing was reserved meanwhile, or is rolled back.
+   * Last in the transaction of an edit that changes the terms: the freeze must still hold when the
+   * new budget commits. An edit that waited longer than its freeze (locks, a busy pool) freezes
+   * again under the same token, which checks again that nothing was reserved meanwhile, or is
+   * rolled back, as is one that comes too late by now or that froze nothing (it looked unchanged or
+   * too late, and another edit changed that meanwhile).
    */
   private void holdStill(String id, EditFreeze freeze) {
-    if (freeze != null) {
-      freeze(id, freeze, clock.instant());
+    if (freeze == null) {
+      // It looked unchanged or too late, but another edit moved the campaign meanwhile: nothing
+      // holds its budget still for this one.
+      throw new Unavailable("campaign", "campaign " + id + " was edited meanwhile", null);
+    }
+    Instant now = clock.instant();
+    try {
+      if (!now.isBefore(freeze.latest())) {
+        throw new RejectedException(
+            Rejection.CONFLICT,
+            "campaign " + id + " now starts within the edit lead: an edit must leave that time");
+      }
+      freeze(id, freeze, now);
+    } catch (RuntimeException e) {
+      thaw(id, freeze.token()); // the edit rolls back for certain
+      throw e;
     }
   }
 
