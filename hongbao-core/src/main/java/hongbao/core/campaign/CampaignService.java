@@ -171,7 +171,7 @@ public final class CampaignService {
   public CampaignView edit(String id, CampaignDraft draft) {
     Instant now = clock.instant();
     Campaign terms = CampaignRules.accept(id, draft, this::isCash, now);
-    EditFreeze freeze = freezeUnlessSpentFrom(id, terms, now);
+    EditFreeze freeze = freezeForEdit(id, terms, now);
     // A failure here leaves the freeze to end by itself: the commit may have happened.
     CampaignStore.Edit edit =
         store.edit(id, terms, clock, campaigns.lead(), () -> holdStill(id, freeze));
@@ -217,7 +217,7 @@ public final class CampaignService {
    *
    * @return the freeze, or null when nothing was frozen
    */
-  private EditFreeze freezeUnlessSpentFrom(String id, Campaign terms, Instant now) {
+  private EditFreeze freezeForEdit(String id, Campaign terms, Instant now) {
     Optional<Campaign> current = store.find(id);
     if (current.isEmpty()
         || current.get().sameTermsAs(terms)

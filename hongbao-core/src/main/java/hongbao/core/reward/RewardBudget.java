@@ -123,11 +123,6 @@ public interface RewardBudget {
    */
   record BudgetState(Amount budget, Amount reserved, Amount allowance, boolean lent) {
 
-    /** Whether the keys hold a reservation, or allowance lent from one to another. */
-    public boolean touched() {
-      return reserved.isPositive() || lent;
-    }
-
     public Amount left() {
       return allowance.minus(reserved);
     }

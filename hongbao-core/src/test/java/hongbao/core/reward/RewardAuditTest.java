@@ -89,6 +89,11 @@ class RewardAuditTest {
                             null)),
                 "problems",
                 args -> List.of()));
+    return audit(book, keys);
+  }
+
+  /** The audit of {@code book} and {@code keys}, no failures, at {@link #NOW}. */
+  private static RewardAudit audit(RewardBook book, RewardBudget keys) {
     return new RewardAudit(
         book,
         keys,
@@ -137,13 +142,7 @@ class RewardAuditTest {
                 args -> List.of()));
     RewardBudget keys = keys(Amount.fen(1_000), List.of(trades));
 
-    var audit =
-        new RewardAudit(
-            book,
-            keys,
-            new RewardDoubles.NoFailures(),
-            Clock.fixed(NOW, ZoneOffset.UTC),
-            Duration.ofMinutes(5));
+    var audit = audit(book, keys);
 
     assertThat(audit.discrepancies()).isEmpty();
   }
@@ -192,13 +191,7 @@ class RewardAuditTest {
                 "campaign", args -> Optional.of(fundedOnly),
                 "byCampaign", args -> List.of(),
                 "problems", args -> List.of()));
-    var audit =
-        new RewardAudit(
-            book,
-            keys,
-            new RewardDoubles.NoFailures(),
-            Clock.fixed(NOW, ZoneOffset.UTC),
-            Duration.ofMinutes(5));
+    var audit = audit(book, keys);
 
     assertThat(audit.discrepancies()).isEmpty();
     assertThat(landed).as("one reading: the sum, the trades, the sum again").hasValue(3);

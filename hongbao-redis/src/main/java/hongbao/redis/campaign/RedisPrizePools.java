@@ -287,11 +287,17 @@ public final class RedisPrizePools implements PrizePools {
         tradeNo);
   }
 
-  /** What the scripts of a tail's reservation name, in this order: count, last number, marks. */
-  private String[] reservationKeys(Campaign campaign, int home) {
-    return new String[] {
-      keys.wins(campaign, home), keys.seq(campaign, home), keys.held(campaign, home)
-    };
+  /**
+   * What the scripts of a tail's reservation name, in this order: count, last number, marks, then
+   * {@code more} of the same slot.
+   */
+  private String[] reservationKeys(Campaign campaign, int home, String... more) {
+    var named = new String[3 + more.length];
+    named[0] = keys.wins(campaign, home);
+    named[1] = keys.seq(campaign, home);
+    named[2] = keys.held(campaign, home);
+    System.arraycopy(more, 0, named, 3, more.length);
+    return named;
   }
 
   @Override
@@ -301,12 +307,7 @@ public final class RedisPrizePools implements PrizePools {
         REHOLD.run(
             redis,
             ScriptOutputType.VALUE,
-            new String[] {
-              keys.wins(campaign, home),
-              keys.seq(campaign, home),
-              keys.held(campaign, home),
-              keys.armed(campaign, home)
-            },
+            reservationKeys(campaign, home, keys.armed(campaign, home)),
             userId,
             Long.toString(seq),
             tradeNo,

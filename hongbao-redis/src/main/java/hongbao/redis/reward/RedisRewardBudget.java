@@ -26,6 +26,8 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class RedisRewardBudget implements RewardBudget {
 
+  private static final System.Logger LOG = System.getLogger(RedisRewardBudget.class.getName());
+
   public static final int MAX_KEYS = 1_024;
 
   /** Borrowing rounds before a reservation gathers instead (see {@link #gatherAndReserve}). */
@@ -39,7 +41,6 @@ public final class RedisRewardBudget implements RewardBudget {
   private static final LuaScript RESERVE = LuaScript.fromResource("budget_reserve.lua");
   private static final LuaScript LEND = LuaScript.fromResource("budget_lend.lua");
   private static final LuaScript FREEZE = LuaScript.fromResource("budget_freeze.lua");
-  private static final System.Logger LOG = System.getLogger(RedisRewardBudget.class.getName());
   private static final LuaScript GRANT = LuaScript.fromResource("budget_grant.lua");
   private static final LuaScript RELEASE = LuaScript.fromResource("budget_release.lua");
   private static final LuaScript TAKE_OVER = LuaScript.fromResource("budget_takeover.lua");
@@ -338,14 +339,7 @@ public final class RedisRewardBudget implements RewardBudget {
     int k = 0;
     try {
       for (; k < layout.keys(); k++) {
-        Long frozen =
-            FREEZE.run(
-                redis,
-                ScriptOutputType.INTEGER,
-                new String[] {keys.budget(campaignId, k)},
-                Long.toString(until.toEpochMilli()),
-                token,
-                Long.toString(clock.millis()));
+        long frozen = freezeKey(campaignId, k, Long.toString(until.toEpochMilli()), token);
         if (frozen != 1) {
           thawQuietly(campaignId, token, k);
           return frozen == 0 ? Freeze.SPENT_FROM : Freeze.EDIT_IN_PROGRESS;
@@ -379,14 +373,19 @@ public final class RedisRewardBudget implements RewardBudget {
 
   private void thawKeys(String campaignId, String token, int count) {
     for (int k = 0; k < count; k++) {
-      FREEZE.run(
-          redis,
-          ScriptOutputType.INTEGER,
-          new String[] {keys.budget(campaignId, k)},
-          "0",
-          token,
-          Long.toString(clock.millis()));
+      freezeKey(campaignId, k, "0", token);
     }
+  }
+
+  /** budget_freeze.lua on key {@code k}: until {@code until} (epoch ms), or "0" to let go. */
+  private long freezeKey(String campaignId, int k, String until, String token) {
+    return FREEZE.run(
+        redis,
+        ScriptOutputType.INTEGER,
+        new String[] {keys.budget(campaignId, k)},
+        until,
+        token,
+        Long.toString(clock.millis()));
   }
 
   @Override

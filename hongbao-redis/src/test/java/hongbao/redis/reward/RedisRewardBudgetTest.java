@@ -48,8 +48,7 @@ class RedisRewardBudgetTest {
    */
   @Test
   void release_ofAZeroCostReservation_forgetsTheTrade() {
-    String campaign = "c" + IDS.incrementAndGet();
-    budget.open(campaign, Amount.fen(1_000));
+    String campaign = opened(1_000);
     Reward coupon =
         new Reward(
             campaign + "-coupon", "u1", campaign, "shop", "TEA", Amount.fen(1), "", Instant.EPOCH);
@@ -66,8 +65,7 @@ class RedisRewardBudgetTest {
   @Test
   void reserve_racingFromManyThreads_neverExceedsTheBudget_andSpendsItAllByBorrowing()
       throws Exception {
-    String campaign = "c" + IDS.incrementAndGet();
-    budget.open(campaign, Amount.fen(10_000));
+    String campaign = opened(10_000);
     var pool = Executors.newFixedThreadPool(16);
     var attempts = new ArrayList<Future<Reservation>>();
     for (int i = 0; i < 2_000; i++) {
@@ -103,8 +101,7 @@ class RedisRewardBudgetTest {
     var pool = Executors.newFixedThreadPool(32);
     try {
       for (int c = 0; c < 20; c++) {
-        String campaign = "c" + IDS.incrementAndGet();
-        budget.open(campaign, Amount.fen(10_000));
+        String campaign = opened(10_000);
         var attempts = new ArrayList<Future<Reservation>>();
         for (int i = 0; i < 200; i++) {
           Reward reward = reward(campaign, campaign + "-" + i, 888);
@@ -175,8 +172,7 @@ class RedisRewardBudgetTest {
    */
   @Test
   void aFrozenBudget_takesNoReservationUntilTheResize_andOneSpentFromIsNotFrozen() {
-    String campaign = "c" + IDS.incrementAndGet();
-    budget.open(campaign, Amount.fen(8_000));
+    String campaign = opened(8_000);
     Instant later = Instant.now().plusSeconds(30);
     assertThat(budget.freeze(campaign, later, "edit-a")).isEqualTo(Freeze.FROZEN);
     assertThat(budget.freeze(campaign, later, "edit-b")).isEqualTo(Freeze.EDIT_IN_PROGRESS);
@@ -207,14 +203,12 @@ class RedisRewardBudgetTest {
         .isEqualTo(Freeze.SPENT_FROM);
     assertThat(frozenKeys(campaign)).as("a refused freeze leaves no key frozen").isZero();
 
-    String thawed = "c" + IDS.incrementAndGet();
-    budget.open(thawed, Amount.fen(8_000));
+    String thawed = opened(8_000);
     assertThat(budget.freeze(thawed, later, "edit-d")).isEqualTo(Freeze.FROZEN);
     budget.thaw(thawed, "edit-d");
     assertThat(frozenKeys(thawed)).isZero();
 
-    String expired = "c" + IDS.incrementAndGet();
-    budget.open(expired, Amount.fen(8_000));
+    String expired = opened(8_000);
     assertThat(budget.freeze(expired, Instant.now().minusSeconds(1), "edit-e"))
         .isEqualTo(Freeze.FROZEN);
     Reward two = reward(expired, expired + "-1", 100);
@@ -222,8 +216,7 @@ class RedisRewardBudgetTest {
         .as("a freeze whose edit died ends")
         .isInstanceOf(Reservation.Reserved.class);
 
-    String handedOver = "c" + IDS.incrementAndGet();
-    budget.open(handedOver, Amount.fen(8_000));
+    String handedOver = opened(8_000);
     assertThat(budget.freeze(handedOver, Instant.now().minusSeconds(1), "edit-g"))
         .isEqualTo(Freeze.FROZEN);
     assertThat(budget.freeze(handedOver, later, "edit-h"))
@@ -233,6 +226,13 @@ class RedisRewardBudgetTest {
         .as("its own edit freezes again, until later")
         .isEqualTo(Freeze.FROZEN);
     assertThat(budget.freeze(handedOver, later, "edit-g")).isEqualTo(Freeze.EDIT_IN_PROGRESS);
+  }
+
+  /** A new campaign's budget, opened at version 1. */
+  private String opened(long fen) {
+    String campaign = "c" + IDS.incrementAndGet();
+    budget.open(campaign, Amount.fen(fen));
+    return campaign;
   }
 
   private long frozenKeys(String campaign) {
@@ -252,16 +252,14 @@ class RedisRewardBudgetTest {
    */
   @Test
   void closingABudgetWhoseKeysWereLost_isAnOutage() {
-    String gone = "c" + IDS.incrementAndGet();
-    budget.open(gone, Amount.fen(1_000));
+    String gone = opened(1_000);
     redis().sync().hdel(keys.campaigns(), gone);
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () -> new RedisBudgetClosing(redis(), keys).close(gone))
         .isInstanceOf(hongbao.core.Unavailable.class)
         .hasMessageContaining("lost its budget keys");
 
-    String partly = "c" + IDS.incrementAndGet();
-    budget.open(partly, Amount.fen(1_000));
+    String partly = opened(1_000);
     redis().sync().del(keys.budget(partly, 1));
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () -> new RedisBudgetClosing(redis(), keys).close(partly))
@@ -277,8 +275,7 @@ class RedisRewardBudgetTest {
    */
   @Test
   void afterTheClose_aLateGrantIsRefused_andNothingIsReservedAgain() {
-    String campaign = "c" + IDS.incrementAndGet();
-    budget.open(campaign, Amount.fen(8_000));
+    String campaign = opened(8_000);
     Reward before = reward(campaign, campaign + "-before", 300);
     assertThat(budget.reserve(before, before.amount(), "tok"))
         .isInstanceOf(Reservation.Reserved.class);
@@ -332,8 +329,7 @@ class RedisRewardBudgetTest {
    */
   @Test
   void aGrantToAKeyRedisLost_createsNothing_andTheKeyReadsLost() {
-    String campaign = "c" + IDS.incrementAndGet();
-    budget.open(campaign, Amount.fen(8_000));
+    String campaign = opened(8_000);
     Reward reward = reward(campaign, campaign + "-r", 300);
     int k = Math.floorMod(reward.tradeNo().hashCode(), 8);
     redis().sync().del(keys.budget(campaign, k));
@@ -357,8 +353,7 @@ class RedisRewardBudgetTest {
     var pool = Executors.newFixedThreadPool(16);
     try {
       for (int c = 0; c < 10; c++) {
-        String campaign = "c" + IDS.incrementAndGet();
-        budget.open(campaign, Amount.fen(8_000));
+        String campaign = opened(8_000);
         var attempts = new ArrayList<Future<Reservation>>();
         var halfway = new CountDownLatch(400);
         for (int i = 0; i < 1_600; i++) {
@@ -391,8 +386,7 @@ class RedisRewardBudgetTest {
 
   @Test
   void reserve_ofOneTradeNo_answersTheFirstTokenToTheSameRequest_andRefusesAnother() {
-    String campaign = "c" + IDS.incrementAndGet();
-    budget.open(campaign, Amount.fen(1_000));
+    String campaign = opened(1_000);
     Reward first = reward(campaign, "same", 100);
 
     assertThat(budget.reserve(first, first.amount(), "first-token"))
@@ -415,8 +409,7 @@ class RedisRewardBudgetTest {
    */
   @Test
   void anAsyncReservation_isReleasedUnlessReplayed_andAReplayedOneStaysReservedAndReadable() {
-    String campaign = "c" + IDS.incrementAndGet();
-    budget.open(campaign, Amount.fen(1_000));
+    String campaign = opened(1_000);
     Reward alone = reward(campaign, "alone", 100);
     Reward replayed = reward(campaign, "replayed", 200);
     budget.reserve(alone, alone.amount(), "t-alone");
@@ -443,8 +436,7 @@ class RedisRewardBudgetTest {
    */
   @Test
   void anUnqueuedTrade_isReadAsSuch_andKeepsItsReplayMarkInEitherOrder() {
-    String campaign = "c" + IDS.incrementAndGet();
-    budget.open(campaign, Amount.fen(1_000));
+    String campaign = opened(1_000);
     Reward unqueuedFirst = reward(campaign, "unqueued-first", 100);
     Reward replayedFirst = reward(campaign, "replayed-first", 100);
     budget.reserve(unqueuedFirst, unqueuedFirst.amount(), "t1");
@@ -472,8 +464,7 @@ class RedisRewardBudgetTest {
 
   @Test
   void aSyncSendsTrade_isReplayedAsSuch_isReadByTheAudit_andIsReleased() {
-    String campaign = "c" + IDS.incrementAndGet();
-    budget.open(campaign, Amount.fen(1_000));
+    String campaign = opened(1_000);
     Reward sync = reward(campaign, "sync", 100);
     Instant before = Instant.now().truncatedTo(ChronoUnit.MILLIS);
 
@@ -507,8 +498,7 @@ class RedisRewardBudgetTest {
 
   @Test
   void reserve_beyondTheBudget_isInsufficient_andOfAnUnknownCampaign_isUnknown() {
-    String campaign = "c" + IDS.incrementAndGet();
-    budget.open(campaign, Amount.fen(500));
+    String campaign = opened(500);
 
     assertThat(budget.reserve(reward(campaign, "a", 400), Amount.fen(400), "t"))
         .isInstanceOf(Reservation.Reserved.class);
