@@ -2,7 +2,9 @@
 budget_freeze.lua: holds one budget key still while an edit of its campaign commits, or lets it go.
 
 KEYS[1] budget key  hb:rwb:{<campaign>:<k>}
-ARGV[1] until when (epoch ms) the key takes no reservation and lends nothing; '0' to let it go
+ARGV[1] until when (epoch ms) the key takes no reservation and lends nothing; '0' to let it go;
+        'ended' to let go of a freeze that ended, whoever's (once the books said its edit did not
+        commit, or that the keys hold its version already)
 ARGV[2] the edit's token (the freeze is its own: only it lets the key go)
 ARGV[3] now (epoch ms)
 
@@ -16,16 +18,25 @@ Why: an edit of a scheduled rain checks that nothing was reserved from the budge
 new budget in the database, then resizes the keys (budget_open.lua, which refuses a key reserved
 from meanwhile). A reward sent through the API between the check and the resize left the keys
 half resized and the campaign's arming refused for good. Frozen first, a key refuses reservations
-(budget_reserve.lua answers FROZEN, a retry) until the resize lets it go, the edit lets it go (not
-committed), or `until` passes (an edit whose instance died). One edit at a time: a second one,
-let through, could resize the keys to the first one's version while its own commit is still on
-its way, or let the first one's freeze go. Atomic so the check and the freeze happen together.
+(budget_reserve.lua answers FROZEN, a retry) until the resize lets it go, or the edit lets it go
+(not committed). Past `until` (an edit whose instance died, before or after its commit, or whose
+arming failed) it still lends nothing, and a reservation is answered LAPSED: the caller reads the
+books (a read that waits for an edit in flight), resizes when they hold a newer version, and lets
+go of the ended freeze ('ended'). One edit at a time: a second one, let through, could resize
+the keys to the first one's version while its own commit is still on its way, or let the first
+one's freeze go. Atomic so the check and the freeze happen together.
 --]]
 local held = redis.call('HGET', KEYS[1], 'frozen')
 local heldUntil, heldToken
 if held then heldUntil, heldToken = string.match(held, '^(%d+)|(.*)$') end
 if ARGV[1] == '0' then
   if heldToken == ARGV[2] then redis.call('HDEL', KEYS[1], 'frozen') end
+  return 1
+end
+if ARGV[1] == 'ended' then
+  if held and tonumber(heldUntil) <= tonumber(ARGV[3]) then
+    redis.call('HDEL', KEYS[1], 'frozen')
+  end
   return 1
 end
 if heldToken and heldToken ~= ARGV[2] and tonumber(heldUntil) > tonumber(ARGV[3]) then

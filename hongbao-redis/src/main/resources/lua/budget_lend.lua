@@ -2,7 +2,7 @@
 budget_lend.lua: a key with allowance to spare gives some of it away.
 
 KEYS[1] lending budget key  hb:rwb:{<campaign>:<j>}
-ARGV[1] wanted (fen)  ARGV[2] now (epoch ms)
+ARGV[1] wanted (fen)
 
 Reply (integer): how much was taken off this key's allowance (0..wanted); the caller grants it to
 the dry key with budget_grant.lua. If the caller dies in between, that much allowance is lost to
@@ -15,10 +15,10 @@ Atomic so the allowance given away is never reserved on this key at the same tim
 --]]
 local state = redis.call('HMGET', KEYS[1], 'cap', 'used', 'closed', 'frozen')
 if not state[1] or state[3] then return 0 end
--- A frozen key (budget_freeze.lua) is about to be resized: lending would refuse the resize.
-if state[4] and tonumber(string.match(state[4], '^%d+')) > tonumber(ARGV[2] or '0') then
-  return 0
-end
+-- A frozen key (budget_freeze.lua) may be about to be resized: lending would refuse the resize.
+-- A freeze that ended holds too, until a reservation has asked the books (budget_reserve.lua,
+-- LAPSED) whether its edit committed.
+if state[4] then return 0 end
 local spare = tonumber(state[1]) - tonumber(state[2])
 local give = math.min(spare, tonumber(ARGV[1]))
 if give <= 0 then return 0 end

@@ -27,6 +27,9 @@ Replies (one string: the verdict, then what it carries after one space):
                         reserved on it, whatever room a release left
   'UNKNOWN'             the budget key was never opened
   'FROZEN'              an edit of the campaign is resizing its budget (budget_freeze.lua): retry
+  'LAPSED'              an edit's freeze ended, neither let go by its edit nor lifted by the
+                        resize: whether the edit committed (and its arming failed) or not, only
+                        the books know; the caller asks them, resizes or lets go, and tries again
 A string, not an array: Redis 6.2 writes a script's array reply with a system call of its own
 (see grab.lua), and reservations share a connection.
 
@@ -46,8 +49,10 @@ end
 local state = redis.call('HMGET', KEYS[1], 'cap', 'used', 'closed', 'frozen')
 if not state[1] then return 'UNKNOWN' end
 if state[3] then return 'CLOSED' end
-if state[4] and tonumber(string.match(state[4], '^%d+')) > tonumber(ARGV[4]) then
-  return 'FROZEN'
+if state[4] then
+  if tonumber(string.match(state[4], '^%d+')) > tonumber(ARGV[4]) then return 'FROZEN' end
+  -- Reserving now could refuse the resize of an edit that did commit, for good.
+  return 'LAPSED'
 end
 local cap = tonumber(state[1])
 local used = tonumber(state[2])

@@ -460,6 +460,55 @@ class CampaignEditTest {
     assertThat(fixture.awaitReturned(id)).isEqualTo(3_000);
   }
 
+  /**
+   * An edit froze the budget and committed, but its arming never ran (its instance died, or Redis
+   * failed it) and nothing loaded the new version before the freeze ended. A reward sent then must
+   * not reserve on the old keys: the resize would find them spent, and every arming of the campaign
+   * would stop as a broken invariant. The reward asks the books, arms the committed version and
+   * reserves on the resized budget. The freeze of an edit that died before its commit is let go,
+   * and the reward reserves on the budget as it stands. Both campaigns return exactly.
+   */
+  @Test
+  void aRewardAfterAnEditsFreezeLapsed_armsTheCommittedVersion_orLetsAnUncommittedOneGo() {
+    Instant now = fixture.clock.instant();
+    Instant starts = now.plusSeconds(300);
+    String committed =
+        fixture.created(campaign(3_000, 1, 10, round(starts, 60, prize("CASH", 100, 10))));
+    String uncommitted =
+        fixture.created(campaign(1_000, 1, 10, round(starts, 60, prize("CASH", 100, 5))));
+    RewardBudget budget = fixture.service.hongbao().rewards().sdk().parts().budget();
+    // The reward budget reads the wall clock (the rounds run on the test clock): frozen until a
+    // second ago, as by an edit whose 30 s are over.
+    Instant until = Instant.now().minusSeconds(1);
+    assertThat(budget.freeze(committed, until, "died-after-commit"))
+        .isEqualTo(RewardBudget.Freeze.FROZEN);
+    assertThat(budget.freeze(uncommitted, until, "died-before-commit"))
+        .isEqualTo(RewardBudget.Freeze.FROZEN);
+    var draft =
+        new CampaignDraft(
+            "除夕红包雨",
+            8_000,
+            List.of(
+                new CampaignDraft.RoundDraft(starts, 60, List.of(new PrizeLine("CASH", 100, 10)))),
+            1,
+            10);
+    Campaign terms = CampaignRules.accept(committed, draft, "CASH"::equals, now);
+    assertThat(fixture.rain().store().edit(committed, terms, fixture.clock, LEAD, () -> {}))
+        .isInstanceOf(CampaignStore.Edit.Edited.class);
+    assertThat(budgetState(committed).budget().fen()).as("not resized").isEqualTo(3_000);
+
+    fixture.othersBonus(committed, 300);
+    assertThat(budgetState(committed).budget().fen()).isEqualTo(8_000);
+    assertThat(budgetState(committed).reserved().fen()).isEqualTo(300);
+    fixture.othersBonus(uncommitted, 200);
+    assertThat(budgetState(uncommitted).budget().fen()).isEqualTo(1_000);
+    assertThat(budgetState(uncommitted).reserved().fen()).isEqualTo(200);
+
+    at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
+    assertThat(fixture.awaitReturned(committed)).isEqualTo(7_700);
+    assertThat(fixture.awaitReturned(uncommitted)).isEqualTo(800);
+  }
+
   // ------------------------------------------------------------------------------- helpers
 
   /** The wins of one wave by tradeNo, and each user's count. */

@@ -172,7 +172,8 @@ public final class CampaignService {
     Instant now = clock.instant();
     Campaign terms = CampaignRules.accept(id, draft, this::isCash, now);
     EditFreeze freeze = freezeForEdit(id, terms, now);
-    // A failure here leaves the freeze to end by itself: the commit may have happened.
+    // A failure here leaves the freeze to end: the commit may have happened, and once it ended the
+    // next reward asks the books (RewardSender.settleLapsedFreeze).
     CampaignStore.Edit edit =
         store.edit(id, terms, clock, campaigns.lead(), () -> holdStill(id, freeze));
     if (freeze != null && !(edit instanceof CampaignStore.Edit.Edited)) {
@@ -199,7 +200,8 @@ public final class CampaignService {
 
   /**
    * How long an edit holds the campaign's budget still: the commit and the arming take
-   * milliseconds; an instance that dies between them leaves the budget frozen this long at most.
+   * milliseconds. A freeze left by an instance that died, or by an arming that failed, refuses
+   * rewards this long at most; after it, the next reward settles it from the books.
    */
   static final Duration EDIT_FREEZE = Duration.ofSeconds(30);
 
@@ -233,6 +235,9 @@ public final class CampaignService {
     // sooner, past what this freeze may last to): look again, under the freeze.
     Optional<Campaign> still = store.find(id);
     if (still.isEmpty() || still.get().version() != current.get().version()) {
+      // The other edit may have committed without arming (this freeze took over its lapsed one):
+      // arm its version first, or a reward could reserve on keys its resize then finds spent.
+      still.ifPresent(campaigns.arming()::arm);
       thaw(id, freeze.token());
       throw new Unavailable("campaign", "campaign " + id + " was edited meanwhile", null);
     }
@@ -299,7 +304,7 @@ public final class CampaignService {
     }
   }
 
-  /** Best effort: a freeze left behind ends by itself ({@link #EDIT_FREEZE}). */
+  /** Best effort: a freeze left behind ends ({@link #EDIT_FREEZE}), then a reward settles it. */
   private void thaw(String id, String token) {
     try {
       budget.thaw(id, token);

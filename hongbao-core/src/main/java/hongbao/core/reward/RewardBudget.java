@@ -66,8 +66,10 @@ public interface RewardBudget {
 
   /**
    * Holds a campaign's budget still while an edit commits a new one: no key takes a reservation or
-   * lends allowance until {@link #thaw} with the same {@code token}, the resize of {@link #open} at
-   * a newer version, or {@code until}. Nothing is left frozen unless the answer is {@link
+   * lends allowance until {@link #thaw} with the same {@code token} or the resize of {@link #open}
+   * at a newer version. Past {@code until} a reservation is answered {@link
+   * Reservation.LapsedFreeze} (whether the edit committed is for the books to say) and nothing is
+   * lent until {@link #thawEnded}. Nothing is left frozen unless the answer is {@link
    * Freeze#FROZEN}.
    */
   Freeze freeze(String campaignId, Instant until, String token);
@@ -84,6 +86,13 @@ public interface RewardBudget {
 
   /** Lets go of what the freeze under {@code token} holds (the edit was not committed). */
   void thaw(String campaignId, String token);
+
+  /**
+   * Lets go of every freeze of the campaign that ended, whoever's: called once the books said its
+   * edit did not commit, or after {@link #open} at the books' version (which lifts the freeze of an
+   * edit that did). A freeze that has not ended stays.
+   */
+  void thawEnded(String campaignId);
 
   /** Where a campaign's budget stands, for metrics and the reconciler; null if never opened. */
   BudgetState state(String campaignId);
@@ -113,6 +122,12 @@ public interface RewardBudget {
 
     /** The campaign's budget was never opened. */
     record UnknownCampaign() implements Reservation {}
+
+    /**
+     * An edit's freeze ended though neither its edit let it go nor a resize lifted it: the edit may
+     * have committed and failed to arm, or died before its commit. Nothing was reserved.
+     */
+    record LapsedFreeze() implements Reservation {}
   }
 
   /**

@@ -139,6 +139,10 @@ public final class RewardSender {
             Rejection.INSUFFICIENT_FUNDS,
             "the campaign's budget has " + insufficient.left() + " left");
       }
+      case RewardBudget.Reservation.LapsedFreeze lapsed ->
+          // Settled once already (a second edit's freeze lapsed meanwhile): the next send settles.
+          throw new Unavailable(
+              "campaign", "the campaign's budget is being resized; send again", null);
       case RewardBudget.Reservation.UnknownCampaign unknown -> {
         refuseIfClaimedElsewhere(reward);
         if (disabled) {
@@ -161,6 +165,10 @@ public final class RewardSender {
    */
   private RewardBudget.Reservation reserve(Reward reward, Amount cost, String token, boolean sync) {
     RewardBudget.Reservation reservation = budget.reserve(reward, cost, token, sync);
+    if (reservation instanceof RewardBudget.Reservation.LapsedFreeze) {
+      settleLapsedFreeze(reward.campaignId());
+      reservation = budget.reserve(reward, cost, token, sync);
+    }
     if (reservation instanceof RewardBudget.Reservation.UnknownCampaign) {
       Optional<FundedBudgets.Funded> books = funded.find(reward.campaignId());
       if (books.isPresent()) {
@@ -172,6 +180,22 @@ public final class RewardSender {
       }
     }
     return reservation;
+  }
+
+  /**
+   * An edit froze the campaign's budget and neither let it go nor had it resized before the freeze
+   * ended: its instance died, or its arming failed, before or after its commit. Reserving on the
+   * old keys would make the resize of a committed edit impossible for good, so the books decide:
+   * their read waits for an edit in flight, and a newer version than the keys' is armed now (the
+   * resize lifts the freeze); then whatever freeze ended is let go. A sender without books lets it
+   * go as well: nobody else could.
+   */
+  private void settleLapsedFreeze(String campaignId) {
+    funded
+        .find(campaignId)
+        .ifPresent(books -> budget.open(campaignId, books.budget(), books.version()));
+    budget.thawEnded(campaignId);
+    LOG.log(Level.WARNING, "campaign " + campaignId + ": an edit's lapsed budget freeze settled");
   }
 
   /**

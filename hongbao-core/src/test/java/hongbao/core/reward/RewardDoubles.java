@@ -267,6 +267,11 @@ final class RewardDoubles {
     }
 
     @Override
+    public void thawEnded(String campaignId) {
+      throw new UnsupportedOperationException("no edits here");
+    }
+
+    @Override
     public synchronized Reservation reserve(
         Reward reward, Amount cost, String token, boolean sync) {
       String[] prior = trades.get(reward.tradeNo());

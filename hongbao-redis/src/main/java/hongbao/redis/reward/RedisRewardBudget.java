@@ -227,6 +227,7 @@ public final class RedisRewardBudget implements RewardBudget {
       // Refused at once: borrowing could only gather allowance the closing has counted out.
       case "CLOSED" -> new Reservation.Insufficient(Amount.ZERO);
       case "DRY" -> null;
+      case "LAPSED" -> new Reservation.LapsedFreeze();
       case "FROZEN" ->
           throw new Unavailable(
               "redis", "the campaign's budget is being resized by an edit; send again", null);
@@ -252,8 +253,7 @@ public final class RedisRewardBudget implements RewardBudget {
               redis,
               ScriptOutputType.INTEGER,
               new String[] {keys.budget(campaignId, lender)},
-              Long.toString(wanted - gathered),
-              Long.toString(clock.millis()));
+              Long.toString(wanted - gathered));
       gathered += given;
     }
     if (gathered > 0) {
@@ -360,7 +360,15 @@ public final class RedisRewardBudget implements RewardBudget {
     }
   }
 
-  /** Lets go of the first {@code count} keys, best effort: a freeze left behind ends by itself. */
+  @Override
+  public void thawEnded(String campaignId) {
+    Layout layout = freshLayout(campaignId);
+    for (int k = 0; layout != null && k < layout.keys(); k++) {
+      freezeKey(campaignId, k, "ended", "");
+    }
+  }
+
+  /** Lets go of the first {@code count} keys, best effort: a freeze left behind ends in time. */
   private void thawQuietly(String campaignId, String token, int count) {
     try {
       thawKeys(campaignId, token, count);

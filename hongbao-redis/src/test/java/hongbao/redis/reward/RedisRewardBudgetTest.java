@@ -167,8 +167,10 @@ class RedisRewardBudgetTest {
   /**
    * An edit freezes the budget before it commits: a reward sent then is refused as an outage (sent
    * again later) and no key lends; the resize at the new version lets the keys go, and so does a
-   * thaw by the same edit or the freeze's end. A second edit cannot freeze nor thaw the first one's
-   * freeze. A budget reserved from cannot be frozen, and no key of it is left frozen.
+   * thaw by the same edit. Once ended, a freeze answers reservations LAPSED and still lends nothing
+   * until it is let go (the sender asks the books first); a freeze not ended is not let go that
+   * way. A second edit cannot freeze nor thaw the first one's live freeze. A budget reserved from
+   * cannot be frozen, and no key of it is left frozen.
    */
   @Test
   void aFrozenBudget_takesNoReservationUntilTheResize_andOneSpentFromIsNotFrozen() {
@@ -185,12 +187,7 @@ class RedisRewardBudgetTest {
         .hasMessageContaining("resized by an edit");
     Long lent =
         LuaScript.fromResource("budget_lend.lua")
-            .run(
-                redis(),
-                ScriptOutputType.INTEGER,
-                new String[] {keys.budget(campaign, 1)},
-                "500",
-                Long.toString(System.currentTimeMillis()));
+            .run(redis(), ScriptOutputType.INTEGER, new String[] {keys.budget(campaign, 1)}, "500");
     assertThat(lent).as("a frozen key lends nothing").isZero();
 
     budget.open(campaign, Amount.fen(4_000), 2);
@@ -213,8 +210,19 @@ class RedisRewardBudgetTest {
         .isEqualTo(Freeze.FROZEN);
     Reward two = reward(expired, expired + "-1", 100);
     assertThat(budget.reserve(two, two.amount(), "tok"))
-        .as("a freeze whose edit died ends")
-        .isInstanceOf(Reservation.Reserved.class);
+        .as("an ended freeze: whether its edit committed is for the books to say")
+        .isInstanceOf(Reservation.LapsedFreeze.class);
+    Long lentWhenEnded =
+        LuaScript.fromResource("budget_lend.lua")
+            .run(redis(), ScriptOutputType.INTEGER, new String[] {keys.budget(expired, 1)}, "500");
+    assertThat(lentWhenEnded).as("nor does an ended freeze lend").isZero();
+    budget.thawEnded(expired);
+    assertThat(frozenKeys(expired)).isZero();
+    assertThat(budget.reserve(two, two.amount(), "tok")).isInstanceOf(Reservation.Reserved.class);
+    String live = opened(8_000);
+    assertThat(budget.freeze(live, later, "edit-f")).isEqualTo(Freeze.FROZEN);
+    budget.thawEnded(live);
+    assertThat(frozenKeys(live)).as("a freeze that has not ended stays").isEqualTo(8);
 
     String handedOver = opened(8_000);
     assertThat(budget.freeze(handedOver, Instant.now().minusSeconds(1), "edit-g"))
