@@ -2,6 +2,8 @@ package hongbao.http;
 
 import com.nimbusds.jwt.SignedJWT;
 import hongbao.core.RejectedException;
+import hongbao.core.Rejection;
+import hongbao.core.campaign.TradeNos;
 import hongbao.core.reward.FailureLog;
 import hongbao.core.reward.Reward;
 import hongbao.core.reward.RewardCampaigns;
@@ -24,6 +26,7 @@ import io.vertx.ext.web.RoutingContext;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The reward routes of API.md part 2: reward types (admin), SendBonus over HTTP (admin or an issuer
@@ -40,6 +43,7 @@ public final class RewardRoutes implements HttpApi.Routes, AutoCloseable {
   private final RewardTypes types;
   private final RewardCampaigns campaigns;
   private final RewardFailures failures;
+  private final Predicate<String> isRain;
   private final Blocking blocking = new Blocking();
 
   public RewardRoutes(
@@ -48,13 +52,15 @@ public final class RewardRoutes implements HttpApi.Routes, AutoCloseable {
       RewardStatement statements,
       RewardTypes types,
       RewardCampaigns campaigns,
-      RewardFailures failures) {
+      RewardFailures failures,
+      Predicate<String> isRain) {
     this.sender = sender;
     this.verifier = verifier;
     this.statements = statements;
     this.types = types;
     this.campaigns = campaigns;
     this.failures = failures;
+    this.isRain = isRain;
   }
 
   @Override
@@ -249,7 +255,10 @@ public final class RewardRoutes implements HttpApi.Routes, AutoCloseable {
     blocking
         .call(
             ctx.vertx().getOrCreateContext(),
-            () -> sync ? sender.sendSync(request) : sender.send(request))
+            () -> {
+              refuseWinSpace(request);
+              return sync ? sender.sendSync(request) : sender.send(request);
+            })
         .onComplete(
             result -> {
               if (result.failed()) {
@@ -260,6 +269,26 @@ public final class RewardRoutes implements HttpApi.Routes, AutoCloseable {
                 return;
               }
               reply(ctx, result.result());
+            });
+  }
+
+  /**
+   * A rain's wins are sent under {@code <campaignId>_<round>_<userId>_<n>}, and a tradeNo is
+   * global: that space is the rain's own, whichever campaign a request names. The campaign is
+   * looked up only for a tradeNo of that form.
+   */
+  private void refuseWinSpace(RewardRequest request) {
+    TradeNos.rainOf(request.tradeNo())
+        .filter(isRain)
+        .ifPresent(
+            rain -> {
+              throw new RejectedException(
+                  Rejection.INVALID_REQUEST,
+                  "tradeNos of the form "
+                      + rain
+                      + "_<round>_<userId>_<n> are the wins of the red-packet rain "
+                      + rain
+                      + ": use another tradeNo");
             });
   }
 

@@ -188,7 +188,8 @@ public final class RewardWiring implements AutoCloseable {
             new RewardStatement(parts.tokens(), parts.tokenStore(), verifier, book, parts.types()),
             parts.types(),
             campaigns,
-            new RewardFailures(failures, parts.queues(), parts.types()));
+            new RewardFailures(failures, parts.queues(), parts.types()),
+            id -> database.campaigns().find(id).isPresent());
     resources.push(routes);
     Gauge.builder("hongbao.rewards.held", parts.queues(), q -> q.held()).register(registry);
     Gauge.builder("hongbao.rewards.parked", parking, p -> p.size()).register(registry);

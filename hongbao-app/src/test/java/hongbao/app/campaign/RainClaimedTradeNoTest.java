@@ -8,6 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import hongbao.core.campaign.Campaign;
 import hongbao.core.campaign.TapOutcome;
 import hongbao.core.campaign.TradeNos;
+import hongbao.sdk.Activity;
+import hongbao.sdk.Bonus;
+import hongbao.sdk.User;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,12 +24,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * A rain's win tradeNos are its own ({@code <campaign>_<round>_<user>_<n>}), but the reward API
- * takes any tradeNo for any campaign, and a tradeNo is global: another campaign may hold one first.
- * The win drawn under it can never be issued, so the tap answers MISSED (a tap answers nothing but
- * its outcomes), the campaign still closes, returning what it did not reserve, and the reconciler
- * names it: its return is more than the budget less the CASH won, by the prizes drawn and never
- * issued.
+ * A rain's win tradeNos are its own ({@code <campaign>_<round>_<user>_<n>}); the reward route
+ * refuses them, but the reward SDK inside a calling service takes any tradeNo for any campaign, and
+ * a tradeNo is global: another campaign may hold one first. The win drawn under it can never be
+ * issued, so the tap answers MISSED (a tap answers nothing but its outcomes), the campaign still
+ * closes, returning what it did not reserve, and the reconciler names it: its return is more than
+ * the budget less the CASH won, by the prizes drawn and never issued.
  *
  * <p>Its own Redis and schema: the drawn, unissued wins stay in the campaign's pools.
  */
@@ -62,22 +65,17 @@ class RainClaimedTradeNoTest extends RainOfItsOwn {
         users.subList(0, USERS - 1).stream()
             .map(user -> TradeNos.of(id, 1, user, 1))
             .collect(Collectors.toSet());
+    // Through the SDK: the reward route refuses a rain's win form (RainForeignRewardTest).
     for (String tradeNo : claimed) {
-      var sent =
-          fixture.api.post(
-              "/api/v1/rewards",
-              fixture.admin,
-              Map.of(),
-              JsonObject.of(
-                      "tradeNo", tradeNo,
-                      "userId", "someone-else",
-                      "campaignId", elsewhere,
-                      "scene", "elsewhere",
-                      "type", "CASH",
-                      "amount", 1,
-                      "desc", "first")
-                  .encode());
-      assertThat(sent.status()).as(sent.raw()).isEqualTo(202);
+      fixture
+          .service
+          .hongbao()
+          .rewards()
+          .sdk()
+          .sendBonus(
+              new Activity(elsewhere, "elsewhere"),
+              new User("someone-else"),
+              new Bonus(tradeNo, "CASH", 1, "first"));
     }
     fixture.books.awaitCredited(elsewhere, claimed.size(), Duration.ofSeconds(30));
 

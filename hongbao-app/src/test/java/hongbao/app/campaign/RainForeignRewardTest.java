@@ -7,9 +7,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import hongbao.app.support.BudgetLoss;
 import hongbao.core.campaign.Campaign;
+import hongbao.core.campaign.TapOutcome;
+import hongbao.core.campaign.TradeNos;
+import hongbao.core.money.Amount;
+import hongbao.core.reward.RewardBudget;
 import io.vertx.core.json.JsonObject;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -67,6 +75,61 @@ class RainForeignRewardTest extends RainOfItsOwn {
     assertThat(refused.errorCode()).isEqualTo("INSUFFICIENT_FUNDS");
     assertThat(fixture.escrow(id)).isZero();
     fixture.service.assertReconciled();
+  }
+
+  /**
+   * A tradeNo of a rain's win form ({@code <rain>_<round>_<user>_<n>}) is the rain's own: sent
+   * through the reward route by anyone else, naming the rain's campaign or another, it would take
+   * that user's win first (the win then conflicts or replays, its prize drawn and never issued).
+   * Refused with 400 and nothing reserved; the same form for an id that is no rain is an ordinary
+   * tradeNo, and the rain's own win under the refused tradeNo is issued and paid.
+   */
+  @Test
+  void aTradeNoInARainsWinSpace_isRefusedByTheRewardRoute_whicheverCampaignItNames()
+      throws Exception {
+    Instant starts = fixture.clock.instant().plusSeconds(10);
+    String id = fixture.created(campaign(BUDGET, 1, 10, round(starts, 60, prize("CASH", 100, 10))));
+    Campaign campaign = fixture.rain().campaigns().get(id);
+    String elsewhere = "elsewhere-" + id;
+    var opened =
+        fixture.api.post(
+            "/api/v1/admin/reward-campaigns",
+            fixture.admin,
+            Map.of(),
+            JsonObject.of("campaignId", elsewhere, "budget", 1_000).encode());
+    assertThat(opened.status()).as(opened.raw()).isEqualTo(201);
+    String user = "win-space-" + id;
+    String win = TradeNos.of(id, 1, user, 1);
+
+    for (String named : List.of(id, elsewhere)) {
+      var refused = sendCash(named, win);
+      assertThat(refused.status()).as(refused.raw()).isEqualTo(400);
+      assertThat(refused.errorCode()).isEqualTo("INVALID_REQUEST");
+      assertThat(refused.raw()).contains(id + "_<round>_<userId>_<n>");
+    }
+    assertThat(budget().state(id).reserved()).isEqualTo(Amount.ZERO);
+    assertThat(budget().state(elsewhere).reserved()).isEqualTo(Amount.ZERO);
+    var noRain = sendCash(elsewhere, TradeNos.of("c_" + "norain" + id.substring(2), 1, user, 1));
+    assertThat(noRain.status()).as("no rain has that id: %s", noRain.raw()).isEqualTo(202);
+    fixture.books.awaitCredited(elsewhere, 1, Duration.ofSeconds(30));
+
+    fixture.clock.advance(Duration.ofSeconds(10));
+    var wins = new ConcurrentHashMap<String, TapOutcome.Won>();
+    var perUser = new ConcurrentHashMap<String, AtomicInteger>();
+    // A tap may miss (the draw paces the pool over the round): one a second until the win.
+    for (int second = 0; second < 50 && wins.isEmpty(); second++) {
+      fixture.tap(id, List.of(user), 1, wins, perUser);
+      fixture.clock.advance(Duration.ofSeconds(1));
+    }
+    assertThat(wins).as("the rain's own win under that tradeNo").containsOnlyKeys(win);
+    fixture.books.awaitCredited(id, 1, Duration.ofSeconds(30));
+    fixture.pastReturnGrace(campaign);
+    assertThat(fixture.awaitReturned(id)).isEqualTo(BUDGET - 100);
+    fixture.service.assertReconciled();
+  }
+
+  private RewardBudget budget() {
+    return fixture.service.hongbao().rewards().sdk().parts().budget();
   }
 
   private hongbao.app.support.Api.Response sendCash(String campaignId, String tradeNo) {
