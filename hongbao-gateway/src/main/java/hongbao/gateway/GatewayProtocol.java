@@ -57,6 +57,12 @@ public final class GatewayProtocol {
       }
       return Amount.fen(otherwise);
     }
+    // Whole fen only: a 1.5 read as a long would be 1, money rounded away.
+    if (!(success.getValue("amount") instanceof Integer
+        || success.getValue("amount") instanceof Long)) {
+      throw new IllegalArgumentException(
+          "an amount that is not a whole number of fen: " + success.getValue("amount"));
+    }
     long fen = success.getLong("amount");
     if (fen <= 0) {
       throw new IllegalArgumentException("a payment of " + fen + " fen");

@@ -1,5 +1,7 @@
 package hongbao.gateway;
 
+import hongbao.core.RejectedException;
+import hongbao.core.Rejection;
 import hongbao.core.withdrawal.GatewayNotice;
 import hongbao.core.withdrawal.GatewayNotices;
 import hongbao.core.withdrawal.QueryAnswer;
@@ -26,22 +28,28 @@ public final class SignedNotices implements GatewayNotices {
     if (!signature.verify(GatewaySignature.NOTICE, body, signatureHex)) {
       return Optional.empty();
     }
-    JsonObject json;
     try {
-      json = new JsonObject(body);
-    } catch (DecodeException e) {
-      // Signed by the gateway yet not JSON: a gateway bug; nothing to apply.
-      throw new IllegalArgumentException("a signed notice that is not JSON", e);
+      return Optional.of(notice(new JsonObject(body)));
+    } catch (DecodeException | ClassCastException | IllegalArgumentException e) {
+      // Signed by the gateway, yet not a notice we can apply: a gateway bug. Refused whole, so
+      // nothing of it is applied; the withdrawal settles by its next query or a corrected notice.
+      throw new RejectedException(
+          Rejection.INVALID_REQUEST, "a signed notice that does not settle: " + e.getMessage());
     }
-    String outTradeNo = json.getString("outTradeNo");
+  }
+
+  private static GatewayNotice notice(JsonObject json) {
+    if (!(json.getValue("outTradeNo") instanceof String outTradeNo)) {
+      throw new IllegalArgumentException("no outTradeNo string");
+    }
     QueryAnswer answer =
         switch (json.getString("result", "")) {
           case GatewayProtocol.SUCCESS ->
               new QueryAnswer.Success(
                   json.getString("gatewayRef"), GatewayProtocol.paid(json, null));
           case GatewayProtocol.FAIL -> new QueryAnswer.Fail(json.getString("reason", "FAIL"));
-          default -> throw new IllegalArgumentException("a notice that does not settle: " + body);
+          default -> throw new IllegalArgumentException("result " + json.getValue("result"));
         };
-    return Optional.of(new GatewayNotice(outTradeNo, answer));
+    return new GatewayNotice(outTradeNo, answer);
   }
 }

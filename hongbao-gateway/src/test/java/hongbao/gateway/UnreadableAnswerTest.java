@@ -3,6 +3,8 @@ package hongbao.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import hongbao.core.RejectedException;
+import hongbao.core.Rejection;
 import hongbao.core.money.Amount;
 import hongbao.core.withdrawal.QueryAnswer;
 import hongbao.core.withdrawal.TransferAnswer;
@@ -31,6 +33,7 @@ class UnreadableAnswerTest {
           "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":null}",
           "{\"result\":null}",
           "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":1e30}",
+          "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":5000.5}",
           "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":-5000}",
           "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":0}",
           "[\"SUCCESS\"]");
@@ -101,7 +104,9 @@ class UnreadableAnswerTest {
           "{\"outTradeNo\":\"T1\",\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\"" + amount + "}";
       assertThatThrownBy(() -> notices.open(body, signature.sign(GatewaySignature.NOTICE, body)))
           .as(body)
-          .isInstanceOf(IllegalArgumentException.class);
+          .isInstanceOf(RejectedException.class)
+          .extracting(e -> ((RejectedException) e).rejection())
+          .isEqualTo(Rejection.INVALID_REQUEST);
     }
   }
 }

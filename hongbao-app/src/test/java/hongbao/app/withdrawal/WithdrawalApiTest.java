@@ -324,4 +324,36 @@ class WithdrawalApiTest {
             notice);
     assertThat(unknown.status()).isEqualTo(200);
   }
+
+  /**
+   * A notice signed by the gateway that cannot be applied (not JSON, no out-trade-no, no result, an
+   * amount that is no whole positive number of fen) is a gateway bug: a 400 naming it, not a 500,
+   * refused before any withdrawal is looked up (a 1.5 fen amount read as 1 would round money away).
+   */
+  @Test
+  void signedCallbacksThatDoNotSettle_areRefusedWithA400() {
+    var signature = new GatewaySignature(Backends.embedded().gatewaySecret());
+    for (String notice :
+        List.of(
+            "not json",
+            "[1]",
+            "{\"result\":\"SUCCESS\",\"amount\":1}",
+            "{\"outTradeNo\":\"HBW0\",\"result\":\"MAYBE\"}",
+            "{\"outTradeNo\":\"HBW0\",\"result\":\"SUCCESS\"}",
+            "{\"outTradeNo\":\"HBW0\",\"result\":\"SUCCESS\",\"amount\":1.5}",
+            "{\"outTradeNo\":\"HBW0\",\"result\":\"SUCCESS\",\"amount\":\"1\"}",
+            "{\"outTradeNo\":\"HBW0\",\"result\":\"SUCCESS\",\"amount\":0}",
+            "{\"outTradeNo\":7,\"result\":\"FAIL\"}")) {
+      Response refused =
+          api.post(
+              WithdrawalRoutes.CALLBACK_PATH,
+              null,
+              Map.of(
+                  GatewayProtocol.SIGNATURE_HEADER,
+                  signature.sign(GatewaySignature.NOTICE, notice)),
+              notice);
+      assertThat(refused.status()).as(notice + " → " + refused.raw()).isEqualTo(400);
+      assertThat(refused.errorCode()).isEqualTo("INVALID_REQUEST");
+    }
+  }
 }
