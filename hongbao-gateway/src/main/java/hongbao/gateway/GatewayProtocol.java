@@ -47,8 +47,8 @@ public final class GatewayProtocol {
    * (null: an amount is required). A payment of zero or less is the gateway contradicting itself:
    * refused, never settled on.
    *
-   * @throws IllegalArgumentException for a payment of zero or less, or a required amount missing
-   * @throws ClassCastException for an amount that is not a number
+   * @throws IllegalArgumentException for a payment of zero or less, an amount that is not a whole
+   *     number of fen, or a required amount missing
    */
   static Amount paid(JsonObject success, Long otherwise) {
     if (!success.containsKey("amount")) {

@@ -43,7 +43,7 @@ public final class SignedNotices implements GatewayNotices {
       throw new IllegalArgumentException("no outTradeNo string");
     }
     QueryAnswer answer =
-        switch (json.getString("result", "")) {
+        switch (json.getValue("result") instanceof String result ? result : "") {
           case GatewayProtocol.SUCCESS ->
               new QueryAnswer.Success(
                   json.getString("gatewayRef"), GatewayProtocol.paid(json, null));

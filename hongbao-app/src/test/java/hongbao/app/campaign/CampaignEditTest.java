@@ -509,6 +509,66 @@ class CampaignEditTest {
     assertThat(fixture.awaitReturned(uncommitted)).isEqualTo(800);
   }
 
+  /**
+   * An edit committed without arming and its freeze ended; then another edit of the campaign is
+   * refused (its round would start within the edit lead) after taking that freeze over. Its
+   * rollback must not leave the old keys unfrozen for a reward to spend from: it arms the stored
+   * version before freezing, so the keys hold the committed budget whatever becomes of it. Left
+   * unarmed, the reward reserved on the old keys and every later arming was a broken invariant.
+   */
+  @Test
+  void anEditRefusedAfterTakingOverALapsedFreeze_leavesTheCommittedBudgetArmed() {
+    Instant now = fixture.clock.instant();
+    Instant starts = now.plusSeconds(300);
+    String id = fixture.created(campaign(3_000, 1, 10, round(starts, 60, prize("CASH", 100, 10))));
+    RewardBudget budget = fixture.service.hongbao().rewards().sdk().parts().budget();
+    // Ended by the wall clock the budget reads (see above).
+    assertThat(budget.freeze(id, Instant.now().minusSeconds(1), "died-after-commit"))
+        .isEqualTo(RewardBudget.Freeze.FROZEN);
+    var draft =
+        new CampaignDraft(
+            "除夕红包雨",
+            8_000,
+            List.of(
+                new CampaignDraft.RoundDraft(starts, 60, List.of(new PrizeLine("CASH", 100, 10)))),
+            1,
+            10);
+    Campaign terms = CampaignRules.accept(id, draft, "CASH"::equals, now);
+    assertThat(fixture.rain().store().edit(id, terms, fixture.clock, LEAD, () -> {}))
+        .isInstanceOf(CampaignStore.Edit.Edited.class);
+
+    var tooSoon = campaign(8_000, 1, 10, round(now.plusSeconds(30), 60, prize("CASH", 100, 10)));
+    assertError(edit(id, tooSoon), 409, "CONFLICT");
+    assertThat(budgetState(id).budget().fen()).as("the committed budget").isEqualTo(8_000);
+    assertThat(budget.lapsedFreeze(id)).isFalse();
+    fixture.othersBonus(id, 300);
+    assertThat(budgetState(id).reserved().fen()).isEqualTo(300);
+    fixture.rain().arming().arm(fixture.rain().campaigns().get(id));
+
+    at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
+    assertThat(fixture.awaitReturned(id)).isEqualTo(7_700);
+  }
+
+  /**
+   * A freeze whose edit died before committing, and no reward of a sender with the books to settle
+   * it (the reward SDK of another service answers 503 meanwhile): the campaign closer lets it go on
+   * its next pass, before the first round.
+   */
+  @Test
+  void aLapsedFreezeOfAnUncommittedEdit_isLetGoByTheCloser_beforeTheFirstRound() {
+    Instant starts = fixture.clock.instant().plusSeconds(300);
+    String id = fixture.created(campaign(1_000, 1, 10, round(starts, 60, prize("CASH", 100, 5))));
+    RewardBudget budget = fixture.service.hongbao().rewards().sdk().parts().budget();
+    assertThat(budget.freeze(id, Instant.now().minusSeconds(1), "died-before-commit"))
+        .isEqualTo(RewardBudget.Freeze.FROZEN);
+    assertThat(budget.lapsedFreeze(id)).isTrue();
+    await().atMost(Duration.ofSeconds(30)).until(() -> !budget.lapsedFreeze(id));
+    assertThat(budgetState(id).budget().fen()).isEqualTo(1_000);
+
+    at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
+    assertThat(fixture.awaitReturned(id)).isEqualTo(1_000);
+  }
+
   // ------------------------------------------------------------------------------- helpers
 
   /** The wins of one wave by tradeNo, and each user's count. */

@@ -339,6 +339,7 @@ class WithdrawalApiTest {
             "[1]",
             "{\"result\":\"SUCCESS\",\"amount\":1}",
             "{\"outTradeNo\":\"HBW0\",\"result\":\"MAYBE\"}",
+            "{\"outTradeNo\":\"HBW0\",\"result\":null}",
             "{\"outTradeNo\":\"HBW0\",\"result\":\"SUCCESS\"}",
             "{\"outTradeNo\":\"HBW0\",\"result\":\"SUCCESS\",\"amount\":1.5}",
             "{\"outTradeNo\":\"HBW0\",\"result\":\"SUCCESS\",\"amount\":\"1\"}",

@@ -3,6 +3,8 @@ package hongbao.core.campaign;
 import hongbao.core.Invariants;
 import hongbao.core.RejectedException;
 import hongbao.core.money.Amount;
+import hongbao.core.reward.FundedBudgets;
+import hongbao.core.reward.LapsedFreezes;
 import hongbao.core.reward.RewardBudget;
 import hongbao.core.reward.RewardKind;
 import hongbao.core.reward.RewardRecord;
@@ -12,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -116,12 +119,22 @@ public final class CampaignCloser {
     return returned;
   }
 
+  /** A rain's budget as stored now: the read waits for an edit in flight. */
+  private Optional<FundedBudgets.Funded> booked(String id) {
+    return store.find(id).map(c -> new FundedBudgets.Funded(c.budget(), c.version()));
+  }
+
   /** Closes one campaign if it ended long enough ago; true if this call returned its budget. */
   private boolean close(String id) {
     // The clock first: a copy got after it is right at that instant (see Campaigns), so a copy an
     // edit replaced never looks ended.
     Instant now = clock.instant();
     Campaign campaign = campaigns.get(id);
+    if (now.isBefore(campaign.startsAt()) && budget.lapsedFreeze(id)) {
+      // An edit's freeze left behind refuses every reward of a sender without the books; only
+      // before the first round (edits happen then, and a round's first win settles it too).
+      new LapsedFreezes(budget, this::booked).settle(id);
+    }
     if (now.isBefore(campaign.endsAt().plus(grace))) {
       return false;
     }

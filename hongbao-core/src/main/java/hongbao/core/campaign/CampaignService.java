@@ -226,6 +226,11 @@ public final class CampaignService {
         || !now.isBefore(current.get().startsAt().minus(campaigns.lead()))) {
       return null; // 404, the same terms again, or too late: the store answers
     }
+    // An earlier edit may have committed without arming, its freeze since ended: this freeze
+    // would take that one over, and a rollback of this edit would then leave the keys at the old
+    // version unfrozen, for a reward to spend from and the resize to be refused for good. Arming
+    // the stored version first resizes them (a no-op when they hold it).
+    campaigns.arming().arm(current.get());
     var freeze =
         new EditFreeze(
             Long.toString(random.nextLong() & Long.MAX_VALUE, 36),

@@ -11,8 +11,27 @@ import java.util.Optional;
 @FunctionalInterface
 public interface FundedBudgets {
 
-  /** No books: a lost budget stays lost (a sender without access to them, as in a bare SDK). */
-  FundedBudgets NONE = campaignId -> Optional.empty();
+  /**
+   * No books: a lost budget stays lost, and an edit's lapsed freeze waits for a sender with books
+   * or the campaign closer to settle it (a sender without access to them, as in a bare SDK).
+   */
+  FundedBudgets NONE =
+      new FundedBudgets() {
+        @Override
+        public Optional<Funded> find(String campaignId) {
+          return Optional.empty();
+        }
+
+        @Override
+        public boolean booked() {
+          return false;
+        }
+      };
+
+  /** Whether these are the books: false for {@link #NONE}, which knows no campaign. */
+  default boolean booked() {
+    return true;
+  }
 
   /**
    * The budget of a campaign that is funded and still takes rewards; empty for a campaign the books

@@ -94,6 +94,9 @@ public interface RewardBudget {
    */
   void thawEnded(String campaignId);
 
+  /** Whether a key of the campaign holds a freeze that ended ({@link #thawEnded} would let go). */
+  boolean lapsedFreeze(String campaignId);
+
   /** Where a campaign's budget stands, for metrics and the reconciler; null if never opened. */
   BudgetState state(String campaignId);
 
@@ -125,7 +128,9 @@ public interface RewardBudget {
 
     /**
      * An edit's freeze ended though neither its edit let it go nor a resize lifted it: the edit may
-     * have committed and failed to arm, or died before its commit. Nothing was reserved.
+     * have committed and failed to arm, or died before its commit. Nothing was reserved. Also the
+     * answer when the reservation's own key lacked room and a key it would borrow from was left
+     * frozen so.
      */
     record LapsedFreeze() implements Reservation {}
   }

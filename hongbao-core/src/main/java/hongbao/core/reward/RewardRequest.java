@@ -13,10 +13,15 @@ public record RewardRequest(
     long amount,
     String desc) {
 
-  /** The reward accepted at {@code at}; throws the first rule the request breaks. */
-  public Reward at(Instant at) {
+  /** Throws the first rule of the fields the request breaks. */
+  public void check() {
     RewardRules.check(tradeNo, userId, campaignId, scene, type, amount, desc);
     RewardRules.checkText(desc);
+  }
+
+  /** The reward accepted at {@code at}; throws the first rule the request breaks. */
+  public Reward at(Instant at) {
+    check();
     return new Reward(tradeNo, userId, campaignId, scene, type, Amount.fen(amount), desc, at);
   }
 }

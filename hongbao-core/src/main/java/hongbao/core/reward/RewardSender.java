@@ -184,18 +184,15 @@ public final class RewardSender {
 
   /**
    * An edit froze the campaign's budget and neither let it go nor had it resized before the freeze
-   * ended: its instance died, or its arming failed, before or after its commit. Reserving on the
-   * old keys would make the resize of a committed edit impossible for good, so the books decide:
-   * their read waits for an edit in flight, and a newer version than the keys' is armed now (the
-   * resize lifts the freeze); then whatever freeze ended is let go. A sender without books lets it
-   * go as well: nobody else could.
+   * ended ({@link LapsedFreezes}). A sender without the books cannot tell whether the edit
+   * committed: it answers 503 and leaves the freeze to a sender with books or the campaign closer.
    */
   private void settleLapsedFreeze(String campaignId) {
-    funded
-        .find(campaignId)
-        .ifPresent(books -> budget.open(campaignId, books.budget(), books.version()));
-    budget.thawEnded(campaignId);
-    LOG.log(Level.WARNING, "campaign " + campaignId + ": an edit's lapsed budget freeze settled");
+    if (!funded.booked()) {
+      throw new Unavailable(
+          "campaign", "the campaign's budget waits for an edit to be settled; send again", null);
+    }
+    new LapsedFreezes(budget, funded).settle(campaignId);
   }
 
   /**

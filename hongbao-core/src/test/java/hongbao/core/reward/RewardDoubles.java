@@ -6,8 +6,10 @@ import hongbao.core.ops.Switches;
 import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -253,8 +255,18 @@ final class RewardDoubles {
     /** Runs once, right after the next release, outside the lock. */
     Runnable afterRelease = () -> {};
 
+    /** Answers the next reservations give, before any is looked at (as a frozen key would). */
+    final Deque<Reservation> answersFirst = new ArrayDeque<>();
+
+    /** The versions {@link #open} was called with, and how often ended freezes were let go. */
+    final List<Integer> opened = new ArrayList<>();
+
+    int thawsOfEnded;
+
     @Override
-    public synchronized void open(String campaignId, Amount budget, int version) {}
+    public synchronized void open(String campaignId, Amount budget, int version) {
+      opened.add(version);
+    }
 
     @Override
     public Freeze freeze(String campaignId, Instant until, String token) {
@@ -267,13 +279,21 @@ final class RewardDoubles {
     }
 
     @Override
-    public void thawEnded(String campaignId) {
-      throw new UnsupportedOperationException("no edits here");
+    public synchronized void thawEnded(String campaignId) {
+      thawsOfEnded++;
+    }
+
+    @Override
+    public boolean lapsedFreeze(String campaignId) {
+      return false;
     }
 
     @Override
     public synchronized Reservation reserve(
         Reward reward, Amount cost, String token, boolean sync) {
+      if (!answersFirst.isEmpty()) {
+        return answersFirst.poll();
+      }
       String[] prior = trades.get(reward.tradeNo());
       if (prior != null) {
         if (!prior[0].equals(reward.digest())) {

@@ -161,7 +161,7 @@ public final class RedisRewardBudget implements RewardBudget {
         return settled;
       }
       long need = cost.fen() - ScriptReply.number(reply, 0);
-      if (borrow(reward.campaignId(), layout, k, need, false) == 0) {
+      if (borrow(reward.campaignId(), layout, k, need, false).moved() == 0) {
         break;
       }
     }
@@ -195,7 +195,14 @@ public final class RedisRewardBudget implements RewardBudget {
         if (left.fen() < cost.fen()) {
           break;
         }
-        borrow(reward.campaignId(), layout, k, cost.fen(), true);
+        Borrowed borrowed = borrow(reward.campaignId(), layout, k, cost.fen(), true);
+        if (borrowed.moved() == 0 && borrowed.frozenLender()) {
+          // The room is on keys an edit holds still: not a want of budget.
+          if (lapsedFreeze(reward.campaignId())) {
+            return new Reservation.LapsedFreeze();
+          }
+          throw frozen();
+        }
       }
       return new Reservation.Insufficient(left);
     } finally {
@@ -228,12 +235,18 @@ public final class RedisRewardBudget implements RewardBudget {
       case "CLOSED" -> new Reservation.Insufficient(Amount.ZERO);
       case "DRY" -> null;
       case "LAPSED" -> new Reservation.LapsedFreeze();
-      case "FROZEN" ->
-          throw new Unavailable(
-              "redis", "the campaign's budget is being resized by an edit; send again", null);
+      case "FROZEN" -> throw frozen();
       default -> throw new Invariants.InvariantViolation("budget_reserve.lua replied " + reply);
     };
   }
+
+  private static Unavailable frozen() {
+    return new Unavailable(
+        "redis", "the campaign's budget is being resized by an edit; send again", null);
+  }
+
+  /** What a borrowing moved, and whether a key it asked was frozen (and so lent nothing). */
+  private record Borrowed(long moved, boolean frozenLender) {}
 
   /**
    * Gathers at least {@code need} fen of allowance from the other keys into key {@code k}, plus a
@@ -242,19 +255,24 @@ public final class RedisRewardBudget implements RewardBudget {
    *
    * @return how much was moved (possibly less than needed, when the campaign is nearly spent)
    */
-  private long borrow(String campaignId, Layout layout, int k, long need, boolean everything) {
+  private Borrowed borrow(String campaignId, Layout layout, int k, long need, boolean everything) {
     long share = layout.budget().fen() / layout.keys();
     long wanted = everything ? layout.budget().fen() : need + share / 4;
     long gathered = 0;
+    boolean frozenLender = false;
     for (int i = 1; i < layout.keys() && (everything || gathered < need); i++) {
       int lender = (k + i) % layout.keys();
-      Long given =
-          LEND.run(
+      long given =
+          LEND.<Long>run(
               redis,
               ScriptOutputType.INTEGER,
               new String[] {keys.budget(campaignId, lender)},
               Long.toString(wanted - gathered));
-      gathered += given;
+      if (given < 0) {
+        frozenLender = true;
+      } else {
+        gathered += given;
+      }
     }
     if (gathered > 0) {
       Long granted =
@@ -266,10 +284,10 @@ public final class RedisRewardBudget implements RewardBudget {
       if (granted == 0) {
         // The campaign closed since, or Redis lost the key (the next reservation on it finds that
         // out): what was lent stays unspent and goes back with its escrow.
-        return 0;
+        return new Borrowed(0, frozenLender);
       }
     }
-    return gathered;
+    return new Borrowed(gathered, frozenLender);
   }
 
   @Override
@@ -366,6 +384,19 @@ public final class RedisRewardBudget implements RewardBudget {
     for (int k = 0; layout != null && k < layout.keys(); k++) {
       freezeKey(campaignId, k, "ended", "");
     }
+  }
+
+  @Override
+  public boolean lapsedFreeze(String campaignId) {
+    Layout layout = freshLayout(campaignId);
+    long now = clock.millis();
+    for (int k = 0; layout != null && k < layout.keys(); k++) {
+      String frozen = redis.sync().hget(keys.budget(campaignId, k), "frozen");
+      if (frozen != null && Long.parseLong(frozen.substring(0, frozen.indexOf('|'))) <= now) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Lets go of the first {@code count} keys, best effort: a freeze left behind ends in time. */
