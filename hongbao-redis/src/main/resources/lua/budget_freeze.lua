@@ -3,10 +3,11 @@ budget_freeze.lua: holds one budget key still while an edit of its campaign comm
 
 KEYS[1] budget key  hb:rwb:{<campaign>:<k>}
 ARGV[1] until when (epoch ms) the key takes no reservation and lends nothing; '0' to let it go;
-        'ended' to let go of a freeze that ended, whoever's (once the books said its edit did not
-        commit, or that the keys hold its version already)
+        'ended' to let go of a freeze that had ended by ARGV[3], whoever's (once the books, read
+        after that instant, said its edit did not commit, or that the keys hold its version)
 ARGV[2] the edit's token (the freeze is its own: only it lets the key go)
-ARGV[3] now (epoch ms)
+ARGV[3] now (epoch ms); with 'ended', when the read of the books began: a freeze renewed since
+        (an edit that took its lock after that read) ends later, and stays
 
 The field: frozen = '<until>|<token>'.
 

@@ -275,9 +275,10 @@ public final class RewardRoutes implements HttpApi.Routes, AutoCloseable {
   /**
    * A rain's wins are sent under {@code <campaignId>_<round>_<userId>_<n>}, and a tradeNo is
    * global: that space is the rain's own, whichever campaign a request names. The campaign is
-   * looked up only for a tradeNo of that form.
+   * looked up only for a tradeNo of that form, after the fields' own rules (their 400s first).
    */
   private void refuseWinSpace(RewardRequest request) {
+    request.check();
     TradeNos.rainOf(request.tradeNo())
         .filter(isRain)
         .ifPresent(

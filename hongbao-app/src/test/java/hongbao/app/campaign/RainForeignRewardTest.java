@@ -107,6 +107,15 @@ class RainForeignRewardTest extends RainOfItsOwn {
       assertThat(refused.errorCode()).isEqualTo("INVALID_REQUEST");
       assertThat(refused.raw()).contains(id + "_<round>_<userId>_<n>");
     }
+    var badAmount =
+        fixture.api.post(
+            "/api/v1/rewards",
+            fixture.admin,
+            Map.of(),
+            JsonObject.of(
+                    "tradeNo", win, "userId", user, "campaignId", id, "type", "CASH", "amount", 0)
+                .encode());
+    assertThat(badAmount.errorCode()).as("the fields' own rules first").isEqualTo("INVALID_AMOUNT");
     assertThat(budget().state(id).reserved()).isEqualTo(Amount.ZERO);
     assertThat(budget().state(elsewhere).reserved()).isEqualTo(Amount.ZERO);
     var noRain = sendCash(elsewhere, TradeNos.of("c_" + "norain" + id.substring(2), 1, user, 1));

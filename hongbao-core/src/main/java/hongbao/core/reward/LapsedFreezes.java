@@ -2,6 +2,8 @@ package hongbao.core.reward;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Instant;
 
 /**
  * Settles a budget freeze that an edit left behind ({@link RewardBudget#freeze}: it ended, neither
@@ -16,18 +18,23 @@ public final class LapsedFreezes {
 
   private final RewardBudget budget;
   private final FundedBudgets books;
+  private final Clock clock;
 
-  public LapsedFreezes(RewardBudget budget, FundedBudgets books) {
+  /** {@code clock}: the budget's (its freezes end by it). */
+  public LapsedFreezes(RewardBudget budget, FundedBudgets books, Clock clock) {
     if (!books.booked()) {
       throw new IllegalArgumentException("a lapsed freeze is settled from the books only");
     }
     this.budget = budget;
     this.books = books;
+    this.clock = clock;
   }
 
   public void settle(String campaignId) {
+    // Taken before the read: only a freeze ended by then is one the read can speak for.
+    Instant readAt = clock.instant();
     books.find(campaignId).ifPresent(b -> budget.open(campaignId, b.budget(), b.version()));
-    budget.thawEnded(campaignId);
+    budget.thawEnded(campaignId, readAt);
     LOG.log(Level.WARNING, "campaign " + campaignId + ": an edit's lapsed budget freeze settled");
   }
 }

@@ -88,11 +88,12 @@ public interface RewardBudget {
   void thaw(String campaignId, String token);
 
   /**
-   * Lets go of every freeze of the campaign that ended, whoever's: called once the books said its
-   * edit did not commit, or after {@link #open} at the books' version (which lifts the freeze of an
-   * edit that did). A freeze that has not ended stays.
+   * Lets go of every freeze of the campaign that had ended by {@code endedBy}, whoever's: called
+   * once the books, read after {@code endedBy}, said its edit did not commit, or after {@link
+   * #open} at the books' version (which lifts the freeze of an edit that did). A freeze renewed
+   * since (an edit that took its lock after that read freezes again, until later) stays.
    */
-  void thawEnded(String campaignId);
+  void thawEnded(String campaignId, Instant endedBy);
 
   /** Whether a key of the campaign holds a freeze that ended ({@link #thawEnded} would let go). */
   boolean lapsedFreeze(String campaignId);

@@ -279,7 +279,7 @@ final class RewardDoubles {
     }
 
     @Override
-    public synchronized void thawEnded(String campaignId) {
+    public synchronized void thawEnded(String campaignId, Instant endedBy) {
       thawsOfEnded++;
     }
 

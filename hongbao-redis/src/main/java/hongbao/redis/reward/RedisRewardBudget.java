@@ -379,10 +379,10 @@ public final class RedisRewardBudget implements RewardBudget {
   }
 
   @Override
-  public void thawEnded(String campaignId) {
+  public void thawEnded(String campaignId, Instant endedBy) {
     Layout layout = freshLayout(campaignId);
     for (int k = 0; layout != null && k < layout.keys(); k++) {
-      freezeKey(campaignId, k, "ended", "");
+      freezeKey(campaignId, k, "ended", "", endedBy.toEpochMilli());
     }
   }
 
@@ -418,13 +418,17 @@ public final class RedisRewardBudget implements RewardBudget {
 
   /** budget_freeze.lua on key {@code k}: until {@code until} (epoch ms), or "0" to let go. */
   private long freezeKey(String campaignId, int k, String until, String token) {
+    return freezeKey(campaignId, k, until, token, clock.millis());
+  }
+
+  private long freezeKey(String campaignId, int k, String until, String token, long now) {
     return FREEZE.run(
         redis,
         ScriptOutputType.INTEGER,
         new String[] {keys.budget(campaignId, k)},
         until,
         token,
-        Long.toString(clock.millis()));
+        Long.toString(now));
   }
 
   @Override

@@ -216,13 +216,20 @@ class RedisRewardBudgetTest {
         LuaScript.fromResource("budget_lend.lua")
             .run(redis(), ScriptOutputType.INTEGER, new String[] {keys.budget(expired, 1)}, "500");
     assertThat(lentWhenEnded).as("nor does an ended freeze lend").isEqualTo(-1L);
-    budget.thawEnded(expired);
+    budget.thawEnded(expired, Instant.now());
     assertThat(frozenKeys(expired)).isZero();
     assertThat(budget.reserve(two, two.amount(), "tok")).isInstanceOf(Reservation.Reserved.class);
     String live = opened(8_000);
     assertThat(budget.freeze(live, later, "edit-f")).isEqualTo(Freeze.FROZEN);
-    budget.thawEnded(live);
+    budget.thawEnded(live, Instant.now());
     assertThat(frozenKeys(live)).as("a freeze that has not ended stays").isEqualTo(8);
+    String renewed = opened(8_000);
+    assertThat(budget.freeze(renewed, Instant.now().minusSeconds(1), "edit-r"))
+        .isEqualTo(Freeze.FROZEN);
+    budget.thawEnded(renewed, Instant.now().minusSeconds(5));
+    assertThat(frozenKeys(renewed))
+        .as("ended after the books were read (renewed by an edit since): it stays")
+        .isEqualTo(8);
 
     String handedOver = opened(8_000);
     assertThat(budget.freeze(handedOver, Instant.now().minusSeconds(1), "edit-g"))
