@@ -72,15 +72,7 @@ class RainLapsedFreezeTest extends RainOfItsOwn {
         .isEqualTo(RewardBudget.Freeze.FROZEN);
     assertThat(budget.freeze(uncommitted, until, "died-before-commit"))
         .isEqualTo(RewardBudget.Freeze.FROZEN);
-    var draft =
-        new CampaignDraft(
-            "除夕红包雨",
-            8_000,
-            List.of(
-                new CampaignDraft.RoundDraft(starts, 60, List.of(new PrizeLine("CASH", 100, 10)))),
-            1,
-            10);
-    Campaign terms = CampaignRules.accept(committed, draft, "CASH"::equals, now);
+    Campaign terms = budget8000(committed, starts, now);
     // As the edit's own last step does, frozen again under its token (here, already ended).
     assertThat(
             fixture
@@ -123,15 +115,7 @@ class RainLapsedFreezeTest extends RainOfItsOwn {
     // Ended by the wall clock the budget reads.
     assertThat(budget.freeze(id, Instant.now().minusSeconds(1), "died-after-commit"))
         .isEqualTo(RewardBudget.Freeze.FROZEN);
-    var draft =
-        new CampaignDraft(
-            "除夕红包雨",
-            8_000,
-            List.of(
-                new CampaignDraft.RoundDraft(starts, 60, List.of(new PrizeLine("CASH", 100, 10)))),
-            1,
-            10);
-    Campaign terms = CampaignRules.accept(id, draft, "CASH"::equals, now);
+    Campaign terms = budget8000(id, starts, now);
     assertThat(fixture.rain().store().edit(id, terms, fixture.clock, LEAD, () -> {}))
         .isInstanceOf(CampaignStore.Edit.Edited.class);
 
@@ -168,6 +152,19 @@ class RainLapsedFreezeTest extends RainOfItsOwn {
 
     closeAfter(starts);
     assertThat(returned(id)).isEqualTo(1_000);
+  }
+
+  /** The terms of an edit to 8,000 fen: one round at {@code starts} of ten CASH prizes of 100. */
+  private static Campaign budget8000(String id, Instant starts, Instant now) {
+    var draft =
+        new CampaignDraft(
+            "除夕红包雨",
+            8_000,
+            List.of(
+                new CampaignDraft.RoundDraft(starts, 60, List.of(new PrizeLine("CASH", 100, 10)))),
+            1,
+            10);
+    return CampaignRules.accept(id, draft, "CASH"::equals, now);
   }
 
   private RewardBudget.BudgetState budgetState(String id) {

@@ -47,6 +47,41 @@ final class RewardDoubles {
     };
   }
 
+  /**
+   * A sender of asynchronous rewards of {@code types} over these doubles, every switch on and no
+   * rate to wait for: it issues nothing itself (its issuer fails the test if called).
+   */
+  static RewardSender asyncSender(
+      RewardTypes types,
+      RewardBudget budget,
+      FundedBudgets books,
+      TradeClaims claims,
+      TokenStore tokenStore,
+      RewardQueues queues,
+      RewardBook book,
+      Clock clock) {
+    return new RewardSender(
+        types,
+        new PlainTokens(),
+        budget,
+        books,
+        claims,
+        tokenStore,
+        queues,
+        new RewardService(
+            book,
+            (reward, type) -> {
+              throw new AssertionError("an asynchronous send issues nothing");
+            },
+            tokenStore,
+            RewardMetrics.NONE),
+        book,
+        new AlwaysOn(),
+        (type, permits) -> 0,
+        duration -> {},
+        clock);
+  }
+
   /** Every virtual queue on {@code producer}, as master and backup. */
   static RewardQueues queuesOn(RewardProducer producer) {
     return queuesOn(producer, producer, Clock.systemUTC());

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,9 +38,8 @@ class RewardSenderLapsedFreezeTest {
   private final List<Reward> queued = Collections.synchronizedList(new ArrayList<>());
 
   private RewardSender sender(FundedBudgets books) {
-    return new RewardSender(
+    return RewardDoubles.asyncSender(
         RewardDoubles.typesOf(TEA),
-        new RewardDoubles.PlainTokens(),
         budget,
         books,
         new RewardDoubles.MemoryClaims(),
@@ -49,19 +49,9 @@ class RewardSenderLapsedFreezeTest {
                 "recording",
                 (reward, attempt) -> {
                   queued.add(reward);
-                  return java.util.concurrent.CompletableFuture.completedFuture(null);
+                  return CompletableFuture.completedFuture(null);
                 })),
-        new RewardService(
-            book,
-            (reward, type) -> {
-              throw new AssertionError("a queued send issues nothing itself");
-            },
-            tokenStore,
-            RewardMetrics.NONE),
         book,
-        new RewardDoubles.AlwaysOn(),
-        (type, permits) -> 0,
-        duration -> {},
         clock);
   }
 

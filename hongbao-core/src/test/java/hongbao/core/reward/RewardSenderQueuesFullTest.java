@@ -40,25 +40,14 @@ class RewardSenderQueuesFullTest {
   private final RewardBook book = RewardDoubles.emptyBook();
 
   private final RewardSender sender =
-      new RewardSender(
+      RewardDoubles.asyncSender(
           RewardDoubles.typesOf(TEA),
-          new RewardDoubles.PlainTokens(),
           budget,
           FundedBudgets.NONE,
           new RewardDoubles.MemoryClaims(),
           tokenStore,
           queues,
-          new RewardService(
-              book,
-              (reward, type) -> {
-                throw new AssertionError("a queued send issues nothing itself");
-              },
-              tokenStore,
-              RewardMetrics.NONE),
           book,
-          new RewardDoubles.AlwaysOn(),
-          (type, permits) -> 0,
-          duration -> {},
           clock);
 
   @Test

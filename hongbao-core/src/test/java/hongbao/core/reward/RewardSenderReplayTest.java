@@ -389,25 +389,14 @@ class RewardSenderReplayTest {
 
   /** A sender of asynchronous rewards on these budget keys and claims: it issues nothing itself. */
   private RewardSender asyncSender(RewardBudget keys, TradeClaims tradeClaims) {
-    return new RewardSender(
+    return RewardDoubles.asyncSender(
         RewardDoubles.typesOf(TEA),
-        new RewardDoubles.PlainTokens(),
         keys,
         FundedBudgets.NONE,
         tradeClaims,
         tokenStore,
         recordingQueues(queued),
-        new RewardService(
-            book,
-            (reward, type) -> {
-              throw new AssertionError("an asynchronous send issues nothing");
-            },
-            tokenStore,
-            RewardMetrics.NONE),
         book,
-        new RewardDoubles.AlwaysOn(),
-        (type, permits) -> 0,
-        duration -> {},
         Clock.systemUTC());
   }
 
