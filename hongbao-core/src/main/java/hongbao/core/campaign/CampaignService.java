@@ -228,9 +228,10 @@ public final class CampaignService {
     }
     // An earlier edit may have committed without arming, its freeze since ended: this freeze
     // would take that one over, and a rollback of this edit would then leave the keys at the old
-    // version unfrozen, for a reward to spend from and the resize to be refused for good. Arming
-    // the stored version first resizes them (a no-op when they hold it).
-    campaigns.arming().arm(current.get());
+    // version unfrozen, for a reward to spend from and the resize to be refused for good. Opening
+    // the stored version's budget first resizes them (a no-op when they hold it). Only the budget:
+    // arming the pools of a version another edit may be replacing would leave them behind.
+    budget.open(id, current.get().budget(), current.get().version());
     var freeze =
         new EditFreeze(
             Long.toString(random.nextLong() & Long.MAX_VALUE, 36),
