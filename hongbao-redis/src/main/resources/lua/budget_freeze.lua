@@ -3,11 +3,12 @@ budget_freeze.lua: holds one budget key still while an edit of its campaign comm
 
 KEYS[1] budget key  hb:rwb:{<campaign>:<k>}
 ARGV[1] until when (epoch ms) the key takes no reservation and lends nothing; '0' to let it go;
-        'ended' to let go of a freeze that had ended by ARGV[3], whoever's (once the books, read
-        after that instant, said its edit did not commit, or that the keys hold its version)
-ARGV[2] the edit's token (the freeze is its own: only it lets the key go)
-ARGV[3] now (epoch ms); with 'ended', when the read of the books began: a freeze renewed since
-        (an edit that took its lock after that read) ends later, and stays
+        'ended' to let go of an ended freeze, whoever's, where the key still holds it exactly as
+        ARGV[2] gives it (seen ended before the books were read, which then said its edit did not
+        commit, or that the keys hold its version): a freeze renewed since is another, and stays
+ARGV[2] the edit's token (the freeze is its own: only it lets the key go); with 'ended', the
+        whole field as seen
+ARGV[3] now (epoch ms)
 
 The field: frozen = '<until>|<token>'.
 
@@ -35,9 +36,7 @@ if ARGV[1] == '0' then
   return 1
 end
 if ARGV[1] == 'ended' then
-  if held and tonumber(heldUntil) <= tonumber(ARGV[3]) then
-    redis.call('HDEL', KEYS[1], 'frozen')
-  end
+  if held == ARGV[2] then redis.call('HDEL', KEYS[1], 'frozen') end
   return 1
 end
 if heldToken and heldToken ~= ARGV[2] and tonumber(heldUntil) > tonumber(ARGV[3]) then

@@ -15,6 +15,7 @@ import hongbao.core.reward.RewardBudget;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -52,12 +53,12 @@ class RainLapsedFreezeTest extends RainOfItsOwn {
    * An edit froze the budget and committed, but its arming never ran (its instance died, or Redis
    * failed it) and nothing loaded the new version before the freeze ended. A reward sent then must
    * not reserve on the old keys: the resize would find them spent, and every arming of the campaign
-   * would stop as a broken invariant. The reward asks the books, arms the committed version and
+   * would stop as a broken invariant. The reward asks the books, opens the committed version and
    * reserves on the resized budget. The freeze of an edit that died before its commit is let go,
    * and the reward reserves on the budget as it stands. Both campaigns return exactly.
    */
   @Test
-  void aRewardAfterAnEditsFreezeLapsed_armsTheCommittedVersion_orLetsAnUncommittedOneGo() {
+  void aRewardAfterAnEditsFreezeLapsed_opensTheCommittedBudget_orLetsAnUncommittedOneGo() {
     Instant now = fixture.clock.instant();
     Instant starts = now.plusSeconds(300);
     String committed =
@@ -94,7 +95,7 @@ class RainLapsedFreezeTest extends RainOfItsOwn {
     assertThat(budgetState(uncommitted).budget().fen()).isEqualTo(1_000);
     assertThat(budgetState(uncommitted).reserved().fen()).isEqualTo(200);
 
-    closeAfter(starts);
+    closeAfter(starts, committed, uncommitted);
     assertThat(returned(committed)).isEqualTo(7_700);
     assertThat(returned(uncommitted)).isEqualTo(800);
   }
@@ -102,9 +103,9 @@ class RainLapsedFreezeTest extends RainOfItsOwn {
   /**
    * An edit committed without arming and its freeze ended; then another edit of the campaign is
    * refused (its round would start within the edit lead) after taking that freeze over. Its
-   * rollback must not leave the old keys unfrozen for a reward to spend from: it arms the stored
-   * version before freezing, so the keys hold the committed budget whatever becomes of it. Left
-   * unarmed, the reward reserved on the old keys and every later arming was a broken invariant.
+   * rollback must not leave the old keys unfrozen for a reward to spend from: it opens the stored
+   * version's budget before freezing, so the keys hold the committed budget whatever becomes of it.
+   * Before, the reward reserved on the old keys and every later arming was a broken invariant.
    */
   @Test
   void anEditRefusedAfterTakingOverALapsedFreeze_leavesTheCommittedBudgetArmed() {
@@ -129,7 +130,7 @@ class RainLapsedFreezeTest extends RainOfItsOwn {
     // The keys hold version 2: arming it again is no broken invariant.
     fixture.rain().arming().arm(fixture.rain().store().find(id).orElseThrow());
 
-    closeAfter(starts);
+    closeAfter(starts, id);
     assertThat(returned(id)).isEqualTo(7_700);
   }
 
@@ -150,7 +151,7 @@ class RainLapsedFreezeTest extends RainOfItsOwn {
     assertThat(budget.lapsedFreeze(id)).isFalse();
     assertThat(budgetState(id).budget().fen()).isEqualTo(1_000);
 
-    closeAfter(starts);
+    closeAfter(starts, id);
     assertThat(returned(id)).isEqualTo(1_000);
   }
 
@@ -175,18 +176,23 @@ class RainLapsedFreezeTest extends RainOfItsOwn {
     return fixture.api.put("/api/v1/admin/campaigns/" + id, fixture.admin, body.encode());
   }
 
-  /** Past the rounds and the return's grace, the closer's passes until the campaigns returned. */
-  private void closeAfter(Instant starts) {
+  /**
+   * Past the rounds and the return's grace, the closer's passes until {@code ids} returned. A pass
+   * that fails for an outage (a credit still on its way) is passed again; a broken invariant fails
+   * the test at once.
+   */
+  private void closeAfter(Instant starts, String... ids) {
     Instant past = starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1);
     fixture.clock.advance(Duration.between(fixture.clock.instant(), past));
     await()
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(100))
-        .ignoreExceptions()
+        .ignoreExceptionsInstanceOf(RuntimeException.class)
         .until(
             () -> {
               fixture.rain().closer().closeOnce();
-              return fixture.rain().store().unreturned(100).isEmpty();
+              return Arrays.stream(ids)
+                  .allMatch(id -> fixture.rain().store().returned(id).isPresent());
             });
   }
 

@@ -133,7 +133,7 @@ public final class CampaignCloser {
     if (now.isBefore(campaign.startsAt()) && budget.lapsedFreeze(id)) {
       // An edit's freeze left behind refuses every reward of a sender without the books; only
       // before the first round (edits happen then, and a round's first win settles it too).
-      new LapsedFreezes(budget, this::booked, clock).settle(id);
+      new LapsedFreezes(budget, this::booked).settle(id);
     }
     if (now.isBefore(campaign.endsAt().plus(grace))) {
       return false;

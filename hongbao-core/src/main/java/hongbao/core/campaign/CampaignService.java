@@ -242,8 +242,8 @@ public final class CampaignService {
     Optional<Campaign> still = store.find(id);
     if (still.isEmpty() || still.get().version() != current.get().version()) {
       // The other edit may have committed without arming (this freeze took over its lapsed one):
-      // arm its version first, or a reward could reserve on keys its resize then finds spent.
-      still.ifPresent(campaigns.arming()::arm);
+      // open its budget first, or a reward could reserve on keys its resize then finds spent.
+      still.ifPresent(c -> budget.open(id, c.budget(), c.version()));
       thaw(id, freeze.token());
       throw new Unavailable("campaign", "campaign " + id + " was edited meanwhile", null);
     }

@@ -2,15 +2,14 @@ package hongbao.core.reward;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
-import java.time.Clock;
-import java.time.Instant;
 
 /**
  * Settles a budget freeze that an edit left behind ({@link RewardBudget#freeze}: it ended, neither
  * let go by its edit nor lifted by the resize). Whether the edit committed is for the books to say:
- * their read waits for an edit in flight; a version newer than the keys' is armed now, which
- * resizes the keys and lifts the freeze; then whatever freeze ended is let go. Reserving on the old
- * keys instead would make the resize of a committed edit impossible for good.
+ * their read waits for an edit in flight; the budget is opened at their version, which resizes the
+ * keys and lifts the freeze when it is newer than the keys'; then the freezes seen ended before the
+ * read are let go, where the keys still hold them as seen. Reserving on the old keys instead would
+ * make the resize of a committed edit impossible for good.
  */
 public final class LapsedFreezes {
 
@@ -18,23 +17,23 @@ public final class LapsedFreezes {
 
   private final RewardBudget budget;
   private final FundedBudgets books;
-  private final Clock clock;
 
-  /** {@code clock}: the budget's (its freezes end by it). */
-  public LapsedFreezes(RewardBudget budget, FundedBudgets books, Clock clock) {
+  public LapsedFreezes(RewardBudget budget, FundedBudgets books) {
     if (!books.booked()) {
       throw new IllegalArgumentException("a lapsed freeze is settled from the books only");
     }
     this.budget = budget;
     this.books = books;
-    this.clock = clock;
   }
 
   public void settle(String campaignId) {
-    // Taken before the read: only a freeze ended by then is one the read can speak for.
-    Instant readAt = clock.instant();
+    // Seen before the read: only a freeze that had ended by then is one the read can speak for.
+    RewardBudget.Lapsed seen = budget.lapsed(campaignId);
+    if (seen.none()) {
+      return; // settled meanwhile
+    }
     books.find(campaignId).ifPresent(b -> budget.open(campaignId, b.budget(), b.version()));
-    budget.thawEnded(campaignId, readAt);
+    budget.thawLapsed(campaignId, seen);
     LOG.log(Level.WARNING, "campaign " + campaignId + ": an edit's lapsed budget freeze settled");
   }
 }

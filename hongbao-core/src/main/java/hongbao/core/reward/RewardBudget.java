@@ -2,7 +2,11 @@ package hongbao.core.reward;
 
 import hongbao.core.money.Amount;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Port: the budget of each campaign as reserved by accepted rewards, spread over several keys so
@@ -69,7 +73,7 @@ public interface RewardBudget {
    * lends allowance until {@link #thaw} with the same {@code token} or the resize of {@link #open}
    * at a newer version. Past {@code until} a reservation is answered {@link
    * Reservation.LapsedFreeze} (whether the edit committed is for the books to say) and nothing is
-   * lent until {@link #thawEnded}. Nothing is left frozen unless the answer is {@link
+   * lent until {@link #thawLapsed}. Nothing is left frozen unless the answer is {@link
    * Freeze#FROZEN}.
    */
   Freeze freeze(String campaignId, Instant until, String token);
@@ -87,16 +91,33 @@ public interface RewardBudget {
   /** Lets go of what the freeze under {@code token} holds (the edit was not committed). */
   void thaw(String campaignId, String token);
 
-  /**
-   * Lets go of every freeze of the campaign that had ended by {@code endedBy}, whoever's: called
-   * once the books, read after {@code endedBy}, said its edit did not commit, or after {@link
-   * #open} at the books' version (which lifts the freeze of an edit that did). A freeze renewed
-   * since (an edit that took its lock after that read freezes again, until later) stays.
-   */
-  void thawEnded(String campaignId, Instant endedBy);
+  /** The freezes of the campaign that have ended, as each key holds them now. */
+  Lapsed lapsed(String campaignId);
 
-  /** Whether a key of the campaign holds a freeze that ended ({@link #thawEnded} would let go). */
-  boolean lapsedFreeze(String campaignId);
+  /** Whether a key of the campaign holds a freeze that ended. */
+  default boolean lapsedFreeze(String campaignId) {
+    return !lapsed(campaignId).none();
+  }
+
+  /**
+   * Lets go of the freezes {@code seen} (read before the books were), each only where a key still
+   * holds it exactly: called once the books said its edit did not commit, or after {@link #open} at
+   * the books' version (which lifts the freeze of an edit that did). A freeze renewed since, by an
+   * edit that took its lock after that read, is another and stays.
+   */
+  void thawLapsed(String campaignId, Lapsed seen);
+
+  /** What {@link #lapsed} saw: each key's ended freeze as it held it (null where none had). */
+  record Lapsed(List<String> byKey) {
+
+    public Lapsed {
+      byKey = Collections.unmodifiableList(new ArrayList<>(byKey));
+    }
+
+    public boolean none() {
+      return byKey.stream().allMatch(Objects::isNull);
+    }
+  }
 
   /** Where a campaign's budget stands, for metrics and the reconciler; null if never opened. */
   BudgetState state(String campaignId);

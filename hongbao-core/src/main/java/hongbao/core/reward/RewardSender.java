@@ -192,7 +192,7 @@ public final class RewardSender {
       throw new Unavailable(
           "campaign", "the campaign's budget waits for an edit to be settled; send again", null);
     }
-    new LapsedFreezes(budget, funded, clock).settle(campaignId);
+    new LapsedFreezes(budget, funded).settle(campaignId);
   }
 
   /**

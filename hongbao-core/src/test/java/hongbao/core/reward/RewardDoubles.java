@@ -298,6 +298,9 @@ final class RewardDoubles {
 
     int thawsOfEnded;
 
+    /** What {@link #lapsed} reports for each campaign's single key. */
+    String lapsedSeen = "1|an ended freeze";
+
     @Override
     public synchronized void open(String campaignId, Amount budget, int version) {
       opened.add(version);
@@ -314,13 +317,13 @@ final class RewardDoubles {
     }
 
     @Override
-    public synchronized void thawEnded(String campaignId, Instant endedBy) {
+    public synchronized void thawLapsed(String campaignId, Lapsed seen) {
       thawsOfEnded++;
     }
 
     @Override
-    public boolean lapsedFreeze(String campaignId) {
-      return false;
+    public synchronized Lapsed lapsed(String campaignId) {
+      return new Lapsed(List.of(lapsedSeen));
     }
 
     @Override

@@ -11,6 +11,7 @@ import hongbao.redis.ScriptReply;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
@@ -379,24 +380,26 @@ public final class RedisRewardBudget implements RewardBudget {
   }
 
   @Override
-  public void thawEnded(String campaignId, Instant endedBy) {
+  public Lapsed lapsed(String campaignId) {
     Layout layout = freshLayout(campaignId);
+    long now = clock.millis();
+    var byKey = new ArrayList<String>();
     for (int k = 0; layout != null && k < layout.keys(); k++) {
-      freezeKey(campaignId, k, "ended", "", endedBy.toEpochMilli());
+      String frozen = redis.sync().hget(keys.budget(campaignId, k), "frozen");
+      boolean ended =
+          frozen != null && Long.parseLong(frozen.substring(0, frozen.indexOf('|'))) <= now;
+      byKey.add(ended ? frozen : null);
     }
+    return new Lapsed(byKey);
   }
 
   @Override
-  public boolean lapsedFreeze(String campaignId) {
-    Layout layout = freshLayout(campaignId);
-    long now = clock.millis();
-    for (int k = 0; layout != null && k < layout.keys(); k++) {
-      String frozen = redis.sync().hget(keys.budget(campaignId, k), "frozen");
-      if (frozen != null && Long.parseLong(frozen.substring(0, frozen.indexOf('|'))) <= now) {
-        return true;
+  public void thawLapsed(String campaignId, Lapsed seen) {
+    for (int k = 0; k < seen.byKey().size(); k++) {
+      if (seen.byKey().get(k) != null) {
+        freezeKey(campaignId, k, "ended", seen.byKey().get(k));
       }
     }
-    return false;
   }
 
   /** Lets go of the first {@code count} keys, best effort: a freeze left behind ends in time. */
@@ -418,17 +421,13 @@ public final class RedisRewardBudget implements RewardBudget {
 
   /** budget_freeze.lua on key {@code k}: until {@code until} (epoch ms), or "0" to let go. */
   private long freezeKey(String campaignId, int k, String until, String token) {
-    return freezeKey(campaignId, k, until, token, clock.millis());
-  }
-
-  private long freezeKey(String campaignId, int k, String until, String token, long now) {
     return FREEZE.run(
         redis,
         ScriptOutputType.INTEGER,
         new String[] {keys.budget(campaignId, k)},
         until,
         token,
-        Long.toString(now));
+        Long.toString(clock.millis()));
   }
 
   @Override

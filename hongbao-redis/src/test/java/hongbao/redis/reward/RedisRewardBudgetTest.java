@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import hongbao.core.money.Amount;
 import hongbao.core.reward.Reward;
+import hongbao.core.reward.RewardBudget;
 import hongbao.core.reward.RewardBudget.Freeze;
 import hongbao.core.reward.RewardBudget.Reservation;
 import hongbao.redis.LuaScript;
@@ -216,19 +217,24 @@ class RedisRewardBudgetTest {
         LuaScript.fromResource("budget_lend.lua")
             .run(redis(), ScriptOutputType.INTEGER, new String[] {keys.budget(expired, 1)}, "500");
     assertThat(lentWhenEnded).as("nor does an ended freeze lend").isEqualTo(-1L);
-    budget.thawEnded(expired, Instant.now());
+    budget.thawLapsed(expired, budget.lapsed(expired));
     assertThat(frozenKeys(expired)).isZero();
     assertThat(budget.reserve(two, two.amount(), "tok")).isInstanceOf(Reservation.Reserved.class);
     String live = opened(8_000);
     assertThat(budget.freeze(live, later, "edit-f")).isEqualTo(Freeze.FROZEN);
-    budget.thawEnded(live, Instant.now());
+    budget.thawLapsed(live, budget.lapsed(live));
     assertThat(frozenKeys(live)).as("a freeze that has not ended stays").isEqualTo(8);
     String renewed = opened(8_000);
-    assertThat(budget.freeze(renewed, Instant.now().minusSeconds(1), "edit-r"))
+    assertThat(budget.freeze(renewed, Instant.now().minusSeconds(2), "edit-r"))
         .isEqualTo(Freeze.FROZEN);
-    budget.thawEnded(renewed, Instant.now().minusSeconds(5));
+    RewardBudget.Lapsed seen = budget.lapsed(renewed);
+    assertThat(seen.none()).isFalse();
+    // Another edit takes the ended freeze over after the books were read (its own, also ended).
+    assertThat(budget.freeze(renewed, Instant.now().minusSeconds(1), "edit-s"))
+        .isEqualTo(Freeze.FROZEN);
+    budget.thawLapsed(renewed, seen);
     assertThat(frozenKeys(renewed))
-        .as("ended after the books were read (renewed by an edit since): it stays")
+        .as("renewed after the books were read: another freeze, and it stays")
         .isEqualTo(8);
 
     String handedOver = opened(8_000);
