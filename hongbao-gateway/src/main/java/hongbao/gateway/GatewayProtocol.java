@@ -58,12 +58,11 @@ public final class GatewayProtocol {
       return Amount.fen(otherwise);
     }
     // Whole fen only: a 1.5 read as a long would be 1, money rounded away.
-    if (!(success.getValue("amount") instanceof Integer
-        || success.getValue("amount") instanceof Long)) {
-      throw new IllegalArgumentException(
-          "an amount that is not a whole number of fen: " + success.getValue("amount"));
+    Object amount = success.getValue("amount");
+    if (!(amount instanceof Integer || amount instanceof Long)) {
+      throw new IllegalArgumentException("an amount that is not a whole number of fen: " + amount);
     }
-    long fen = success.getLong("amount");
+    long fen = ((Number) amount).longValue();
     if (fen <= 0) {
       throw new IllegalArgumentException("a payment of " + fen + " fen");
     }

@@ -26,6 +26,7 @@ import io.vertx.ext.web.RoutingContext;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -275,22 +276,24 @@ public final class RewardRoutes implements HttpApi.Routes, AutoCloseable {
   /**
    * A rain's wins are sent under {@code <campaignId>_<round>_<userId>_<n>}, and a tradeNo is
    * global: that space is the rain's own, whichever campaign a request names. The campaign is
-   * looked up only for a tradeNo of that form, after the fields' own rules (their 400s first).
+   * looked up only for a tradeNo of that form, after the fields' own rules (their 400s first; for
+   * any other tradeNo the sender checks them, once).
    */
   private void refuseWinSpace(RewardRequest request) {
+    Optional<String> rain = TradeNos.rainOf(request.tradeNo());
+    if (rain.isEmpty()) {
+      return;
+    }
     request.check();
-    TradeNos.rainOf(request.tradeNo())
-        .filter(isRain)
-        .ifPresent(
-            rain -> {
-              throw new RejectedException(
-                  Rejection.INVALID_REQUEST,
-                  "tradeNos of the form "
-                      + rain
-                      + "_<round>_<userId>_<n> are the wins of the red-packet rain "
-                      + rain
-                      + ": use another tradeNo");
-            });
+    if (isRain.test(rain.get())) {
+      throw new RejectedException(
+          Rejection.INVALID_REQUEST,
+          "tradeNos of the form "
+              + rain.get()
+              + "_<round>_<userId>_<n> are the wins of the red-packet rain "
+              + rain.get()
+              + ": use another tradeNo");
+    }
   }
 
   /** The outcome's own answer, not the request's mode: a replay answers as its first send did. */
