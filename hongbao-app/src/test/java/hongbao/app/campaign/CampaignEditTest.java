@@ -10,11 +10,8 @@ import static org.awaitility.Awaitility.await;
 import hongbao.app.support.Api;
 import hongbao.core.Unavailable;
 import hongbao.core.campaign.Campaign;
-import hongbao.core.campaign.CampaignDraft;
-import hongbao.core.campaign.CampaignRules;
 import hongbao.core.campaign.CampaignStore;
 import hongbao.core.campaign.Campaigns;
-import hongbao.core.campaign.PrizeLine;
 import hongbao.core.campaign.TapOutcome;
 import hongbao.core.campaign.TapService;
 import hongbao.core.money.Amount;
@@ -435,15 +432,7 @@ class CampaignEditTest {
         fixture.created(
             campaign(3_000, 1, 10, round(now.plusSeconds(300), 60, prize("CASH", 100, 30))));
     Instant starts = now.plusSeconds(400);
-    var draft =
-        new CampaignDraft(
-            "除夕红包雨",
-            8_000,
-            List.of(
-                new CampaignDraft.RoundDraft(starts, 60, List.of(new PrizeLine("CASH", 100, 50)))),
-            1,
-            10);
-    Campaign terms = CampaignRules.accept(id, draft, "CASH"::equals, now);
+    Campaign terms = RainFixture.editedTerms(id, 8_000, starts, 50, now);
     var edit = fixture.rain().store().edit(id, terms, fixture.clock, LEAD, () -> {});
     assertThat(edit).isInstanceOf(CampaignStore.Edit.Edited.class);
     assertThat(fixture.escrow(id)).isEqualTo(8_000);

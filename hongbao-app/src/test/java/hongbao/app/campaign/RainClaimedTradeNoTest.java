@@ -11,7 +11,6 @@ import hongbao.core.campaign.TradeNos;
 import hongbao.sdk.Activity;
 import hongbao.sdk.Bonus;
 import hongbao.sdk.User;
-import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -54,13 +53,7 @@ class RainClaimedTradeNoTest extends RainOfItsOwn {
     List<String> users = RainFixture.users("claimed-", USERS);
     // Every user but the last has the tradeNo of a first win taken by another campaign.
     String elsewhere = "elsewhere-" + id;
-    var opened =
-        fixture.api.post(
-            "/api/v1/admin/reward-campaigns",
-            fixture.admin,
-            Map.of(),
-            JsonObject.of("campaignId", elsewhere, "budget", 1_000).encode());
-    assertThat(opened.status()).as(opened.raw()).isEqualTo(201);
+    fixture.openedRewardCampaign(elsewhere, 1_000);
     Set<String> claimed =
         users.subList(0, USERS - 1).stream()
             .map(user -> TradeNos.of(id, 1, user, 1))

@@ -8,6 +8,9 @@ import hongbao.app.support.Backends;
 import hongbao.app.support.Books;
 import hongbao.app.support.TestService;
 import hongbao.core.campaign.Campaign;
+import hongbao.core.campaign.CampaignDraft;
+import hongbao.core.campaign.CampaignRules;
+import hongbao.core.campaign.PrizeLine;
 import hongbao.core.campaign.TapOutcome;
 import hongbao.kafka.embedded.EmbeddedKafka;
 import hongbao.sdk.Activity;
@@ -141,6 +144,34 @@ final class RainFixture implements AutoCloseable {
 
   static JsonObject prize(String type, long amount, long count) {
     return JsonObject.of("type", type, "amount", amount, "count", count);
+  }
+
+  /** Opens a reward campaign that is no rain (the reward API's own), funded with {@code fen}. */
+  void openedRewardCampaign(String campaignId, long fen) {
+    var opened =
+        api.post(
+            "/api/v1/admin/reward-campaigns",
+            admin,
+            Map.of(),
+            JsonObject.of("campaignId", campaignId, "budget", fen).encode());
+    assertThat(opened.status()).as(opened.raw()).isEqualTo(201);
+  }
+
+  /**
+   * The terms of an edit of {@code id} to {@code budget} fen: one minute-long round at {@code
+   * starts} of {@code prizes} CASH prizes of 100, one win per user, ten taps a second.
+   */
+  static Campaign editedTerms(String id, long budget, Instant starts, int prizes, Instant now) {
+    var draft =
+        new CampaignDraft(
+            "除夕红包雨",
+            budget,
+            List.of(
+                new CampaignDraft.RoundDraft(
+                    starts, 60, List.of(new PrizeLine("CASH", 100, prizes)))),
+            1,
+            10);
+    return CampaignRules.accept(id, draft, "CASH"::equals, now);
   }
 
   /**

@@ -91,13 +91,7 @@ class RainForeignRewardTest extends RainOfItsOwn {
     String id = fixture.created(campaign(BUDGET, 1, 10, round(starts, 60, prize("CASH", 100, 10))));
     Campaign campaign = fixture.rain().campaigns().get(id);
     String elsewhere = "elsewhere-" + id;
-    var opened =
-        fixture.api.post(
-            "/api/v1/admin/reward-campaigns",
-            fixture.admin,
-            Map.of(),
-            JsonObject.of("campaignId", elsewhere, "budget", 1_000).encode());
-    assertThat(opened.status()).as(opened.raw()).isEqualTo(201);
+    fixture.openedRewardCampaign(elsewhere, 1_000);
     String user = "win-space-" + id;
     String win = TradeNos.of(id, 1, user, 1);
 

@@ -7,16 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import hongbao.core.campaign.Campaign;
-import hongbao.core.campaign.CampaignDraft;
-import hongbao.core.campaign.CampaignRules;
 import hongbao.core.campaign.CampaignStore;
-import hongbao.core.campaign.PrizeLine;
 import hongbao.core.reward.RewardBudget;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -73,7 +69,7 @@ class RainLapsedFreezeTest extends RainOfItsOwn {
         .isEqualTo(RewardBudget.Freeze.FROZEN);
     assertThat(budget.freeze(uncommitted, until, "died-before-commit"))
         .isEqualTo(RewardBudget.Freeze.FROZEN);
-    Campaign terms = budget8000(committed, starts, now);
+    Campaign terms = RainFixture.editedTerms(committed, 8_000, starts, 10, now);
     // As the edit's own last step does, frozen again under its token (here, already ended).
     assertThat(
             fixture
@@ -116,7 +112,7 @@ class RainLapsedFreezeTest extends RainOfItsOwn {
     // Ended by the wall clock the budget reads.
     assertThat(budget.freeze(id, Instant.now().minusSeconds(1), "died-after-commit"))
         .isEqualTo(RewardBudget.Freeze.FROZEN);
-    Campaign terms = budget8000(id, starts, now);
+    Campaign terms = RainFixture.editedTerms(id, 8_000, starts, 10, now);
     assertThat(fixture.rain().store().edit(id, terms, fixture.clock, LEAD, () -> {}))
         .isInstanceOf(CampaignStore.Edit.Edited.class);
 
@@ -153,19 +149,6 @@ class RainLapsedFreezeTest extends RainOfItsOwn {
 
     closeAfter(starts, id);
     assertThat(returned(id)).isEqualTo(1_000);
-  }
-
-  /** The terms of an edit to 8,000 fen: one round at {@code starts} of ten CASH prizes of 100. */
-  private static Campaign budget8000(String id, Instant starts, Instant now) {
-    var draft =
-        new CampaignDraft(
-            "除夕红包雨",
-            8_000,
-            List.of(
-                new CampaignDraft.RoundDraft(starts, 60, List.of(new PrizeLine("CASH", 100, 10)))),
-            1,
-            10);
-    return CampaignRules.accept(id, draft, "CASH"::equals, now);
   }
 
   private RewardBudget.BudgetState budgetState(String id) {
