@@ -7,6 +7,10 @@ import hongbao.core.reward.Reward;
 import hongbao.core.reward.RewardBook.Credit;
 import hongbao.core.reward.RewardKind;
 import hongbao.core.reward.RewardRecord;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -59,6 +63,74 @@ class PostgresRewardBookTest {
         .allMatch(r -> r.kind() == RewardKind.CASH && r.reward().campaignId().equals("big"));
     assertThat(big.stream().map(r -> r.reward().tradeNo()).distinct().count()).isEqualTo(rows);
     assertThat(db.database.rewards().byCampaign("other")).hasSize(1);
+  }
+
+  /**
+   * The closer reads a campaign's rewards a page at a time: the pages, each started after the last
+   * tradeNo of the one before, hold every reward of the campaign once and no other's; the index on
+   * (campaign, tradeNo) reads a page without sorting the campaign.
+   */
+  @Test
+  void byCampaignPages_holdEveryRewardOnce_throughTheCampaignsTradeNoIndex() throws SQLException {
+    TestDatabase.execute(
+        db.database,
+        "INSERT INTO reward (trade_no, digest, user_id, campaign_id, scene, type, kind, amount,"
+            + " descr, awarded_at, status)"
+            + " SELECT 'paged_' || n, 'd', 'u' || n, 'paged', 's', 'CASH', 'CASH', n, '', now(),"
+            + " 'CREDITED' FROM generate_series(1, 2500) AS n"
+            + " UNION ALL SELECT 'pagef_' || n, 'd', 'u' || n, 'pagef', 's', 'CASH', 'CASH', 1, '',"
+            + " now(), 'CREDITED' FROM generate_series(1, 10) AS n");
+    var book = db.database.rewards();
+
+    var seen = new java.util.ArrayList<String>();
+    long fen = 0;
+    int pages = 0;
+    String after = null;
+    while (true) {
+      List<RewardRecord> page = book.byCampaign("paged", after, 1_000);
+      pages++;
+      assertThat(page).hasSizeLessThanOrEqualTo(1_000);
+      for (RewardRecord record : page) {
+        assertThat(record.reward().campaignId()).isEqualTo("paged");
+        seen.add(record.reward().tradeNo());
+        fen += record.amount().fen();
+      }
+      if (page.size() < 1_000) {
+        break;
+      }
+      after = page.getLast().reward().tradeNo();
+    }
+
+    assertThat(pages).isEqualTo(3);
+    assertThat(seen).hasSize(2_500).doesNotHaveDuplicates().isSorted();
+    assertThat(fen).isEqualTo(2_500L * 2_501 / 2);
+    assertThat(book.byCampaign("paged", "paged_2499", 2))
+        .extracting(r -> r.reward().tradeNo())
+        .as("after a tradeNo, in the book's order of tradeNos")
+        .containsExactly("paged_25", "paged_250");
+    assertThat(
+            plan(
+                "SELECT trade_no FROM reward WHERE campaign_id = 'paged' AND trade_no > 'paged_1'"
+                    + " ORDER BY trade_no LIMIT 1000"))
+        .contains("reward_by_campaign_trade")
+        .doesNotContain("Sort");
+  }
+
+  /** The plan with sequential scans priced out: which index serves the query, if any. */
+  private String plan(String sql) throws SQLException {
+    try (Connection connection = db.database.dataSource().getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute("ANALYZE reward");
+      statement.execute("SET enable_seqscan = off");
+      var lines = new java.util.ArrayList<String>();
+      try (ResultSet rows = statement.executeQuery("EXPLAIN " + sql)) {
+        while (rows.next()) {
+          lines.add(rows.getString(1));
+        }
+      }
+      connection.rollback();
+      return String.join("\n", lines);
+    }
   }
 
   /** The budget gauges' list: campaigns with money left in their escrow, read without sums. */

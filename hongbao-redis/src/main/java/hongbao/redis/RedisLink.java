@@ -340,6 +340,14 @@ public abstract sealed class RedisLink implements AutoCloseable {
     Invariants.check(sha.equals(loaded), "script loaded as %s, expected %s", loaded, sha);
   }
 
+  /**
+   * The reply of an asynchronous command, awaited as long as a synchronous one would be: for a
+   * caller that sends several commands before it waits for the first reply.
+   */
+  public <T> T await(Future<T> reply, String what) {
+    return await(reply, timeout(), what);
+  }
+
   static <T> T await(Future<T> future, Duration timeout, String what) {
     try {
       return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);

@@ -444,6 +444,11 @@ public final class RewardSdk implements AutoCloseable {
         }
 
         @Override
+        public List<RewardRecord> byCampaign(String campaignId, String afterTradeNo, int limit) {
+          return List.of();
+        }
+
+        @Override
         public List<String> problems() {
           return List.of();
         }

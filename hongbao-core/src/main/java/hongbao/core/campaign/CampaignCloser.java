@@ -7,15 +7,16 @@ import hongbao.core.reward.FundedBudgets;
 import hongbao.core.reward.LapsedFreezes;
 import hongbao.core.reward.RewardBudget;
 import hongbao.core.reward.RewardKind;
+import hongbao.core.reward.RewardPages;
 import hongbao.core.reward.RewardRecord;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 
 /**
  * Returns an ended campaign's unspent budget to the funding account, exactly once, however many
@@ -49,18 +50,24 @@ public final class CampaignCloser {
 
   static final int CAMPAIGNS_PER_PASS = 100;
 
+  /**
+   * Wins and rewards looked at together: a rain may hold millions of each, so the closer reads them
+   * a page at a time and asks the budget for the trades of one page only.
+   */
+  static final int PAGE = 1_000;
+
   private final CampaignStore store;
   private final Campaigns campaigns;
   private final PrizePools pools;
   private final PrizeIssuer issuer;
   private final RewardBudget budget;
   private final BudgetClosing closing;
-  private final Function<String, List<RewardRecord>> book;
+  private final RewardPages book;
   private final Clock clock;
   private final Duration grace;
 
   /**
-   * @param book every reward of a campaign the reward book holds ({@code RewardBook#byCampaign})
+   * @param book a campaign's rewards in the reward book, a page at a time
    */
   public CampaignCloser(
       CampaignStore store,
@@ -69,7 +76,7 @@ public final class CampaignCloser {
       PrizeIssuer issuer,
       RewardBudget budget,
       BudgetClosing closing,
-      Function<String, List<RewardRecord>> book,
+      RewardPages book,
       Clock clock,
       Duration grace) {
     this.store = store;
@@ -153,16 +160,27 @@ public final class CampaignCloser {
 
   /** The CASH credited for trades the budget, now closed, does not hold: spent, not reserved. */
   private Amount creditedWithoutTrade(String id) {
-    Map<String, RewardBudget.Trade> trades = budget.trades(id);
     Amount credited = Amount.ZERO;
-    for (RewardRecord record : book.apply(id)) {
-      if (record.status() == RewardRecord.Status.CREDITED
-          && record.kind() == RewardKind.CASH
-          && !trades.containsKey(record.reward().tradeNo())) {
-        credited = credited.plus(record.amount());
+    String after = null;
+    while (true) {
+      List<RewardRecord> page = book.page(id, after, PAGE);
+      List<RewardRecord> cash =
+          page.stream()
+              .filter(r -> r.status() == RewardRecord.Status.CREDITED)
+              .filter(r -> r.kind() == RewardKind.CASH)
+              .toList();
+      Map<String, RewardBudget.Trade> trades =
+          budget.trades(id, cash.stream().map(r -> r.reward().tradeNo()).toList());
+      for (RewardRecord record : cash) {
+        if (!trades.containsKey(record.reward().tradeNo())) {
+          credited = credited.plus(record.amount());
+        }
       }
+      if (page.size() < PAGE) {
+        return credited;
+      }
+      after = page.getLast().reward().tradeNo();
     }
-    return credited;
   }
 
   /**
@@ -172,35 +190,50 @@ public final class CampaignCloser {
    * event unless the reward book has it already.
    */
   private void reissueLostWins(Campaign campaign) {
-    Map<String, RewardBudget.Trade> trades = budget.trades(campaign.id());
-    pools
-        .wins(campaign)
-        .forEach(
-            (tradeNo, win) -> {
-              RewardBudget.Trade trade = trades.get(tradeNo);
-              if (trade == null || trade.unqueued()) {
-                Round round = campaign.round(win.round());
-                try {
-                  issuer.issue(
-                      campaign, round, win.userId(), tradeNo, round.prizes().get(win.line()));
-                } catch (RejectedException refused) {
-                  if (!PrizeIssuer.neverIssuable(refused)) {
-                    throw refused;
-                  }
-                  // The budget was spent otherwise, or another campaign holds the tradeNo: this
-                  // win never will be issued. The campaign closes all the same, and its return
-                  // falls short of its CASH won for the reconciler to name, rather than keep the
-                  // rest of its budget forever.
-                  LOG.log(
-                      Level.ERROR,
-                      "campaign "
-                          + campaign.id()
-                          + ": lost win "
-                          + tradeNo
-                          + " cannot be issued: "
-                          + refused.getMessage());
-                }
+    var page = new HashMap<String, PrizePools.Win>();
+    pools.forEachWin(
+        campaign,
+        (tradeNo, win) -> {
+          page.put(tradeNo, win);
+          if (page.size() == PAGE) {
+            reissueLost(campaign, page);
+            page.clear();
+          }
+        });
+    reissueLost(campaign, page);
+  }
+
+  /** Issues the wins of one page that have no trade or an unqueued one. */
+  private void reissueLost(Campaign campaign, Map<String, PrizePools.Win> wins) {
+    if (wins.isEmpty()) {
+      return;
+    }
+    Map<String, RewardBudget.Trade> trades = budget.trades(campaign.id(), wins.keySet());
+    wins.forEach(
+        (tradeNo, win) -> {
+          RewardBudget.Trade trade = trades.get(tradeNo);
+          if (trade == null || trade.unqueued()) {
+            Round round = campaign.round(win.round());
+            try {
+              issuer.issue(campaign, round, win.userId(), tradeNo, round.prizes().get(win.line()));
+            } catch (RejectedException refused) {
+              if (!PrizeIssuer.neverIssuable(refused)) {
+                throw refused;
               }
-            });
+              // The budget was spent otherwise, or another campaign holds the tradeNo: this win
+              // never will be issued. The campaign closes all the same, and its return falls short
+              // of its CASH won for the reconciler to name, rather than keep the rest of its budget
+              // forever.
+              LOG.log(
+                  Level.ERROR,
+                  "campaign "
+                      + campaign.id()
+                      + ": lost win "
+                      + tradeNo
+                      + " cannot be issued: "
+                      + refused.getMessage());
+            }
+          }
+        });
   }
 }

@@ -1,8 +1,10 @@
 package hongbao.core.campaign;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiConsumer;
 
 /**
  * Port: the rounds' prize pools, split into sub-pools in different hash slots (Redis). Each method
@@ -167,8 +169,19 @@ public interface PrizePools {
   /** Records that the pools were repaired after the restart that began {@code generation}. */
   void markRepaired(String generation);
 
-  /** Every win the pools recorded, by tradeNo. */
-  Map<String, Win> wins(Campaign campaign);
+  /**
+   * Hands every win the pools recorded to {@code each}, with its tradeNo, reading a page at a time:
+   * a rain may record millions of wins, more than an instance should hold at once. A win recorded
+   * meanwhile may be handed or not, and a win may be handed twice.
+   */
+  void forEachWin(Campaign campaign, BiConsumer<String, Win> each);
+
+  /** Every win the pools recorded, by tradeNo, all at once (the audit and the restore). */
+  default Map<String, Win> wins(Campaign campaign) {
+    var wins = new HashMap<String, Win>();
+    forEachWin(campaign, wins::put);
+    return wins;
+  }
 
   /** What the home script found. */
   sealed interface HomeReply {

@@ -60,6 +60,9 @@ public interface RewardBook {
   /** Every reward of a campaign, however many, for the reconciler. */
   List<RewardRecord> byCampaign(String campaignId);
 
+  /** A page of a campaign's rewards, as {@link RewardPages#page} says. */
+  List<RewardRecord> byCampaign(String campaignId, String afterTradeNo, int limit);
+
   /** Problems the books themselves show: a credited CASH reward without exactly one transfer. */
   List<String> problems();
 

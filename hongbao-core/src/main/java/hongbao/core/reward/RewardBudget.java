@@ -3,6 +3,7 @@ package hongbao.core.reward;
 import hongbao.core.money.Amount;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -124,6 +125,13 @@ public interface RewardBudget {
 
   /** Every recorded trade of a campaign by tradeNo, for the reconciler. */
   Map<String, Trade> trades(String campaignId);
+
+  /**
+   * The recorded trades of {@code tradeNos}, by tradeNo; a tradeNo without one is absent. What a
+   * campaign's closer checks a page of wins or credits against: a rain may hold millions of trades,
+   * more than an instance should read at once.
+   */
+  Map<String, Trade> trades(String campaignId, Collection<String> tradeNos);
 
   /** What a reservation found. */
   sealed interface Reservation {

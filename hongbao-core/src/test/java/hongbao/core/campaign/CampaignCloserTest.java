@@ -7,16 +7,26 @@ import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
 import hongbao.core.Unavailable;
 import hongbao.core.money.Amount;
+import hongbao.core.reward.Reward;
 import hongbao.core.reward.RewardBudget;
+import hongbao.core.reward.RewardKind;
+import hongbao.core.reward.RewardPages;
+import hongbao.core.reward.RewardRecord;
 import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,12 +58,29 @@ class CampaignCloserTest {
 
   private final Map<String, Amount> returned = new ConcurrentHashMap<>();
 
+  /** How many tradeNos each of the closer's questions to the budget named. */
+  private final List<Integer> tradesAskedAtOnce = new ArrayList<>();
+
   private CampaignCloser closer(PrizeIssuer issuer) {
     return closer(issuer, Map.of());
   }
 
   /** As {@link #closer(PrizeIssuer)}, the budget holding {@code trades}. */
   private CampaignCloser closer(PrizeIssuer issuer, Map<String, RewardBudget.Trade> trades) {
+    // "early" recorded a win whose tap died before it was issued.
+    return closer(
+        issuer, trades, Map.of("early_1_u1_1", new PrizePools.Win(1, 0, "u1")), List.of());
+  }
+
+  /**
+   * As {@link #closer(PrizeIssuer)}: "early" recorded {@code earlyWins} and its reward book holds
+   * {@code earlyRewards}, the budget {@code trades}; "late" has neither.
+   */
+  private CampaignCloser closer(
+      PrizeIssuer issuer,
+      Map<String, RewardBudget.Trade> trades,
+      Map<String, PrizePools.Win> earlyWins,
+      List<RewardRecord> earlyRewards) {
     Campaign early = campaign("early", T0);
     Campaign late = campaign("late", T0.plusSeconds(120));
     Map<String, Campaign> byId = Map.of("early", early, "late", late);
@@ -76,23 +103,41 @@ class CampaignCloserTest {
         proxy(
             PrizePools.class,
             (name, args) -> {
-              if (!name.equals("wins")) {
+              if (!name.equals("forEachWin")) {
                 throw new AssertionError("unexpected " + name);
               }
-              // "early" recorded a win whose tap died before it was issued.
-              return ((Campaign) args[0]).id().equals("early")
-                  ? Map.of("early_1_u1_1", new PrizePools.Win(1, 0, "u1"))
-                  : Map.of();
+              if (((Campaign) args[0]).id().equals("early")) {
+                @SuppressWarnings("unchecked")
+                var each = (BiConsumer<String, PrizePools.Win>) args[1];
+                earlyWins.forEach(each);
+              }
+              return null;
             });
     RewardBudget budget =
         proxy(
             RewardBudget.class,
             (name, args) -> {
-              if (!name.equals("trades")) {
+              if (!name.equals("trades") || args.length != 2) {
                 throw new AssertionError("unexpected " + name);
               }
-              return trades;
+              var asked = (Collection<?>) args[1];
+              tradesAskedAtOnce.add(asked.size());
+              var found = new HashMap<String, RewardBudget.Trade>(trades);
+              found.keySet().retainAll(asked);
+              return found;
             });
+    List<RewardRecord> book =
+        earlyRewards.stream()
+            .sorted(Comparator.comparing((RewardRecord r) -> r.reward().tradeNo()))
+            .toList();
+    RewardPages pages =
+        (id, after, limit) ->
+            id.equals("early")
+                ? book.stream()
+                    .filter(r -> after == null || r.reward().tradeNo().compareTo(after) > 0)
+                    .limit(limit)
+                    .toList()
+                : List.of();
     return new CampaignCloser(
         store,
         campaigns,
@@ -100,7 +145,7 @@ class CampaignCloserTest {
         issuer,
         budget,
         id -> Amount.ZERO,
-        id -> List.of(),
+        pages,
         clock,
         Duration.ofSeconds(10));
   }
@@ -160,5 +205,65 @@ class CampaignCloserTest {
             Map.of("early_1_u1_1", new RewardBudget.Trade("digest", Amount.fen(100), 0, true)))
         .closeOnce();
     assertThat(issued).containsExactly(Map.entry("early_1_u1_1", "u1"));
+  }
+
+  /**
+   * A rain may record millions of wins and rewards: the closer reads them a page at a time and asks
+   * the budget only for one page's trades, yet issues every lost win and counts every credit whose
+   * trade the budget lost, across the pages.
+   */
+  @Test
+  void aCampaignOfManyPages_isClosedAPageAtATime_missingNothingAcrossThem() {
+    var wins = new HashMap<String, PrizePools.Win>();
+    var trades = new HashMap<String, RewardBudget.Trade>();
+    var rewards = new ArrayList<RewardRecord>();
+    var lost = new HashSet<String>();
+    for (int n = 0; n < 2 * CampaignCloser.PAGE + 500; n++) {
+      String tradeNo = "early_1_u" + n + "_1";
+      wins.put(tradeNo, new PrizePools.Win(1, 0, "u" + n));
+      if (n % 2 == 0) {
+        trades.put(tradeNo, new RewardBudget.Trade("digest", Amount.fen(1), 0));
+      } else {
+        lost.add(tradeNo);
+      }
+    }
+    // Credits of 1 fen each: every third one's trade lost (opened again empty after a loss).
+    int creditedWithoutTrade = 0;
+    for (int n = 0; n < CampaignCloser.PAGE + 700; n++) {
+      String tradeNo = "early_credited_" + n;
+      rewards.add(credited(tradeNo, "u" + n));
+      if (n % 3 == 0) {
+        creditedWithoutTrade++;
+      } else {
+        trades.put(tradeNo, new RewardBudget.Trade("digest", Amount.fen(1), 0));
+      }
+    }
+    var issued = ConcurrentHashMap.<String>newKeySet();
+    PrizeIssuer issuer =
+        (campaign, round, userId, tradeNo, prize) -> {
+          issued.add(tradeNo);
+          return "token-" + tradeNo;
+        };
+
+    assertThat(closer(issuer, trades, wins, rewards).closeOnce()).isEqualTo(2);
+
+    assertThat(issued).as("every win without a trade, on every page").isEqualTo(lost);
+    assertThat(returned.get("early"))
+        .as("the budget less nothing reserved and each credit without a trade")
+        .isEqualTo(Amount.fen(1_000 - creditedWithoutTrade));
+    assertThat(tradesAskedAtOnce).isNotEmpty().allMatch(size -> size <= CampaignCloser.PAGE);
+  }
+
+  private static RewardRecord credited(String tradeNo, String userId) {
+    var reward =
+        new Reward(
+            tradeNo, userId, "early", "rain", "CASH", Amount.fen(1), "prize", T0.plusSeconds(30));
+    return new RewardRecord(
+        reward,
+        reward.digest(),
+        RewardKind.CASH,
+        RewardRecord.Status.CREDITED,
+        T0.plusSeconds(31),
+        null);
   }
 }

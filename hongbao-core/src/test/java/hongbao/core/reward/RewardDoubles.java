@@ -395,6 +395,11 @@ final class RewardDoubles {
     public Map<String, Trade> trades(String campaignId) {
       return Map.of();
     }
+
+    @Override
+    public Map<String, Trade> trades(String campaignId, java.util.Collection<String> tradeNos) {
+      return Map.of();
+    }
   }
 
   static final class PlainTokens implements RewardTokens {

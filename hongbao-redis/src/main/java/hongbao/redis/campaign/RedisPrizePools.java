@@ -12,13 +12,12 @@ import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 
 /**
  * The rain's prize pools on Redis (standalone or cluster): sub-pool {@code j} of every round lives
@@ -400,18 +399,16 @@ public final class RedisPrizePools implements PrizePools {
   }
 
   @Override
-  public Map<String, Win> wins(Campaign campaign) {
-    var wins = new HashMap<String, Win>();
+  public void forEachWin(Campaign campaign, BiConsumer<String, Win> each) {
     for (int j = 0; j < campaign.homePools(); j++) {
       redis.forEachInHash(
           keys.won(campaign, j),
           (tradeNo, record) -> {
             String[] parts = record.split("\\|", 3);
-            wins.put(
+            each.accept(
                 tradeNo, new Win(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), parts[2]));
           });
     }
-    return wins;
   }
 
   private static long number(KeyValue<String, String> value) {

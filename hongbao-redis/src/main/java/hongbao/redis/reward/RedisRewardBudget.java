@@ -8,12 +8,17 @@ import hongbao.core.reward.RewardBudget;
 import hongbao.redis.LuaScript;
 import hongbao.redis.RedisLink;
 import hongbao.redis.ScriptReply;
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -464,19 +469,49 @@ public final class RedisRewardBudget implements RewardBudget {
     }
     for (int k = 0; k < layout.keys(); k++) {
       redis.forEachInHash(
-          keys.trades(campaignId, k),
-          (tradeNo, record) -> {
-            String[] parts = record.split("\\|", 4);
-            trades.put(
-                tradeNo,
-                new Trade(
-                    parts[0],
-                    Amount.fen(Long.parseLong(parts[1])),
-                    Long.parseLong(parts[2]),
-                    parts.length > 3 && parts[3].contains("|unqueued")));
-          });
+          keys.trades(campaignId, k), (tradeNo, record) -> trades.put(tradeNo, trade(record)));
     }
     return trades;
+  }
+
+  /** One HMGET per key the tradeNos fall on, all sent before the first reply is awaited. */
+  @Override
+  public Map<String, Trade> trades(String campaignId, Collection<String> tradeNos) {
+    Layout layout = layout(campaignId);
+    var trades = new HashMap<String, Trade>();
+    if (layout == null || tradeNos.isEmpty()) {
+      return trades;
+    }
+    var byKey = new TreeMap<Integer, List<String>>();
+    for (String tradeNo : tradeNos) {
+      byKey.computeIfAbsent(keyOf(tradeNo, layout.keys()), k -> new ArrayList<>()).add(tradeNo);
+    }
+    redis.refuseBlocking("reading a page of trades");
+    var replies = new ArrayList<RedisFuture<List<KeyValue<String, String>>>>();
+    byKey.forEach(
+        (k, fields) ->
+            replies.add(
+                redis.async().hmget(keys.trades(campaignId, k), fields.toArray(String[]::new))));
+    for (var reply : replies) {
+      for (KeyValue<String, String> field : redis.await(reply, "reading trades")) {
+        if (field.hasValue()) {
+          trades.put(field.getKey(), trade(field.getValue()));
+        }
+      }
+    }
+    return trades;
+  }
+
+  /**
+   * A trade's record: "digest|cost|accepted at (ms)|token", then "|sync", "|replayed", "|unqueued".
+   */
+  private static Trade trade(String record) {
+    String[] parts = record.split("\\|", 4);
+    return new Trade(
+        parts[0],
+        Amount.fen(Long.parseLong(parts[1])),
+        Long.parseLong(parts[2]),
+        parts.length > 3 && parts[3].contains("|unqueued"));
   }
 
   /** "at token": when the synchronous send was accepted (ms), then its token. */

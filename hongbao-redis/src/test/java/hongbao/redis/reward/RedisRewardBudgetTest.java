@@ -516,6 +516,36 @@ class RedisRewardBudgetTest {
     assertThat(budget.trades(campaign)).containsOnlyKeys("unqueued-first", "replayed-first");
   }
 
+  /**
+   * The closer asks for a page of tradeNos at a time: each is read from the key it hashes to (on a
+   * cluster, keys of other nodes), as the whole read would find it, and one without a trade is
+   * absent.
+   */
+  @Test
+  void tradesOfAPage_areTheTradesTheWholeReadFinds_forThoseTradeNosOnly() {
+    String campaign = opened(100_000);
+    var asked = new ArrayList<String>();
+    for (int i = 0; i < 200; i++) {
+      Reward reward = reward(campaign, campaign + "-" + i, 1 + i % 5);
+      budget.reserve(reward, reward.amount(), "tok" + i);
+      if (i % 2 == 0) {
+        asked.add(reward.tradeNo());
+      }
+    }
+    budget.markUnqueued(reward(campaign, campaign + "-4", 5));
+    asked.add(campaign + "-never-reserved");
+
+    var all = budget.trades(campaign);
+    var page = budget.trades(campaign, asked);
+
+    assertThat(page).hasSize(100).doesNotContainKey(campaign + "-never-reserved");
+    page.forEach((tradeNo, trade) -> assertThat(trade).isEqualTo(all.get(tradeNo)));
+    assertThat(page.get(campaign + "-4").unqueued()).isTrue();
+    assertThat(page.get(campaign + "-4").cost()).isEqualTo(Amount.fen(5));
+    assertThat(budget.trades(campaign, java.util.List.of())).isEmpty();
+    assertThat(budget.trades("c-never-opened", asked)).isEmpty();
+  }
+
   @Test
   void aSyncSendsTrade_isReplayedAsSuch_isReadByTheAudit_andIsReleased() {
     String campaign = opened(1_000);
