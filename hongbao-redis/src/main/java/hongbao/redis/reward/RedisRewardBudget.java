@@ -384,13 +384,25 @@ public final class RedisRewardBudget implements RewardBudget {
     }
   }
 
+  /**
+   * Every key's freeze asked for before the first reply is awaited: the campaign closer asks this
+   * of every campaign not yet started on each pass, and a campaign may have up to 1,024 keys.
+   */
   @Override
   public Lapsed lapsed(String campaignId) {
     Layout layout = freshLayout(campaignId);
     long now = clock.millis();
     var byKey = new ArrayList<String>();
-    for (int k = 0; layout != null && k < layout.keys(); k++) {
-      String frozen = redis.sync().hget(keys.budget(campaignId, k), "frozen");
+    if (layout == null) {
+      return new Lapsed(byKey);
+    }
+    redis.refuseBlocking("reading a campaign's budget freezes");
+    var replies = new ArrayList<RedisFuture<String>>();
+    for (int k = 0; k < layout.keys(); k++) {
+      replies.add(redis.async().hget(keys.budget(campaignId, k), "frozen"));
+    }
+    for (var reply : replies) {
+      String frozen = redis.await(reply, "reading a budget freeze");
       boolean ended =
           frozen != null && Long.parseLong(frozen.substring(0, frozen.indexOf('|'))) <= now;
       byKey.add(ended ? frozen : null);
