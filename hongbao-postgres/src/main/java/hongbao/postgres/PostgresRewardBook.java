@@ -585,17 +585,17 @@ final class PostgresRewardBook implements RewardBook {
   }
 
   /** Through the index on (campaign, tradeNo): each page starts where the last one stopped. */
+  static final String CAMPAIGN_PAGE =
+      "SELECT "
+          + COLUMNS
+          + " FROM reward WHERE campaign_id = ? AND trade_no > ? ORDER BY trade_no LIMIT ?";
+
   @Override
   public List<RewardRecord> byCampaign(String campaignId, String afterTradeNo, int limit) {
     return transactions.read(
         "a page of the rewards of campaign " + campaignId,
         connection -> {
-          try (PreparedStatement find =
-              connection.prepareStatement(
-                  "SELECT "
-                      + COLUMNS
-                      + " FROM reward WHERE campaign_id = ? AND trade_no > ?"
-                      + " ORDER BY trade_no LIMIT ?")) {
+          try (PreparedStatement find = connection.prepareStatement(CAMPAIGN_PAGE)) {
             find.setString(1, campaignId);
             // Every tradeNo sorts after the empty string: a reward's tradeNo is never empty.
             find.setString(2, afterTradeNo == null ? "" : afterTradeNo);

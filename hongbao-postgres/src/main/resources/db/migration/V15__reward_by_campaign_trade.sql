@@ -2,5 +2,14 @@
 -- page stopped (a rain may hold millions): the index by campaign alone would have every page sort
 -- the whole campaign. The index on (campaign, tradeNo) serves that order and every lookup by
 -- campaign the old one served, so it takes the old one's place rather than adding a write.
-CREATE INDEX reward_by_campaign_trade ON reward (campaign_id, trade_no);
+--
+-- Built in the migration's transaction, so that no moment lacks an index by campaign; while it
+-- builds, credits of the instances still running wait for it. Where the reward table is large,
+-- build it beforehand, while the old version runs:
+--     CREATE INDEX CONCURRENTLY reward_by_campaign_trade ON reward (campaign_id, trade_no);
+-- (check that it is valid: a concurrent build that fails leaves an invalid index behind); this
+-- migration then only drops the old index. Not CONCURRENTLY here: it waits for every transaction
+-- of the database, an instance waiting for the migration lock included, which deadlocks a rolling
+-- start.
+CREATE INDEX IF NOT EXISTS reward_by_campaign_trade ON reward (campaign_id, trade_no);
 DROP INDEX reward_by_campaign;

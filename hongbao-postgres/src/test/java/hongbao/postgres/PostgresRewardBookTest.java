@@ -108,27 +108,41 @@ class PostgresRewardBookTest {
         .extracting(r -> r.reward().tradeNo())
         .as("after a tradeNo, in the book's order of tradeNos")
         .containsExactly("paged_25", "paged_250");
-    assertThat(
-            plan(
-                "SELECT trade_no FROM reward WHERE campaign_id = 'paged' AND trade_no > 'paged_1'"
-                    + " ORDER BY trade_no LIMIT 1000"))
+    assertThat(plan(PostgresRewardBook.CAMPAIGN_PAGE, "paged", "paged_1", "1000"))
+        .as("the generic plan, made without the parameters' values")
+        .contains("$1")
         .contains("reward_by_campaign_trade")
         .doesNotContain("Sort");
   }
 
-  /** The plan with sequential scans priced out: which index serves the query, if any. */
-  private String plan(String sql) throws SQLException {
+  /**
+   * The generic plan of {@code sql} (the one a prepared statement may settle on whatever its
+   * parameters), with sequential scans priced out: which index serves the query, if any. The
+   * statement's {@code ?} become {@code $1..$n} for PREPARE.
+   */
+  private String plan(String sql, String... parameters) throws SQLException {
+    var numbered = new StringBuilder();
+    int n = 0;
+    for (char c : sql.toCharArray()) {
+      numbered.append(c == '?' ? "$" + ++n : String.valueOf(c));
+    }
     try (Connection connection = db.database.dataSource().getConnection();
         Statement statement = connection.createStatement()) {
       statement.execute("ANALYZE reward");
       statement.execute("SET enable_seqscan = off");
+      statement.execute("SET plan_cache_mode = force_generic_plan");
+      statement.execute("PREPARE page AS " + numbered);
       var lines = new java.util.ArrayList<String>();
-      try (ResultSet rows = statement.executeQuery("EXPLAIN " + sql)) {
+      try (ResultSet rows =
+          statement.executeQuery(
+              "EXPLAIN EXECUTE page('" + String.join("', '", parameters) + "')")) {
         while (rows.next()) {
           lines.add(rows.getString(1));
         }
+      } finally {
+        statement.execute("DEALLOCATE page");
+        connection.rollback();
       }
-      connection.rollback();
       return String.join("\n", lines);
     }
   }

@@ -342,9 +342,11 @@ public abstract sealed class RedisLink implements AutoCloseable {
 
   /**
    * The reply of an asynchronous command, awaited as long as a synchronous one would be: for a
-   * caller that sends several commands before it waits for the first reply.
+   * caller that sends several commands before it waits for the first reply. Refused on an event
+   * loop, as a synchronous command is: the reply may be one only that loop can read.
    */
   public <T> T await(Future<T> reply, String what) {
+    refuseBlocking(what);
     return await(reply, timeout(), what);
   }
 
