@@ -14,9 +14,6 @@ import io.lettuce.core.ScriptOutputType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
 
 /**
@@ -35,8 +32,6 @@ public final class RedisPrizePools implements PrizePools {
   private static final LuaScript COUNT = LuaScript.fromResource("rain_count.lua");
   private static final LuaScript SEAL = LuaScript.fromResource("rain_seal.lua");
   private static final LuaScript CLOSE = LuaScript.fromResource("rain_close.lua");
-
-  private static final long READ_TIMEOUT_SECONDS = 10;
 
   private final RedisLink redis;
   private final RainKeys keys;
@@ -415,15 +410,8 @@ public final class RedisPrizePools implements PrizePools {
     return value.hasValue() ? Long.parseLong(value.getValue()) : 0;
   }
 
+  /** Sorted as every Redis reply is: an outage is {@link hongbao.core.Unavailable}, a bug not. */
   private <T> T await(RedisFuture<T> future) {
-    redis.refuseBlocking("waiting for a prize pool's reply");
-    try {
-      return future.get(READ_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new hongbao.core.Unavailable("redis", "interrupted reading a prize pool", e);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new hongbao.core.Unavailable("redis", "reading a prize pool: " + e, e);
-    }
+    return redis.await(future, "reading a prize pool");
   }
 }
