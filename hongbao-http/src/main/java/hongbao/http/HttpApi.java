@@ -163,6 +163,7 @@ public final class HttpApi implements AutoCloseable {
   public Router router() {
     Router router = Router.router(vertx);
     router.route().handler(new RequestTelemetry(services.metrics(), router, requestIdPrefix()));
+    router.route().handler(UriEscapes::check);
     router.route().handler(new BodyDeadlines(vertx, settings.bodyTimeout())::start);
     // Before the default limit: the first body handler a request meets reads its body.
     var tokenLists = new JsonBodies(TOKEN_LIST_BODY_BYTES);

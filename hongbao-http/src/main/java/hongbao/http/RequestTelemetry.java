@@ -132,6 +132,9 @@ final class RequestTelemetry implements Handler<RoutingContext> {
     if (current != null && current.isExactPath() && current.getPath() != null) {
       return current.getPath();
     }
+    if (!UriEscapes.wellFormed(ctx.request().uri())) {
+      return "other"; // refused before routing: its path cannot be decoded
+    }
     String path = ctx.normalizedPath();
     for (Template template : templates()) {
       if (template.pattern().matcher(path).matches()) {

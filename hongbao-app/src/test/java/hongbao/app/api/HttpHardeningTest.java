@@ -225,6 +225,50 @@ class HttpHardeningTest {
     assertThat(response.errorCode()).isEqualTo("INVALID_REQUEST");
   }
 
+  /**
+   * A {@code %} that starts no escape, in the path or in a query parameter a handler reads, made
+   * Vert.x or Netty throw while decoding it: a 500, and for a path an error inside the error
+   * handler. It is a bad request, refused before anything decodes it, whatever the route and the
+   * caller's token.
+   */
+  @Test
+  void malformedPercentEscapes_areA400_andNoErrorInTheLog() throws IOException {
+    String token = api.token("escapes");
+    try (var log = new LogCapture()) {
+      for (String target :
+          List.of(
+              "/api/v1/packets/%zz",
+              "/api/v1/packets/%",
+              "/api/v1/wallet?limit=%zz",
+              "/api/v1/wallet?limit=%",
+              "/api/v1/packets?box=sent&cursor=%zz",
+              "/api/v1/admin/reconciliation?scope=%zz",
+              "/api/v1/wallet%zz",
+              "/health%zz",
+              "/%zz")) {
+        try (Socket socket = connect()) {
+          send(
+              socket,
+              "GET "
+                  + target
+                  + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                  + token
+                  + "\r\nConnection: close\r\n\r\n");
+          String answer = readUntilClosed(socket, Duration.ofSeconds(5)).orElseThrow();
+          assertThat(answer).as(target).matches("(?s)HTTP/1\\.1 400 .*");
+          String body = answer.substring(answer.indexOf("\r\n\r\n") + 4);
+          assertThat(new JsonObject(body).getJsonObject("error").getString("code"))
+              .isEqualTo("INVALID_REQUEST");
+        }
+      }
+      assertThat(log.events()).noneMatch(e -> e.getThrowableProxy() != null);
+    }
+    assertThat(api.get("/api/v1/wallet?limit=%41", token).status())
+        .as("a well-formed escape is decoded as before: limit=A")
+        .isEqualTo(400);
+    assertThat(api.get("/api/v1/wallet?limit=%32", token).status()).as("limit=2").isEqualTo(200);
+  }
+
   private static HttpClient.Version versionSpoken(int port) throws IOException {
     try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build()) {
       HttpResponse<String> response =
