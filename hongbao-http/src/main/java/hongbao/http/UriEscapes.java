@@ -1,5 +1,8 @@
 package hongbao.http;
 
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -14,19 +17,34 @@ final class UriEscapes {
 
   private UriEscapes() {}
 
-  /** The route handler: passes a well-escaped request on, answers any other one. */
+  /**
+   * The route handler: passes a well-escaped request on, answers any other one and, on HTTP/1,
+   * closes its connection, as for a request line that is not valid HTTP: its body is never read, so
+   * what follows on the connection cannot be trusted to start a request (and no body deadline would
+   * bound a body trickled after the answer).
+   */
   static void check(RoutingContext ctx) {
-    if (wellFormed(ctx.request().uri())) {
+    HttpServerRequest request = ctx.request();
+    if (wellFormed(request.uri())) {
       ctx.next();
       return;
     }
-    ctx.response()
-        .setStatusCode(400)
-        .putHeader("content-type", JSON)
+    boolean http1 = request.version() != HttpVersion.HTTP_2;
+    HttpServerResponse response = ctx.response().setStatusCode(400).putHeader("content-type", JSON);
+    if (http1) {
+      response.putHeader("connection", "close");
+    }
+    response
         .end(
             Render.error(
                     "INVALID_REQUEST", "the request URI holds a % that starts no escape (%XX, hex)")
-                .encode());
+                .encode())
+        .onComplete(
+            ignored -> {
+              if (http1) {
+                request.connection().close();
+              }
+            });
   }
 
   /** Whether every {@code %} of {@code uri} is followed by two ASCII hex digits. */

@@ -12,4 +12,21 @@
 -- of the database, an instance waiting for the migration lock included, which deadlocks a rolling
 -- start.
 CREATE INDEX IF NOT EXISTS reward_by_campaign_trade ON reward (campaign_id, trade_no);
+
+-- IF NOT EXISTS goes by the name alone: an index built by hand that failed (left invalid), is
+-- still building, or has other columns would be kept, and the old index dropped with nothing to
+-- take its place. Refuse that instead.
+DO $$
+BEGIN
+  IF NOT EXISTS (
+      SELECT 1 FROM pg_index
+      WHERE indexrelid = to_regclass('reward_by_campaign_trade')
+        AND indrelid = to_regclass('reward')
+        AND indisvalid AND indisready
+        AND pg_get_indexdef(indexrelid) LIKE '%USING btree (campaign_id, trade_no)') THEN
+    RAISE EXCEPTION 'reward_by_campaign_trade is not a valid index on reward (campaign_id, trade_no): drop it and start again';
+  END IF;
+END
+$$;
+
 DROP INDEX reward_by_campaign;

@@ -261,6 +261,17 @@ class HttpHardeningTest {
               .isEqualTo("INVALID_REQUEST");
         }
       }
+      // A body is never read for such a request: the connection is closed after the answer.
+      try (Socket socket = connect()) {
+        send(
+            socket,
+            "POST /api/v1/packets/%zz/grab HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                + token
+                + "\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{");
+        String answer = readUntilClosed(socket, Duration.ofSeconds(5)).orElseThrow();
+        assertThat(answer).matches("(?s)HTTP/1\\.1 400 .*");
+        assertThat(answer.toLowerCase()).contains("connection: close");
+      }
       assertThat(log.events()).noneMatch(e -> e.getThrowableProxy() != null);
     }
     assertThat(api.get("/api/v1/wallet?limit=%41", token).status())
