@@ -136,19 +136,25 @@ final class Failures {
         request.path(),
         request.remoteAddress(),
         limit.toMillis());
-    // An HTTP/2 stream ends alone; an HTTP/1 connection still expects the rest of the body, so it
-    // is closed. The body handler then sees the close, after the answer, and stays quiet.
+    answerAndClose(ctx, 408, "the request body did not arrive within " + limit.toMillis() + " ms");
+  }
+
+  /**
+   * Answers {@code status} with an {@code INVALID_REQUEST} body to a request whose body is not (or
+   * not all) read, and closes an HTTP/1 connection after it: that connection still expects the rest
+   * of the body, so what follows on it cannot be trusted to start a request. An HTTP/2 stream ends
+   * alone. The body handler, if one was reading, sees the close after the answer and stays quiet.
+   */
+  static void answerAndClose(RoutingContext ctx, int status, String message) {
+    HttpServerRequest request = ctx.request();
     boolean http1 = request.version() != HttpVersion.HTTP_2;
-    HttpServerResponse response = ctx.response().setStatusCode(408).putHeader("content-type", JSON);
+    HttpServerResponse response =
+        ctx.response().setStatusCode(status).putHeader("content-type", JSON);
     if (http1) {
       response.putHeader("connection", "close");
     }
     response
-        .end(
-            Render.error(
-                    "INVALID_REQUEST",
-                    "the request body did not arrive within " + limit.toMillis() + " ms")
-                .encode())
+        .end(Render.error("INVALID_REQUEST", message).encode())
         .onComplete(
             ignored -> {
               if (http1) {

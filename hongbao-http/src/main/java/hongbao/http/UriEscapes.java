@@ -1,8 +1,5 @@
 package hongbao.http;
 
-import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -13,38 +10,19 @@ import io.vertx.ext.web.RoutingContext;
  */
 final class UriEscapes {
 
-  private static final String JSON = "application/json; charset=utf-8";
-
   private UriEscapes() {}
 
   /**
-   * The route handler: passes a well-escaped request on, answers any other one and, on HTTP/1,
-   * closes its connection, as for a request line that is not valid HTTP: its body is never read, so
-   * what follows on the connection cannot be trusted to start a request (and no body deadline would
-   * bound a body trickled after the answer).
+   * The route handler: passes a well-escaped request on, answers any other one and closes its
+   * connection, as for a request line that is not valid HTTP: its body is never read, and no body
+   * deadline would bound one trickled after the answer.
    */
   static void check(RoutingContext ctx) {
-    HttpServerRequest request = ctx.request();
-    if (wellFormed(request.uri())) {
+    if (wellFormed(ctx.request().uri())) {
       ctx.next();
       return;
     }
-    boolean http1 = request.version() != HttpVersion.HTTP_2;
-    HttpServerResponse response = ctx.response().setStatusCode(400).putHeader("content-type", JSON);
-    if (http1) {
-      response.putHeader("connection", "close");
-    }
-    response
-        .end(
-            Render.error(
-                    "INVALID_REQUEST", "the request URI holds a % that starts no escape (%XX, hex)")
-                .encode())
-        .onComplete(
-            ignored -> {
-              if (http1) {
-                request.connection().close();
-              }
-            });
+    Failures.answerAndClose(ctx, 400, "the request URI holds a % that starts no escape (%XX, hex)");
   }
 
   /** Whether every {@code %} of {@code uri} is followed by two ASCII hex digits. */

@@ -1,16 +1,14 @@
 package hongbao.postgres;
 
+import static hongbao.postgres.Migrations.execute;
+import static hongbao.postgres.Migrations.flyway;
+import static hongbao.postgres.Migrations.schema;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.StoredAnswer;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.UUID;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -56,27 +54,5 @@ class AnswerKindMigrationTest {
             + " VALUES ('bob', 'send', 'k', 'h', 418, '{}')");
     assertThatThrownBy(() -> flyway(schema, "latest").migrate()).hasMessageContaining("kind");
     execute(schema, "DROP SCHEMA " + schema + " CASCADE");
-  }
-
-  private static String schema() {
-    return "hb_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-  }
-
-  private static Flyway flyway(String schema, String target) {
-    return Flyway.configure()
-        .dataSource(TestDatabase.serverUrl(), null, null)
-        .locations("classpath:db/migration")
-        .schemas(schema)
-        .createSchemas(true)
-        .target(target)
-        .load();
-  }
-
-  private static void execute(String schema, String sql) throws SQLException {
-    try (Connection connection = DriverManager.getConnection(TestDatabase.serverUrl());
-        Statement statement = connection.createStatement()) {
-      statement.execute("SET search_path TO " + schema);
-      statement.execute(sql);
-    }
   }
 }

@@ -1,5 +1,8 @@
 package hongbao.postgres;
 
+import static hongbao.postgres.Migrations.execute;
+import static hongbao.postgres.Migrations.flyway;
+import static hongbao.postgres.Migrations.schema;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,8 +13,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,28 +49,6 @@ class RewardIndexMigrationTest {
         .hasMessageContaining("not a valid index on reward (campaign_id, trade_no)");
     assertThat(indexes(schema)).contains("reward_by_campaign");
     execute(schema, "DROP SCHEMA " + schema + " CASCADE");
-  }
-
-  private static String schema() {
-    return "hb_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-  }
-
-  private static Flyway flyway(String schema, String target) {
-    return Flyway.configure()
-        .dataSource(TestDatabase.serverUrl(), null, null)
-        .locations("classpath:db/migration")
-        .schemas(schema)
-        .createSchemas(true)
-        .target(target)
-        .load();
-  }
-
-  private static void execute(String schema, String sql) throws SQLException {
-    try (Connection connection = DriverManager.getConnection(TestDatabase.serverUrl());
-        Statement statement = connection.createStatement()) {
-      statement.execute("SET search_path TO " + schema);
-      statement.execute(sql);
-    }
   }
 
   private static List<String> indexes(String schema) throws SQLException {
