@@ -43,6 +43,7 @@ public final class ApiDescription implements HttpApi.Routes {
         .handler(
             ctx -> ctx.response().putHeader("content-type", "text/html; charset=utf-8").end(page));
     // Our page and its initializer first; Swagger UI's scripts and styles from the webjar.
+    router.get(UI_PATH + "/*").handler(StaticPaths::refuseEncodedSeparators);
     router.get(UI_PATH + "/*").handler(StaticHandler.create(PAGES).setIndexPage("index.html"));
     router.get(UI_PATH + "/*").handler(StaticHandler.create(swaggerUi));
   }
