@@ -26,6 +26,10 @@ final class RewardDoubles {
 
   private RewardDoubles() {}
 
+  /** A coupon type of the special queue: the sender tests' usual reward type. */
+  static final RewardType TEA =
+      new RewardType("TEA", RewardKind.COUPON, 10, 1, false, VirtualQueue.SPECIAL, "http://issuer");
+
   /** How a test's producer answers one send. */
   @FunctionalInterface
   interface Sending {

@@ -27,8 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 class RewardHandOverTest {
 
-  private static final RewardType TEA =
-      new RewardType("TEA", RewardKind.COUPON, 10, 1, false, VirtualQueue.SPECIAL, "http://issuer");
+  private static final RewardType TEA = RewardDoubles.TEA;
 
   private final TestClock clock = new TestClock(Instant.ofEpochSecond(1_000));
   private final RewardDoubles.FakeProducer kafka = new RewardDoubles.FakeProducer("kafka");

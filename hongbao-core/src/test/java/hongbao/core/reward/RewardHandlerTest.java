@@ -15,8 +15,7 @@ import org.junit.jupiter.api.Test;
 
 class RewardHandlerTest {
 
-  private static final RewardType OPEN =
-      new RewardType("TEA", RewardKind.COUPON, 10, 1, false, VirtualQueue.SPECIAL, "http://issuer");
+  private static final RewardType OPEN = RewardDoubles.TEA;
 
   private static final Reward REWARD =
       new Reward("t1", "u1", "c1", "rain", "TEA", Amount.fen(1), "", Instant.EPOCH);

@@ -25,8 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class RewardSenderQueuesFullTest {
 
-  private static final RewardType TEA =
-      new RewardType("TEA", RewardKind.COUPON, 10, 1, false, VirtualQueue.SPECIAL, "http://issuer");
+  private static final RewardType TEA = RewardDoubles.TEA;
 
   private static final RewardRequest REQUEST =
       new RewardRequest("t1", "u1", "c1", "rain", "TEA", 1, "");

@@ -11,8 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class RewardServiceTest {
 
-  private static final RewardType TEA =
-      new RewardType("TEA", RewardKind.COUPON, 10, 1, false, VirtualQueue.SPECIAL, "http://issuer");
+  private static final RewardType TEA = RewardDoubles.TEA;
 
   private static final Reward REWARD =
       new Reward("t1", "u1", "c1", "rain", "TEA", Amount.fen(1), "", Instant.EPOCH);

@@ -396,7 +396,6 @@ public final class RedisRewardBudget implements RewardBudget {
     if (layout == null) {
       return new Lapsed(byKey);
     }
-    redis.refuseBlocking("reading a campaign's budget freezes");
     var replies = new ArrayList<RedisFuture<String>>();
     for (int k = 0; k < layout.keys(); k++) {
       replies.add(redis.async().hget(keys.budget(campaignId, k), "frozen"));
@@ -498,7 +497,6 @@ public final class RedisRewardBudget implements RewardBudget {
     for (String tradeNo : tradeNos) {
       byKey.computeIfAbsent(keyOf(tradeNo, layout.keys()), k -> new ArrayList<>()).add(tradeNo);
     }
-    redis.refuseBlocking("reading a page of trades");
     var replies = new ArrayList<RedisFuture<List<KeyValue<String, String>>>>();
     byKey.forEach(
         (k, fields) ->
