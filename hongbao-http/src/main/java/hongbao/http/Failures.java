@@ -3,6 +3,7 @@ package hongbao.http;
 import hongbao.core.NotNow;
 import hongbao.core.RejectedException;
 import hongbao.core.Unavailable;
+import io.netty.handler.codec.http.HttpObjectDecoder;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.vertx.core.http.HttpClosedException;
@@ -20,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * dependency that is down is 503 UNAVAILABLE; anything else is a bug, logged with its stack trace
  * here and never shown to the client. A client that goes away is none of these: its request is
  * logged in one line, without a stack trace, since thousands of them are what an attack or a flaky
- * network looks like.
+ * network looks like. Nor is a request whose body Netty's decoder could not frame: the client's
+ * fault, logged in one line too.
  */
 final class Failures {
 
@@ -44,6 +46,9 @@ final class Failures {
    * answered "try again" too.
    */
   private static final String POSTGRES_CONTENTION = "40";
+
+  /** Netty's decoder of HTTP/1 requests, whose failures are the client's: {@link #reply}. */
+  private static final String HTTP_DECODER = HttpObjectDecoder.class.getName();
 
   private Failures() {}
 
@@ -84,6 +89,16 @@ final class Failures {
             ctx.request().path(),
             ctx.request().remoteAddress());
       }
+      return;
+    }
+    if (ctx.failure() != null && isRefusedByDecoder(unwrap(ctx.failure()))) {
+      LOG.info(
+          "malformed request body: {} {} from {}: {}",
+          ctx.request().method(),
+          ctx.request().path(),
+          ctx.request().remoteAddress(),
+          String.valueOf(unwrap(ctx.failure())));
+      // Vert.x closes the connection on such a failure: there is no one left to answer.
       return;
     }
     ApiError error =
@@ -169,6 +184,22 @@ final class Failures {
    */
   static void connectionFault(Throwable failure) {
     LOG.info("connection fault: {}", String.valueOf(failure));
+  }
+
+  /**
+   * Whether Netty's HTTP decoder raised {@code failure} while decoding the bytes of a request
+   * already under way: a chunk size that is no hexadecimal number, say. Vert.x hands such a failure
+   * raw (a {@code NumberFormatException}) to the request being read and closes the connection; only
+   * where it was thrown tells it from a bug of ours, and no handler of ours runs inside the
+   * decoder's {@code decode} (the messages it decodes are passed on after it returns).
+   */
+  static boolean isRefusedByDecoder(Throwable failure) {
+    for (StackTraceElement frame : failure.getStackTrace()) {
+      if (frame.getClassName().equals(HTTP_DECODER) && frame.getMethodName().equals("decode")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean isA(Throwable t, String className) {
