@@ -8,6 +8,7 @@ import java.util.Map;
  * What one bench run measured. Nullable parts were not measured in this run (no ceiling without
  * {@code --with-ceiling}, for instance).
  *
+ * @param openLoopWarmupGrabsPerSec the warm-up at the open loop's rate before its window
  * @param windows the measured closed-loop windows, payouts paused
  * @param median the field-by-field median of {@code windows}
  * @param drain the payout of what the windows grabbed, timed, with its CPU cost
@@ -20,6 +21,7 @@ record Summary(
     int concurrency,
     String pinning,
     List<Double> warmupGrabsPerSec,
+    List<Double> openLoopWarmupGrabsPerSec,
     List<Window> windows,
     Window median,
     CeilingResult ceiling,

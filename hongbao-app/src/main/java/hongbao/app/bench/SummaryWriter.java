@@ -44,6 +44,7 @@ final class SummaryWriter {
             .put("concurrency", s.concurrency())
             .put("pinning", s.pinning())
             .put("warmupGrabsPerSec", new JsonArray(s.warmupGrabsPerSec()))
+            .put("openLoopWarmupGrabsPerSec", new JsonArray(s.openLoopWarmupGrabsPerSec()))
             .put("runs", s.windows().size())
             .put("requests", m.requests())
             .put("grabbed", m.grabbed())
@@ -186,6 +187,12 @@ final class SummaryWriter {
           md,
           "open loop: rate (req/s)",
           f(o.ratePerSec()) + " (achieved " + f(o.requestsPerSec()) + ")");
+      row(
+          md,
+          "open loop: warm-up windows at that rate (grabs/s)",
+          s.openLoopWarmupGrabsPerSec().stream()
+              .map(SummaryWriter::f)
+              .collect(Collectors.joining(", ")));
       row(md, "open loop: latency ms p50 / p90 / p99 / p99.9 / max", latencyText(o.latency()));
       row(md, "open loop: CPU µs per grab", partiesText(o.cpuMicrosPerGrab()));
       row(md, "open loop: context switches per grab", switchesText(o.switchesPerGrab()));

@@ -45,6 +45,8 @@ class BenchCommandTest {
     assertThat(summary.getLong("grabbed")).isEqualTo(2000L);
     assertThat(summary.getLong("requests")).isEqualTo(2200L);
     assertThat(summary.getJsonArray("warmupGrabsPerSec")).isNotEmpty();
+    // The open loop's own warm-up, at its rate, ran before its window.
+    assertThat(summary.getJsonArray("openLoopWarmupGrabsPerSec")).isNotEmpty();
     assertThat(summary.getDouble("throughputPerSec")).isPositive();
     var latency = summary.getJsonObject("latencyMillis");
     for (String p : new String[] {"p50", "p90", "p99", "p999", "max"}) {
