@@ -3,25 +3,19 @@ package hongbao.app.reward;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import hongbao.app.support.DeadQueues;
 import hongbao.core.money.Amount;
 import hongbao.core.reward.RewardBook;
 import hongbao.core.reward.RewardBudget;
 import hongbao.crypto.Sealer;
 import hongbao.redis.LuaScript;
-import hongbao.redis.RedisLink;
-import hongbao.redis.reward.RedisRewardStream;
 import hongbao.sdk.Activity;
 import hongbao.sdk.Bonus;
 import hongbao.sdk.BonusReceipt;
-import hongbao.sdk.QueueTopology;
 import hongbao.sdk.RewardSdk;
 import hongbao.sdk.User;
 import io.lettuce.core.ScriptOutputType;
 import io.vertx.core.json.JsonObject;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -161,12 +155,12 @@ class RewardCrashTest {
     List<String> users =
         IntStream.range(0, 100)
             .mapToObj(i -> "stuck-user-" + i)
-            .filter(user -> Math.floorMod(user.hashCode(), 100) < 80)
+            .filter(DeadQueues::kafkaFirst)
             .limit(3)
             .toList();
     List<String> stuck = users.stream().map(user -> "stuck_" + user).toList();
 
-    try (RewardSdk sdk = unreachableQueues()) {
+    try (RewardSdk sdk = DeadQueues.sdk(fixture.redisUrl(), keyset)) {
       var receipts = new ArrayList<BonusReceipt>();
       try (var callers = Executors.newVirtualThreadPerTaskExecutor()) {
         // Each send waits out Kafka's metadata timeout (2 s): at once, they wait it out together.
@@ -226,43 +220,6 @@ class RewardCrashTest {
       assertThat(lines.stream().map(line -> namedIn(line, stuck)))
           .as(answer.raw())
           .containsExactlyInAnyOrderElementsOf(stuck);
-    }
-  }
-
-  /**
-   * An SDK on the service's Redis (budget, token copies, types) whose every queue refuses: Kafka at
-   * a port nobody listens on, and each Redis topic's stream replaced by a key of another type, so
-   * Redis answers every XADD with WRONGTYPE. Its retrier would wait an hour.
-   */
-  private RewardSdk unreachableQueues() {
-    var topology =
-        QueueTopology.parse(
-            "MASSIVE=kafka:dead-massive|redis:dead-massive|80;"
-                + "SPECIAL=kafka:dead-special|redis:dead-special|80;"
-                + "EXPRESS=redis:dead-express|kafka:dead-express|80");
-    RewardSdk sdk =
-        RewardSdk.builder()
-            .redis(fixture.redisUrl())
-            .kafka("127.0.0.1:" + closedPort())
-            .sealer(keyset)
-            .topology(topology)
-            .retryEvery(Duration.ofHours(1))
-            .build();
-    RedisLink link = sdk.parts().redis();
-    for (RedisRewardStream topic : sdk.parts().redisTopics().values()) {
-      for (String stream : topic.streams()) {
-        link.sync().del(stream);
-        link.sync().set(stream, "not a stream");
-      }
-    }
-    return sdk;
-  }
-
-  private static int closedPort() {
-    try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 
