@@ -17,6 +17,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.function.LongSupplier;
@@ -504,6 +505,19 @@ public final class BenchCommand implements Callable<Integer> {
       return Scenario.named(scenario, new BenchOptions(roundShares, packets, duplicates), round);
     }
 
+    /**
+     * Redis's forks so far, or null when there is no Redis to ask. A window waits for a rewrite in
+     * progress before it starts ({@link #awaitNoRewrite}), but one may start during it: the forks
+     * it saw tell the reader so.
+     */
+    private Long redisForks() {
+      if (redis == null) {
+        return null;
+      }
+      OptionalLong forks = redis.forks();
+      return forks.isPresent() ? forks.getAsLong() : null;
+    }
+
     /** How long a window waits for a Redis rewrite to end before it is measured regardless. */
     static final Duration REWRITE_WAIT_MAX = Duration.ofMinutes(2);
 
@@ -526,8 +540,8 @@ public final class BenchCommand implements Callable<Integer> {
     /**
      * {@link #warmUp(String, String)} with windows of {@code windowShares} grabs, in an open loop
      * at {@code rate} (0: closed). The open loop's arrivals, one at a time, take paths the closed
-     * loop's bursts do not: right after the closed warm-up, the service's compiler threads took 7-8
-     * µs per grab in the measured open-loop window, against 0-2.5 in the closed windows.
+     * loop's bursts do not: right after the closed warm-up, the service's compiler threads took up
+     * to 8 µs per grab in the measured open-loop window, against 0-4 in the closed windows.
      */
     private List<Double> warmUp(String round, String label, int windowShares, double rate)
         throws Exception {
@@ -571,6 +585,7 @@ public final class BenchCommand implements Callable<Integer> {
       Map<String, Long> outcomesBefore = book.outcomes();
       awaitNoRewrite(label);
       System.out.println(label + ": started");
+      Long forksBefore = redisForks();
       CpuMeter.Sample start = meter.sample();
       double elapsed;
       var progress = new Progress(label, calls.size(), load::completed, System.out);
@@ -580,6 +595,7 @@ public final class BenchCommand implements Callable<Integer> {
         progress.close();
       }
       CpuMeter.Usage usage = meter.sample().since(start);
+      Long forksAfter = redisForks();
       var outcomes = new TreeMap<String, Long>();
       book.outcomes()
           .forEach(
@@ -603,7 +619,8 @@ public final class BenchCommand implements Callable<Integer> {
               recorder.latency(),
               usage.microsPer(grabbed),
               usage.cores(),
-              usage.switchesPer(grabbed));
+              usage.switchesPer(grabbed),
+              forksBefore == null || forksAfter == null ? null : forksAfter - forksBefore);
       System.out.println(SummaryWriter.windowLine(label, window));
       return window;
     }

@@ -26,7 +26,10 @@ final class Medians {
     return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 
-  /** Counts are summed; rates, latencies and CPU per grab are the medians of the windows'. */
+  /**
+   * Counts (Redis's forks among them) are summed; rates, latencies and CPU per grab are the medians
+   * of the windows'.
+   */
   static Window of(List<Window> windows) {
     var outcomes = new TreeMap<String, Long>();
     windows.forEach(w -> w.outcomes().forEach((name, n) -> outcomes.merge(name, n, Long::sum)));
@@ -47,7 +50,10 @@ final class Medians {
             of(windows, w -> w.latency().max())),
         perParty(windows.stream().map(Window::cpuMicrosPerGrab).toList()),
         perParty(windows.stream().map(Window::cores).toList()),
-        perParty(windows.stream().map(Window::switchesPerGrab).toList()));
+        perParty(windows.stream().map(Window::switchesPerGrab).toList()),
+        windows.stream().anyMatch(w -> w.redisForks() == null)
+            ? null
+            : windows.stream().mapToLong(Window::redisForks).sum());
   }
 
   private static double of(List<Window> windows, ToDoubleFunction<Window> field) {

@@ -44,6 +44,14 @@ final class RedisInfo implements AutoCloseable {
         || value(persistence, "rdb_bgsave_in_progress").orElse(0) == 1;
   }
 
+  /**
+   * How many children the server has forked since it started ({@code total_forks} of {@code INFO
+   * stats}): AOF rewrites and RDB saves. Empty for a server that does not say.
+   */
+  OptionalLong forks() {
+    return field("stats", "total_forks");
+  }
+
   boolean exists(String key) {
     return connection.sync().exists(key) > 0;
   }

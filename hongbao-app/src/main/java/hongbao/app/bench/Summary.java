@@ -49,6 +49,8 @@ record Summary(
    * @param cpuMicrosPerGrab CPU microseconds per GRABBED answer, per party
    * @param cores the share of one core each party kept busy
    * @param switchesPerGrab context switches per GRABBED answer, per party (its live threads)
+   * @param redisForks the children Redis forked during the window (AOF rewrites, which take the
+   *     core it shares with the service), or null when the bench cannot read them
    */
   record Window(
       long requests,
@@ -62,7 +64,8 @@ record Summary(
       Latency latency,
       Map<Party, Double> cpuMicrosPerGrab,
       Map<Party, Double> cores,
-      Map<Party, Double> switchesPerGrab) {}
+      Map<Party, Double> switchesPerGrab,
+      Long redisForks) {}
 
   /**
    * The bare grab script under redis-benchmark, several runs.

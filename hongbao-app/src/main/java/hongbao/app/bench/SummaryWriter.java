@@ -56,6 +56,7 @@ final class SummaryWriter {
             .put("cpuMicrosPerGrab", perParty(m.cpuMicrosPerGrab()))
             .put("cores", perParty(m.cores()))
             .put("switchesPerGrab", perParty(m.switchesPerGrab()))
+            .put("redisForks", m.redisForks())
             .put("windows", windows)
             .put("reconciled", s.reconciled())
             .put("discrepancies", new JsonArray(s.discrepancies()))
@@ -101,7 +102,8 @@ final class SummaryWriter {
         .put("latencyMillis", latency(w.latency()))
         .put("cpuMicrosPerGrab", perParty(w.cpuMicrosPerGrab()))
         .put("cores", perParty(w.cores()))
-        .put("switchesPerGrab", perParty(w.switchesPerGrab()));
+        .put("switchesPerGrab", perParty(w.switchesPerGrab()))
+        .put("redisForks", w.redisForks());
   }
 
   private static JsonObject drain(Drain d) {
@@ -157,6 +159,7 @@ final class SummaryWriter {
     row(md, "CPU µs per grab (median)", partiesText(m.cpuMicrosPerGrab()));
     row(md, "cores busy (median)", partiesText(m.cores()));
     row(md, "context switches per grab (median)", switchesText(m.switchesPerGrab()));
+    row(md, "Redis forks (AOF rewrites) during the windows", count(m.redisForks()));
     row(md, "reconciled", s.reconciled() + (s.reconciled() ? "" : " " + s.discrepancies()));
     if (s.ceiling() != null) {
       row(
@@ -196,6 +199,7 @@ final class SummaryWriter {
       row(md, "open loop: latency ms p50 / p90 / p99 / p99.9 / max", latencyText(o.latency()));
       row(md, "open loop: CPU µs per grab", partiesText(o.cpuMicrosPerGrab()));
       row(md, "open loop: context switches per grab", switchesText(o.switchesPerGrab()));
+      row(md, "open loop: Redis forks (AOF rewrites) during it", count(o.redisForks()));
     }
     row(md, "Redis bytes per grab", f(s.redisBytesPerGrab()));
     md.append("\n![latency](").append(PLOT).append(")\n");
@@ -208,14 +212,17 @@ final class SummaryWriter {
   /** One line per measured window, printed as the run goes. */
   static String windowLine(String label, Window w) {
     return String.format(
-        Locale.ROOT,
-        "%s: %d requests, %.0f grabs/s, p99 %.2f ms, CPU µs/grab %s; switches/grab %s",
-        label,
-        w.requests(),
-        w.grabsPerSec(),
-        w.latency().p99(),
-        partiesText(w.cpuMicrosPerGrab()),
-        switchesText(w.switchesPerGrab()));
+            Locale.ROOT,
+            "%s: %d requests, %.0f grabs/s, p99 %.2f ms, CPU µs/grab %s; switches/grab %s",
+            label,
+            w.requests(),
+            w.grabsPerSec(),
+            w.latency().p99(),
+            partiesText(w.cpuMicrosPerGrab()),
+            switchesText(w.switchesPerGrab()))
+        + (w.redisForks() != null && w.redisForks() > 0
+            ? "; Redis forked " + w.redisForks() + " (an AOF rewrite) during it"
+            : "");
   }
 
   static String drainLine(Drain d) {
@@ -266,6 +273,10 @@ final class SummaryWriter {
 
   private static String f(Double value) {
     return value == null ? "-" : String.format(Locale.ROOT, "%.0f", value);
+  }
+
+  private static String count(Long value) {
+    return value == null ? "-" : value.toString();
   }
 
   private static String f1(Double value) {

@@ -65,6 +65,9 @@ class BenchCommandTest {
     assertThat(summary.getDouble("payoutDrainPerSec")).isPositive();
     // A packet of its own size, with a tenth more requests (the losers) like every hot window.
     assertThat(summary.getJsonObject("openLoop").getLong("requests")).isEqualTo(660L);
+    // The embedded Redis says how many children it forked: none or more, never unknown.
+    assertThat(summary.getJsonObject("openLoop").getLong("redisForks")).isNotNull().isNotNegative();
+    assertThat(summary.getLong("redisForks")).isNotNull().isNotNegative();
     assertThat(summary.getDouble("redisBytesPerGrab")).isNotNull();
     assertThat(summary.containsKey("ceilingPerSec")).isTrue();
     assertThat(summary.containsKey("ratioToCeiling")).isTrue();
