@@ -52,6 +52,13 @@ final class RedisInfo implements AutoCloseable {
     return field("stats", "total_forks");
   }
 
+  /**
+   * Starts a rewrite of the append-only file now (Redis schedules it after a child still at work).
+   */
+  void rewriteAof() {
+    connection.sync().bgrewriteaof();
+  }
+
   boolean exists(String key) {
     return connection.sync().exists(key) > 0;
   }
