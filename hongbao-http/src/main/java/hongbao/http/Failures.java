@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * here and never shown to the client. A client that goes away is none of these: its request is
  * logged in one line, without a stack trace, since thousands of them are what an attack or a flaky
  * network looks like. Nor is a request whose body Netty's decoder could not frame: the client's
- * fault, logged in one line too.
+ * fault, logged without a stack trace too.
  */
 final class Failures {
 

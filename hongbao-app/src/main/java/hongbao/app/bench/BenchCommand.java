@@ -35,8 +35,10 @@ import picocli.CommandLine.Spec;
  * stops rising, then measures several closed-loop windows with payouts paused (the service's
  * maximum, and each process's CPU time per grab), times the payout of what they grabbed, and
  * optionally the bare grab script's ceiling, the drain of a large backlog and an open-loop window
- * at a fraction of the maximum. It checks the answers and the reconciler and writes summary.json,
- * summary.md and latency pictures. Exit code 1 when anything does not add up.
+ * at a fraction of the maximum, after a warm-up at its own rate. Each measured window starts on a
+ * freshly rewritten AOF of the embedded Redis and reports the children Redis forked during it. It
+ * checks the answers and the reconciler and writes summary.json, summary.md and latency pictures.
+ * Exit code 1 when anything does not add up.
  */
 @Command(
     name = "bench",
@@ -164,7 +166,9 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(
       names = "--warmup-max-seconds",
       defaultValue = "180",
-      description = "the warm-up stops here even if the rate still rises")
+      description =
+          "each warm-up (the first, the one after a backlog's drain, the open loop's) stops"
+              + " starting windows here even if the rate still rises")
   int warmupMaxSeconds;
 
   @Option(names = "--with-ceiling", description = "also measure the bare grab script")
@@ -521,18 +525,18 @@ public final class BenchCommand implements Callable<Integer> {
 
     /**
      * Rewrites the embedded Redis's append-only file before a measured window (the window then
-     * waits for it, {@link #awaitNoRewrite}), so that none starts inside it. The server rewrites
-     * its file each time it has doubled, and the child of a rewrite takes CPU 0 from the service
-     * and Redis: the open loop's window of 60,000 grabs caught one, its rate fell from 17,242 to
-     * 13,801 req/s within the window and its p99 was 941 ms, against 52-189 ms in the three windows
-     * just before it at the same rate. Each window's line says whether Redis forked during it all
-     * the same. Only the embedded server: the bench rewrites no one else's files.
+     * waits for it, {@link #awaitNoRewrite}), so that none is due inside it unless the window alone
+     * doubles the file. The server rewrites its file each time it has doubled (and is 64 MB at
+     * least), and the child of a rewrite takes CPU 0 from the service and Redis: the open loop's
+     * window of 60,000 grabs caught one, its rate fell from 17,242 to 13,801 req/s within the
+     * window and its p99 was 941 ms, against 52-189 ms in the three windows just before it at the
+     * same rate. Each window's line says whether Redis forked during it all the same. Only the
+     * embedded server: the bench rewrites no one else's files.
      */
     private void rewriteAofBefore(String label) throws InterruptedException {
-      if (redis == null || !target.embedded) {
+      if (redis == null || !target.embedded || !awaitNoRewrite(label)) {
         return;
       }
-      awaitNoRewrite(label);
       redis.rewriteAof();
     }
 
@@ -649,9 +653,9 @@ public final class BenchCommand implements Callable<Integer> {
      * took CPU 0 from the service and Redis and was charged to Redis when reaped (202 µs per grab
      * in one open-loop window, against 18 in the closed windows before it).
      */
-    private void awaitNoRewrite(String label) throws InterruptedException {
+    private boolean awaitNoRewrite(String label) throws InterruptedException {
       if (redis == null) {
-        return;
+        return true;
       }
       long started = System.nanoTime();
       long deadline = started + REWRITE_WAIT_MAX.toNanos();
@@ -659,7 +663,7 @@ public final class BenchCommand implements Callable<Integer> {
         if (System.nanoTime() > deadline) {
           System.out.println(
               label + ": Redis still rewriting after " + REWRITE_WAIT_MAX + "; measured anyway");
-          return;
+          return false;
         }
         Thread.sleep(100);
       }
@@ -668,6 +672,7 @@ public final class BenchCommand implements Callable<Integer> {
         System.out.printf(
             java.util.Locale.ROOT, "%s: waited %.1f s for Redis's AOF rewrite%n", label, waited);
       }
+      return true;
     }
 
     /** Resumes payouts and times the drain of the backlog, with each party's CPU meanwhile. */
@@ -750,7 +755,10 @@ public final class BenchCommand implements Callable<Integer> {
         return null;
       }
       if (warmupShares > 0) {
-        openLoopWarmup = warmUp("openwarm", "open-loop warm-up", shares, openRate);
+        // Windows of about 1.5 s of arrivals (the closed windows' length on this box), at most
+        // --shares: long enough for the compiler's share to be read, short at a low --rate.
+        int windowShares = (int) Math.min(shares, Math.max(100, openRate * 1.5));
+        openLoopWarmup = warmUp("openwarm", "open-loop warm-up", windowShares, openRate);
       }
       setPayouts(openLoopPayouts);
       String label = String.format(java.util.Locale.ROOT, "open loop at %.0f req/s", openRate);

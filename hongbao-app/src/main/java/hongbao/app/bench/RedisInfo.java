@@ -1,13 +1,16 @@
 package hongbao.app.bench;
 
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.util.OptionalLong;
 
 /**
  * What the bench reads from Redis: from {@code INFO}, {@code used_memory} (what the grabs cost
  * Redis) and {@code process_id} (whose CPU time to measure when Redis runs on this machine); and
- * whether a key exists; from {@code INFO persistence}, whether a background rewrite runs.
+ * whether a key exists; from {@code INFO persistence}, whether a background rewrite runs or waits
+ * to; from {@code INFO stats}, how many children the server forked. The one thing it asks of Redis
+ * is a rewrite of the embedded server's append-only file before a measured window.
  */
 final class RedisInfo implements AutoCloseable {
 
@@ -41,6 +44,7 @@ final class RedisInfo implements AutoCloseable {
   boolean rewriting() {
     String persistence = connection.sync().info("persistence");
     return value(persistence, "aof_rewrite_in_progress").orElse(0) == 1
+        || value(persistence, "aof_rewrite_scheduled").orElse(0) == 1
         || value(persistence, "rdb_bgsave_in_progress").orElse(0) == 1;
   }
 
@@ -54,9 +58,16 @@ final class RedisInfo implements AutoCloseable {
 
   /**
    * Starts a rewrite of the append-only file now (Redis schedules it after a child still at work).
+   * A rewrite already under way, started since the caller last looked, does as well.
    */
   void rewriteAof() {
-    connection.sync().bgrewriteaof();
+    try {
+      connection.sync().bgrewriteaof();
+    } catch (RedisCommandExecutionException e) {
+      if (e.getMessage() == null || !e.getMessage().contains("already in progress")) {
+        throw e;
+      }
+    }
   }
 
   boolean exists(String key) {

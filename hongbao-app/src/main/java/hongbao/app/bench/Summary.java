@@ -49,8 +49,9 @@ record Summary(
    * @param cpuMicrosPerGrab CPU microseconds per GRABBED answer, per party
    * @param cores the share of one core each party kept busy
    * @param switchesPerGrab context switches per GRABBED answer, per party (its live threads)
-   * @param redisForks the children Redis forked during the window (AOF rewrites, which take the
-   *     core it shares with the service), or null when the bench cannot read them
+   * @param redisForks the children Redis forked during the window (AOF rewrites, RDB saves: each
+   *     takes CPU from the core Redis shares with the service), or null when the bench cannot read
+   *     them
    */
   record Window(
       long requests,

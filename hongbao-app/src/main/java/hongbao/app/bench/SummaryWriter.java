@@ -159,7 +159,7 @@ final class SummaryWriter {
     row(md, "CPU µs per grab (median)", partiesText(m.cpuMicrosPerGrab()));
     row(md, "cores busy (median)", partiesText(m.cores()));
     row(md, "context switches per grab (median)", switchesText(m.switchesPerGrab()));
-    row(md, "Redis forks (AOF rewrites) during the windows", count(m.redisForks()));
+    row(md, "Redis forks (AOF rewrites, RDB saves) during the windows", count(m.redisForks()));
     row(md, "reconciled", s.reconciled() + (s.reconciled() ? "" : " " + s.discrepancies()));
     if (s.ceiling() != null) {
       row(
@@ -193,13 +193,15 @@ final class SummaryWriter {
       row(
           md,
           "open loop: warm-up windows at that rate (grabs/s)",
-          s.openLoopWarmupGrabsPerSec().stream()
-              .map(SummaryWriter::f)
-              .collect(Collectors.joining(", ")));
+          s.openLoopWarmupGrabsPerSec().isEmpty()
+              ? "-"
+              : s.openLoopWarmupGrabsPerSec().stream()
+                  .map(SummaryWriter::f)
+                  .collect(Collectors.joining(", ")));
       row(md, "open loop: latency ms p50 / p90 / p99 / p99.9 / max", latencyText(o.latency()));
       row(md, "open loop: CPU µs per grab", partiesText(o.cpuMicrosPerGrab()));
       row(md, "open loop: context switches per grab", switchesText(o.switchesPerGrab()));
-      row(md, "open loop: Redis forks (AOF rewrites) during it", count(o.redisForks()));
+      row(md, "open loop: Redis forks (AOF rewrites, RDB saves) during it", count(o.redisForks()));
     }
     row(md, "Redis bytes per grab", f(s.redisBytesPerGrab()));
     md.append("\n![latency](").append(PLOT).append(")\n");
@@ -221,7 +223,7 @@ final class SummaryWriter {
             partiesText(w.cpuMicrosPerGrab()),
             switchesText(w.switchesPerGrab()))
         + (w.redisForks() != null && w.redisForks() > 0
-            ? "; Redis forked " + w.redisForks() + " (an AOF rewrite) during it"
+            ? "; Redis forked " + w.redisForks() + " children (AOF rewrites, RDB saves) during it"
             : "");
   }
 

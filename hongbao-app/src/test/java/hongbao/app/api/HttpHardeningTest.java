@@ -3,6 +3,7 @@ package hongbao.app.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import hongbao.app.support.Api;
 import hongbao.app.support.Api.Response;
@@ -283,34 +284,60 @@ class HttpHardeningTest {
   /**
    * A chunked body whose chunk size is no hexadecimal number fails inside Netty's decoder, which
    * hands the raw {@code NumberFormatException} to the request being read: it was logged at ERROR,
-   * with its stack, as a bug. It is the client's malformed request: one line at INFO, no packet.
-   * Vert.x closes the connection at once, answering nothing; the client sees its request refused by
-   * that close.
+   * with its stack, as a bug. It is the client's malformed request: logged at INFO without a stack
+   * (the connection's fault, the request refused, the request aborted), and no packet. Vert.x
+   * closes the connection at once, answering nothing; the client sees its request refused by that
+   * close.
    */
   @Test
   void aChunkSizeThatIsNoNumber_isTheClientsFault_andNoErrorInTheLog() throws IOException {
     String token = api.token("chunks");
+    assertThat(api.topUp("chunks", 1_000).status()).isEqualTo(200);
+    String packet =
+        JsonObject.of("amount", 100, "count", 2, "type", "LUCKY", "expiresInSeconds", 3_600)
+            .encode();
+    String chunk = Integer.toHexString(packet.length()) + "\r\n" + packet + "\r\n";
     try (var log = new LogCapture()) {
-      for (String body : List.of("zz\r\n{}\r\n0\r\n\r\n", "2\r\n{}\r\nq1\r\n}\r\n0\r\n\r\n")) {
+      // A whole packet's body in a good chunk, then a size that is no number; and one at once.
+      for (String body :
+          List.of(chunk + "zz\r\n}\r\n0\r\n\r\n", "zz\r\n" + packet + "\r\n0\r\n\r\n")) {
         try (Socket socket = connect()) {
-          send(
-              socket,
-              "POST /api/v1/packets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
-                  + token
-                  + "\r\nIdempotency-Key: chunks\r\nContent-Type: application/json"
-                  + "\r\nTransfer-Encoding: chunked\r\n\r\n"
-                  + body);
+          send(socket, chunkedPost(token, "chunks-" + body.length(), body));
           assertThat(readUntilClosed(socket, Duration.ofSeconds(5)))
               .as("closed by Vert.x, which answers nothing once the body's framing broke: " + body)
-              .contains("");
+              .hasValue("");
         }
       }
       assertThat(log.events()).noneMatch(e -> e.getThrowableProxy() != null);
-      assertThat(log.events())
+      List<ILoggingEvent> failures =
+          log.events().stream()
+              .filter(e -> e.getLoggerName().equals("hongbao.http.Failures"))
+              .toList();
+      assertThat(failures).allMatch(e -> e.getLevel() == Level.INFO);
+      assertThat(failures)
           .filteredOn(e -> e.getFormattedMessage().startsWith("malformed request body"))
           .hasSize(2);
     }
-    assertThat(api.get("/api/v1/packets?box=sent", token).json().getJsonArray("items")).isEmpty();
+    assertThat(api.get("/api/v1/packets?box=sent", token).json().getJsonArray("items"))
+        .as("nothing sent")
+        .isEmpty();
+    // The same body, framed well, is a packet: what the refused ones would have made.
+    try (Socket socket = connect()) {
+      send(socket, chunkedPost(token, "chunks-framed", chunk + "0\r\n\r\n"));
+      assertThat(readUntilClosed(socket, Duration.ofSeconds(5)).orElseThrow())
+          .matches("(?s)HTTP/1\\.1 201 .*");
+    }
+    assertThat(api.get("/api/v1/packets?box=sent", token).json().getJsonArray("items")).hasSize(1);
+  }
+
+  private static String chunkedPost(String token, String idempotencyKey, String chunkedBody) {
+    return "POST /api/v1/packets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+        + token
+        + "\r\nIdempotency-Key: "
+        + idempotencyKey
+        + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked"
+        + "\r\nConnection: close\r\n\r\n"
+        + chunkedBody;
   }
 
   /**

@@ -29,8 +29,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A tap that dies inside its issue, after the reward budget recorded its trade and before a queue
  * took the event: the third point rain.md says a tap may die at. Played by drawing as the tap does
- * and issuing its win as the tap's issuer does, through an SDK whose queues refuse and whose
- * retrier never runs again ({@link DeadQueues}), then going on without it.
+ * (the home script, as {@code RainCrashTest} calls it) and issuing its win with the arguments the
+ * service's issuer gives the SDK ({@code CampaignWiring.issuerOn}), through an SDK whose queues
+ * refuse and whose retrier never runs again ({@link DeadQueues}), then going on without it.
  *
  * <p>The win is not issued again: the closer sees its trade and takes it as issued, and gives back
  * the budget less every prize. The reward stays accepted, its cash reserved in the campaign's

@@ -19,20 +19,26 @@ import java.time.Duration;
  */
 public final class DeadQueues {
 
+  /** The share of users, in percent, whose events try their queue's master first. */
+  private static final int MASTER_PERCENT = 80;
+
   private DeadQueues() {}
 
   /**
    * Every queue refuses: Kafka at a port nobody listens on, and each Redis topic's stream replaced
-   * by a key of another type, so Redis answers every XADD with WRONGTYPE. An event whose user's
-   * hash (mod 100) is below 80 tries Kafka first, waits out its metadata timeout (2 s), and is then
-   * refused by Redis at once, so closing the SDK costs no second Kafka timeout.
+   * by a key of another type, so Redis answers every XADD with WRONGTYPE. On the MASSIVE and
+   * SPECIAL queues an event whose user's hash (mod 100) is below {@value #MASTER_PERCENT} tries
+   * Kafka first, waits out its metadata timeout (2 s), and is then refused by Redis at once, so
+   * closing the SDK costs no second Kafka timeout; EXPRESS events of those users try Redis first.
    */
   public static RewardSdk sdk(String redisUrl, Sealer keyset) {
     var topology =
         QueueTopology.parse(
-            "MASSIVE=kafka:dead-massive|redis:dead-massive|80;"
-                + "SPECIAL=kafka:dead-special|redis:dead-special|80;"
-                + "EXPRESS=redis:dead-express|kafka:dead-express|80");
+            String.format(
+                "MASSIVE=kafka:dead-massive|redis:dead-massive|%1$d;"
+                    + "SPECIAL=kafka:dead-special|redis:dead-special|%1$d;"
+                    + "EXPRESS=redis:dead-express|kafka:dead-express|%1$d",
+                MASTER_PERCENT));
     RewardSdk sdk =
         RewardSdk.builder()
             .redis(redisUrl)
@@ -51,9 +57,9 @@ public final class DeadQueues {
     return sdk;
   }
 
-  /** Whether an event of {@code user} tries Kafka first (see {@link #sdk}). */
+  /** Whether a MASSIVE or SPECIAL event of {@code user} tries Kafka first (see {@link #sdk}). */
   public static boolean kafkaFirst(String user) {
-    return Math.floorMod(user.hashCode(), 100) < 80;
+    return Math.floorMod(user.hashCode(), 100) < MASTER_PERCENT;
   }
 
   private static int closedPort() {
