@@ -6,6 +6,7 @@ import hongbao.core.Unavailable;
 import io.netty.handler.codec.http.HttpObjectDecoder;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.vertx.core.VertxException;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -59,6 +60,12 @@ final class Failures {
     }
     if (cause instanceof RejectedException rejected) {
       return ErrorTable.toApiError(rejected);
+    }
+    if (cause instanceof VertxException && status >= 400 && status < 500) {
+      // The router's own refusal of the request (a Host that names no valid authority): the
+      // client's, as the status it set says, not a bug.
+      LOG.info("request refused by the router: {}", cause.getMessage());
+      return new ApiError(status, "INVALID_REQUEST", "bad request: " + cause.getMessage());
     }
     if (cause == null) {
       return switch (status) {

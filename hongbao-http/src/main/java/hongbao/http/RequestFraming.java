@@ -18,9 +18,12 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>a {@code Transfer-Encoding} other than {@code chunked} alone ({@code identity}, {@code
- *       gzip}, {@code gzip, chunked}, an empty value): Netty takes such a request to have no body
- *       and reads its body as the next request, so a request hidden in a body ran, money moving
- *       (request smuggling; RFC 9112 section 6.3 asks for exactly this refusal);
+ *       gzip}, {@code gzip, chunked}, an empty value), or any on an HTTP/1.0 request: where none of
+ *       the codings is {@code chunked} and no {@code Content-Length} is given, Netty takes the
+ *       request to have no body and reads its body as the next request, so a request hidden in a
+ *       body ran, money moving (request smuggling; RFC 9112 section 6.3 asks for a 400 and a close
+ *       when {@code chunked} is not the last coding, section 6.1 for a close after any coding on
+ *       HTTP/1.0, and a coding this server does not apply is refused the same way);
  *   <li>an HTTP/1.1 request without a {@code Host} header (RFC 9112 section 3.2): Vert.x refuses to
  *       route it, which reached the client as a 500 and the log as a bug.
  * </ul>
@@ -46,6 +49,11 @@ final class RequestFraming implements Handler<HttpServerRequest> {
   @Override
   public void handle(HttpServerRequest request) {
     if (!refused.isEmpty() && refused.contains(request.connection())) {
+      LOG.info(
+          "request not served: {} {} from {}: pipelined behind a refused request; closing",
+          request.method(),
+          request.path(),
+          request.remoteAddress());
       request.connection().close();
       return;
     }
@@ -68,6 +76,7 @@ final class RequestFraming implements Handler<HttpServerRequest> {
         problem);
     HttpConnection connection = request.connection();
     refused.add(connection);
+    connection.closeHandler(closed -> refused.remove(connection));
     request
         .response()
         .setStatusCode(400)
@@ -86,8 +95,9 @@ final class RequestFraming implements Handler<HttpServerRequest> {
     if (version == HttpVersion.HTTP_2) {
       return null;
     }
-    if (!transferEncodings.isEmpty() && !chunkedAlone(transferEncodings)) {
-      return "Transfer-Encoding other than chunked alone: the body's length cannot be known";
+    if (!transferEncodings.isEmpty()
+        && (version != HttpVersion.HTTP_1_1 || !chunkedAlone(transferEncodings))) {
+      return "Transfer-Encoding other than chunked alone on HTTP/1.1: the body's length cannot be known";
     }
     if (version == HttpVersion.HTTP_1_1 && !hasHost) {
       return "an HTTP/1.1 request needs a Host header";

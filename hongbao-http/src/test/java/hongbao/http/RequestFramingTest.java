@@ -31,6 +31,9 @@ class RequestFramingTest {
           .as(codings.toString())
           .startsWith("Transfer-Encoding other than chunked alone");
     }
+    assertThat(RequestFraming.problem(HttpVersion.HTTP_1_0, List.of("chunked"), false))
+        .as("HTTP/1.0 has no transfer codings")
+        .startsWith("Transfer-Encoding other than chunked alone");
   }
 
   @Test
