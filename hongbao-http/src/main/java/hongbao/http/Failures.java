@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
 final class Failures {
 
   private static final Logger LOG = LoggerFactory.getLogger(Failures.class);
-  private static final String JSON = "application/json; charset=utf-8";
+  static final String JSON = "application/json; charset=utf-8";
 
   /**
    * Exceptions from the Redis and PostgreSQL clients mean a dependency is unavailable, but for the

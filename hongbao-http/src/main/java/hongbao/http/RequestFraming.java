@@ -35,7 +35,6 @@ import org.slf4j.LoggerFactory;
 final class RequestFraming implements Handler<HttpServerRequest> {
 
   private static final Logger LOG = LoggerFactory.getLogger(RequestFraming.class);
-  private static final String JSON = "application/json; charset=utf-8";
 
   private final Handler<HttpServerRequest> next;
 
@@ -80,7 +79,7 @@ final class RequestFraming implements Handler<HttpServerRequest> {
     request
         .response()
         .setStatusCode(400)
-        .putHeader("content-type", JSON)
+        .putHeader("content-type", Failures.JSON)
         .putHeader("connection", "close")
         .end(Render.error("INVALID_REQUEST", problem).encode())
         .onComplete(ignored -> connection.close().onComplete(closed -> refused.remove(connection)));

@@ -192,9 +192,7 @@ class HttpHardeningTest {
       long tookMillis = (System.nanoTime() - started) / 1_000_000;
       String answer = received.toString(StandardCharsets.UTF_8);
       assertThat(answer).startsWith("HTTP/1.1 408 ");
-      String body = answer.substring(answer.indexOf("\r\n\r\n") + 4);
-      assertThat(new JsonObject(body).getJsonObject("error").getString("code"))
-          .isEqualTo("INVALID_REQUEST");
+      assertThat(errorCode(answer)).isEqualTo("INVALID_REQUEST");
       assertThat(tookMillis).isBetween(BODY.toMillis() - 200, BODY.toMillis() + 3_000);
     }
   }
@@ -211,9 +209,7 @@ class HttpHardeningTest {
         String answer = readUntilClosed(socket, Duration.ofSeconds(5)).orElseThrow();
         assertThat(answer).matches("(?s)HTTP/1\\.[01] (431|414|400) .*");
         assertThat(answer.toLowerCase()).contains("content-type: application/json");
-        String body = answer.substring(answer.indexOf("\r\n\r\n") + 4);
-        assertThat(new JsonObject(body).getJsonObject("error").getString("code"))
-            .isEqualTo("INVALID_REQUEST");
+        assertThat(errorCode(answer)).isEqualTo("INVALID_REQUEST");
       }
     }
     Response response =
@@ -257,9 +253,7 @@ class HttpHardeningTest {
                   + "\r\nConnection: close\r\n\r\n");
           String answer = readUntilClosed(socket, Duration.ofSeconds(5)).orElseThrow();
           assertThat(answer).as(target).matches("(?s)HTTP/1\\.1 400 .*");
-          String body = answer.substring(answer.indexOf("\r\n\r\n") + 4);
-          assertThat(new JsonObject(body).getJsonObject("error").getString("code"))
-              .isEqualTo("INVALID_REQUEST");
+          assertThat(errorCode(answer)).isEqualTo("INVALID_REQUEST");
         }
       }
       // A body is never read for such a request: the connection is closed after the answer.
@@ -376,9 +370,7 @@ class HttpHardeningTest {
           if (!answer.isEmpty()) {
             assertThat(answer.split("HTTP/1\\.1 ", -1)).as("one answer: " + coding).hasSize(2);
             assertThat(answer.toLowerCase()).contains("connection: close");
-            String body = answer.substring(answer.indexOf("\r\n\r\n") + 4);
-            assertThat(new JsonObject(body).getJsonObject("error").getString("code"))
-                .isEqualTo("INVALID_REQUEST");
+            assertThat(errorCode(answer)).isEqualTo("INVALID_REQUEST");
           }
         }
       }
@@ -406,22 +398,14 @@ class HttpHardeningTest {
   @Test
   void anHttp11RequestWithoutHost_isA400_andNoErrorInTheLog() throws IOException {
     try (var log = new LogCapture()) {
-      try (Socket socket = connect()) {
-        send(socket, "GET /health HTTP/1.1\r\nConnection: close\r\n\r\n");
-        String answer = readUntilClosed(socket, Duration.ofSeconds(5)).orElseThrow();
-        assertThat(answer).matches("(?s)HTTP/1\\.1 400 .*");
-        String body = answer.substring(answer.indexOf("\r\n\r\n") + 4);
-        assertThat(new JsonObject(body).getJsonObject("error").getString("code"))
-            .isEqualTo("INVALID_REQUEST");
-      }
-      // A Host that names no valid authority: refused by the router, the client's fault too.
-      try (Socket socket = connect()) {
-        send(socket, "GET /health HTTP/1.1\r\nHost: [::1\r\nConnection: close\r\n\r\n");
-        String answer = readUntilClosed(socket, Duration.ofSeconds(5)).orElseThrow();
-        assertThat(answer).matches("(?s)HTTP/1\\.1 400 .*");
-        String body = answer.substring(answer.indexOf("\r\n\r\n") + 4);
-        assertThat(new JsonObject(body).getJsonObject("error").getString("code"))
-            .isEqualTo("INVALID_REQUEST");
+      // No Host; then a Host that names no valid authority, refused by the router.
+      for (String host : List.of("", "Host: [::1\r\n")) {
+        try (Socket socket = connect()) {
+          send(socket, "GET /health HTTP/1.1\r\n" + host + "Connection: close\r\n\r\n");
+          String answer = readUntilClosed(socket, Duration.ofSeconds(5)).orElseThrow();
+          assertThat(answer).as(host).matches("(?s)HTTP/1\\.1 400 .*");
+          assertThat(errorCode(answer)).isEqualTo("INVALID_REQUEST");
+        }
       }
       try (Socket socket = connect()) {
         send(socket, "GET /health HTTP/1.0\r\n\r\n");
@@ -432,6 +416,12 @@ class HttpHardeningTest {
       assertThat(log.events()).noneMatch(e -> e.getThrowableProxy() != null);
       assertThat(log.events()).noneMatch(e -> e.getLevel() == Level.ERROR);
     }
+  }
+
+  /** The error code in the JSON body of a raw HTTP answer. */
+  private static String errorCode(String answer) {
+    String body = answer.substring(answer.indexOf("\r\n\r\n") + 4);
+    return new JsonObject(body).getJsonObject("error").getString("code");
   }
 
   private static String chunkedPost(String token, String idempotencyKey, String chunkedBody) {
