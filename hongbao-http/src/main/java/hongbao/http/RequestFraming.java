@@ -75,6 +75,7 @@ final class RequestFraming implements Handler<HttpServerRequest> {
         problem);
     HttpConnection connection = request.connection();
     refused.add(connection);
+    // However it closes (our close below, or the client's first), the connection leaves the set.
     connection.closeHandler(closed -> refused.remove(connection));
     request
         .response()
@@ -82,7 +83,7 @@ final class RequestFraming implements Handler<HttpServerRequest> {
         .putHeader("content-type", Failures.JSON)
         .putHeader("connection", "close")
         .end(Render.error("INVALID_REQUEST", problem).encode())
-        .onComplete(ignored -> connection.close().onComplete(closed -> refused.remove(connection)));
+        .onComplete(ignored -> connection.close());
   }
 
   /**
@@ -94,9 +95,11 @@ final class RequestFraming implements Handler<HttpServerRequest> {
     if (version == HttpVersion.HTTP_2) {
       return null;
     }
-    if (!transferEncodings.isEmpty()
-        && (version != HttpVersion.HTTP_1_1 || !chunkedAlone(transferEncodings))) {
-      return "Transfer-Encoding other than chunked alone on HTTP/1.1: the body's length cannot be known";
+    if (!transferEncodings.isEmpty() && version != HttpVersion.HTTP_1_1) {
+      return "Transfer-Encoding on an HTTP/1.0 request: the body's length cannot be known";
+    }
+    if (!transferEncodings.isEmpty() && !chunkedAlone(transferEncodings)) {
+      return "Transfer-Encoding other than chunked alone: the body's length cannot be known";
     }
     if (version == HttpVersion.HTTP_1_1 && !hasHost) {
       return "an HTTP/1.1 request needs a Host header";

@@ -33,7 +33,7 @@ class RequestFramingTest {
     }
     assertThat(RequestFraming.problem(HttpVersion.HTTP_1_0, List.of("chunked"), false))
         .as("HTTP/1.0 has no transfer codings")
-        .startsWith("Transfer-Encoding other than chunked alone");
+        .startsWith("Transfer-Encoding on an HTTP/1.0 request");
   }
 
   @Test
