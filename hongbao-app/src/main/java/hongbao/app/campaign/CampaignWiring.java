@@ -163,8 +163,11 @@ public final class CampaignWiring implements AutoCloseable {
         Loop.start("campaign-pool-repair", repair::checkOnce, every, onViolation, jitter));
   }
 
-  /** Issues a win through the reward SDK (asynchronous crediting); the token is the client's. */
-  private static PrizeIssuer issuerOn(RewardSdk sdk) {
+  /**
+   * Issues a win through the reward SDK (asynchronous crediting); the token is the client's.
+   * Package-visible so that a crash test issues through this very issuer, on an SDK of its own.
+   */
+  static PrizeIssuer issuerOn(RewardSdk sdk) {
     return (Campaign campaign, Round round, String userId, String tradeNo, PrizeLine prize) ->
         sdk.sendBonus(
                 new Activity(campaign.id(), SCENE),

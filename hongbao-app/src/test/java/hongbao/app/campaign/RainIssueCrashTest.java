@@ -9,15 +9,12 @@ import static org.awaitility.Awaitility.await;
 import hongbao.app.support.DeadQueues;
 import hongbao.core.campaign.Campaign;
 import hongbao.core.campaign.PrizePools;
+import hongbao.core.campaign.Round;
 import hongbao.core.campaign.TapOutcome;
 import hongbao.core.campaign.TradeNos;
 import hongbao.core.reward.RewardBudget;
 import hongbao.crypto.Sealer;
-import hongbao.sdk.Activity;
-import hongbao.sdk.Bonus;
-import hongbao.sdk.BonusReceipt;
 import hongbao.sdk.RewardSdk;
-import hongbao.sdk.User;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,9 +26,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A tap that dies inside its issue, after the reward budget recorded its trade and before a queue
  * took the event: the third point rain.md says a tap may die at. Played by drawing as the tap does
- * (the home script, as {@code RainCrashTest} calls it) and issuing its win with the arguments the
- * service's issuer gives the SDK ({@code CampaignWiring.issuerOn}), through an SDK whose queues
- * refuse and whose retrier never runs again ({@link DeadQueues}), then going on without it.
+ * (the home script, as {@code RainCrashTest} calls it) and issuing its win through the service's
+ * own issuer ({@code CampaignWiring.issuerOn}) on an SDK whose queues refuse and whose retrier
+ * never runs again ({@link DeadQueues}), then going on without it.
  *
  * <p>The win is not issued again: the closer sees its trade and takes it as issued, and gives back
  * the budget less every prize. The reward stays accepted, its cash reserved in the campaign's
@@ -91,13 +88,15 @@ class RainIssueCrashTest extends RainOfItsOwn {
                     0.5))
         .isEqualTo(new PrizePools.HomeReply.Won(0, 1));
     try (RewardSdk dying = DeadQueues.sdk(redis.url(), KEYSET)) {
-      // ...and its issue reserved and claimed the prize, but no queue took the event.
-      BonusReceipt receipt =
-          dying.sendBonus(
-              new Activity(id, CampaignWiring.SCENE),
-              new User(died),
-              new Bonus(tradeNo, "CASH", CASH, CampaignWiring.desc(campaign, campaign.round(1))));
-      assertThat(receipt.status()).isEqualTo(BonusReceipt.Status.ACCEPTED);
+      // ...and its issue, through the service's own issuer, reserved and claimed the prize, but
+      // no queue took the event.
+      Round round = campaign.round(1);
+      String token =
+          CampaignWiring.issuerOn(dying)
+              .issue(campaign, round, died, tradeNo, round.prizes().get(0));
+      assertThat(token)
+          .as("the client's token, handed out before any queue took the event")
+          .isNotBlank();
       assertThat(dying.held()).as("held in the memory the process loses").isEqualTo(1);
       assertThat(trade(id, tradeNo).unqueued()).as("nothing told the closer to send it").isFalse();
       // The process dies here: its retrier never runs, its memory is gone.
