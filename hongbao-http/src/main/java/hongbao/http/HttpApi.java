@@ -148,7 +148,7 @@ public final class HttpApi implements AutoCloseable {
   public Future<HttpServer> listen(int port) {
     return vertx
         .createHttpServer(settings.options(port))
-        .requestHandler(new RequestFraming(router()))
+        .requestHandler(new RequestFraming(router(), services.metrics()))
         .invalidRequestHandler(Failures::invalidRequest)
         .exceptionHandler(Failures::connectionFault)
         .listen();

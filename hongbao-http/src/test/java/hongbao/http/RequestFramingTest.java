@@ -10,9 +10,9 @@ class RequestFramingTest {
 
   @Test
   void chunkedAlone_orNoTransferEncoding_frameABody() {
-    assertThat(RequestFraming.problem(HttpVersion.HTTP_1_1, List.of(), true)).isNull();
-    assertThat(RequestFraming.problem(HttpVersion.HTTP_1_1, List.of("chunked"), true)).isNull();
-    assertThat(RequestFraming.problem(HttpVersion.HTTP_1_1, List.of(" Chunked "), true)).isNull();
+    assertThat(RequestFraming.refusal(HttpVersion.HTTP_1_1, List.of(), true)).isNull();
+    assertThat(RequestFraming.refusal(HttpVersion.HTTP_1_1, List.of("chunked"), true)).isNull();
+    assertThat(RequestFraming.refusal(HttpVersion.HTTP_1_1, List.of(" Chunked "), true)).isNull();
   }
 
   @Test
@@ -27,20 +27,20 @@ class RequestFramingTest {
             List.of("gzip", "chunked"),
             List.of("xchunked"),
             List.of(""))) {
-      assertThat(RequestFraming.problem(HttpVersion.HTTP_1_1, codings, true))
+      assertThat(RequestFraming.refusal(HttpVersion.HTTP_1_1, codings, true))
           .as(codings.toString())
-          .startsWith("Transfer-Encoding other than chunked alone");
+          .isEqualTo(RequestFraming.Refusal.TRANSFER_ENCODING);
     }
-    assertThat(RequestFraming.problem(HttpVersion.HTTP_1_0, List.of("chunked"), false))
+    assertThat(RequestFraming.refusal(HttpVersion.HTTP_1_0, List.of("chunked"), false))
         .as("HTTP/1.0 has no transfer codings")
-        .startsWith("Transfer-Encoding on an HTTP/1.0 request");
+        .isEqualTo(RequestFraming.Refusal.TRANSFER_ENCODING_ON_HTTP_1_0);
   }
 
   @Test
   void http11NeedsAHost_http10AndHttp2DoNot() {
-    assertThat(RequestFraming.problem(HttpVersion.HTTP_1_1, List.of(), false))
-        .isEqualTo("an HTTP/1.1 request needs a Host header");
-    assertThat(RequestFraming.problem(HttpVersion.HTTP_1_0, List.of(), false)).isNull();
-    assertThat(RequestFraming.problem(HttpVersion.HTTP_2, List.of("gzip"), false)).isNull();
+    assertThat(RequestFraming.refusal(HttpVersion.HTTP_1_1, List.of(), false))
+        .isEqualTo(RequestFraming.Refusal.NO_HOST);
+    assertThat(RequestFraming.refusal(HttpVersion.HTTP_1_0, List.of(), false)).isNull();
+    assertThat(RequestFraming.refusal(HttpVersion.HTTP_2, List.of("gzip"), false)).isNull();
   }
 }

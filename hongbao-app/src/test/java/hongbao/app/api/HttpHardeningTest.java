@@ -31,6 +31,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -337,6 +339,7 @@ class HttpHardeningTest {
     String packet =
         JsonObject.of("amount", 100, "count", 2, "type", "LUCKY", "expiresInSeconds", 3_600)
             .encode();
+    double refusedBefore = refused("transfer-encoding");
     try (var log = new LogCapture()) {
       for (String coding :
           List.of("identity", "gzip", "xchunked", "", "gzip, chunked", "chunked, chunked")) {
@@ -376,6 +379,9 @@ class HttpHardeningTest {
       }
       assertThat(log.events()).noneMatch(e -> e.getThrowableProxy() != null);
     }
+    assertThat(refused("transfer-encoding") - refusedBefore)
+        .as("counted: the four answered 400 surely, the two framed as chunked if they got that far")
+        .isBetween(4.0, 6.0);
     assertThat(api.get("/api/v1/packets?box=sent", token).json().getJsonArray("items"))
         .as("no packet made")
         .isEmpty();
@@ -397,6 +403,7 @@ class HttpHardeningTest {
    */
   @Test
   void anHttp11RequestWithoutHost_isA400_andNoErrorInTheLog() throws IOException {
+    double refusedBefore = refused("host");
     try (var log = new LogCapture()) {
       // No Host; then a Host that names no valid authority, refused by the router.
       for (String host : List.of("", "Host: [::1\r\n")) {
@@ -416,6 +423,19 @@ class HttpHardeningTest {
       assertThat(log.events()).noneMatch(e -> e.getThrowableProxy() != null);
       assertThat(log.events()).noneMatch(e -> e.getLevel() == Level.ERROR);
     }
+    assertThat(refused("host") - refusedBefore)
+        .as("the request without Host (the router refuses the one naming no authority)")
+        .isEqualTo(1.0);
+  }
+
+  /** The service's count of requests refused before routing for {@code reason}. */
+  private double refused(String reason) {
+    Matcher line =
+        Pattern.compile(
+                "(?m)^hongbao_http_refused_total\\{[^}]*reason=\"" + reason + "\"[^}]*} (\\S+)$")
+            .matcher(api.get("/metrics", null).raw());
+    assertThat(line.find()).as("the counter for " + reason + " is exported").isTrue();
+    return Double.parseDouble(line.group(1));
   }
 
   /** The error code in the JSON body of a raw HTTP answer. */

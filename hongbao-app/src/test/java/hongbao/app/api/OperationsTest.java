@@ -111,7 +111,8 @@ class OperationsTest {
             "hongbao_reconciliation_discrepancies",
             "hongbao_payout_dead_letters",
             "hongbao_refunds_total",
-            "hongbao_http_requests_seconds");
+            "hongbao_http_requests_seconds",
+            "hongbao_http_refused_total");
     Set<String> described = matches(text, "(?m)^# HELP (\\S+) \\S");
     assertThat(families).allSatisfy(family -> assertThat(described).contains(family));
     List<String> grabBuckets =
