@@ -41,9 +41,24 @@ public final class JsonFields {
   /** Field names quoted in error messages are cut to this many characters. */
   private static final int QUOTED_NAME_MAX = 64;
 
+  /** "-9223372036854775808": no longer literal is a long (JSON has no leading zeros). */
+  private static final int LONGEST_LONG_LITERAL = 20;
+
+  /** Stands in for an integer literal longer than any long: only its sign is ever read. */
+  private static final BigInteger BEYOND_LONG = BigInteger.ONE.shiftLeft(64);
+
+  /**
+   * No limit on a number's length beyond the body's own: Jackson's default (1,000 characters) made
+   * a long integer literal "not valid JSON" where it is valid JSON out of range ({@link
+   * #integerLiteral}).
+   */
   private static final JsonFactory FACTORY =
       JsonFactory.builder()
-          .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+          .streamReadConstraints(
+              StreamReadConstraints.builder()
+                  .maxNestingDepth(MAX_DEPTH)
+                  .maxNumberLength(Integer.MAX_VALUE)
+                  .build())
           .build();
 
   private final JsonObject json;
@@ -136,15 +151,28 @@ public final class JsonFields {
         yield new JsonArray(elements);
       }
       case VALUE_STRING -> text(parser.getText(), quoted(field));
-      // Integer, Long or BigInteger, as small as the literal allows; a fraction or an exponent is
-      // kept as a Double, which every integer reader refuses as mistyped.
-      case VALUE_NUMBER_INT -> parser.getNumberValue();
+      // A fraction or an exponent is kept as a Double, which every integer reader refuses as
+      // mistyped.
+      case VALUE_NUMBER_INT -> integerLiteral(parser);
       case VALUE_NUMBER_FLOAT -> parser.getDoubleValue();
       case VALUE_TRUE -> Boolean.TRUE;
       case VALUE_FALSE -> Boolean.FALSE;
       case VALUE_NULL -> null;
       default -> throw ApiError.invalid("the body is not valid JSON");
     };
+  }
+
+  /**
+   * Integer, Long or BigInteger, as small as the literal allows. A literal longer than any long is
+   * not converted (a BigInteger of thousands of digits costs time quadratic in their number): every
+   * integer reader refuses any BigInteger as out of range by its sign, so its sign is all it keeps.
+   */
+  private static Object integerLiteral(JsonParser parser) throws IOException {
+    if (parser.getTextLength() <= LONGEST_LONG_LITERAL) {
+      return parser.getNumberValue();
+    }
+    boolean negative = parser.getTextCharacters()[parser.getTextOffset()] == '-';
+    return negative ? BEYOND_LONG.negate() : BEYOND_LONG;
   }
 
   /** Returns {@code text} if it holds no U+0000 and no unpaired surrogate ({@link Text}). */

@@ -125,6 +125,21 @@ class JsonFieldsTest {
         .isEqualTo(Long.MIN_VALUE);
     assertThat(parse("{\"amount\":9000000000}", SEND_FIELDS).requiredInteger("amount"))
         .isEqualTo(9_000_000_000L);
+    assertThat(parse("{\"amount\":-9223372036854775808}", SEND_FIELDS).requiredInteger("amount"))
+        .isEqualTo(Long.MIN_VALUE);
+    assertThat(parse("{\"amount\":9223372036854775808}", SEND_FIELDS).requiredInteger("amount"))
+        .isEqualTo(JsonFields.OUT_OF_RANGE);
+    // Valid JSON however long: out of range, not malformed (past 1,000 digits it was "not JSON").
+    String digits = "1" + "0".repeat(10_000);
+    assertThat(parse("{\"amount\":" + digits + "}", SEND_FIELDS).requiredInteger("amount"))
+        .isEqualTo(JsonFields.OUT_OF_RANGE);
+    assertThat(parse("{\"amount\":-" + digits + "}", SEND_FIELDS).requiredInteger("amount"))
+        .isEqualTo(Long.MIN_VALUE);
+    assertThatThrownBy(
+            () -> parse("{\"amount\":" + digits + ".5}", SEND_FIELDS).requiredInteger("amount"))
+        .as("a long fraction is still mistyped")
+        .isInstanceOf(ApiError.class)
+        .hasMessageContaining("must be an integer");
   }
 
   @Test

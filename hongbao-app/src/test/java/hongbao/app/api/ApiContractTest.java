@@ -215,7 +215,15 @@ abstract class ApiContractTest {
     assertThat(noKey.status()).isEqualTo(400);
     assertThat(noKey.errorCode()).isEqualTo("INVALID_REQUEST");
     var key = Map.of("Idempotency-Key", UUID.randomUUID().toString());
-    for (String amount : new String[] {"0", "100000000001", "-5"}) {
+    for (String amount :
+        new String[] {
+          "0",
+          "100000000001",
+          "-5",
+          "99999999999999999999",
+          "1" + "0".repeat(1_000),
+          "-1" + "0".repeat(5_000)
+        }) {
       Response response =
           api.post(
               "/api/v1/admin/topups",
