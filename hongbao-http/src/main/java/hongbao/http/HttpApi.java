@@ -197,6 +197,7 @@ public final class HttpApi implements AutoCloseable {
     new WithdrawalRoutes(services, blocking).mount(router);
     extensions.forEach(routes -> routes.mount(router));
     new ApiDescription().mount(router);
+    router.route("/api/*").handler(new UnroutedApiRequests(router));
     router.get("/*").handler(StaticPaths::refuseEncodedSeparators);
     router
         .get("/*")

@@ -7,7 +7,6 @@ import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Duration;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -48,10 +47,9 @@ final class RequestTelemetry implements Handler<RoutingContext> {
   };
 
   private final MeterRegistry registry;
-  private final Router router;
+  private final RouteTemplates templates;
   private final String prefix;
   private final AtomicLong sequence = new AtomicLong();
-  private volatile List<Template> templates;
 
   /**
    * The timers already registered: building a timer's id and looking it up in the registry cost
@@ -64,11 +62,9 @@ final class RequestTelemetry implements Handler<RoutingContext> {
   /** {@code prefix} sets this instance's ids apart from other instances' (random per start). */
   RequestTelemetry(MeterRegistry registry, Router router, String prefix) {
     this.registry = registry;
-    this.router = router;
+    this.templates = new RouteTemplates(router);
     this.prefix = prefix;
   }
-
-  private record Template(String name, Pattern pattern) {}
 
   @Override
   public void handle(RoutingContext ctx) {
@@ -135,33 +131,7 @@ final class RequestTelemetry implements Handler<RoutingContext> {
     if (!UriEscapes.wellFormed(ctx.request().uri())) {
       return "other"; // refused before routing: its path cannot be decoded
     }
-    String path = ctx.normalizedPath();
-    for (Template template : templates()) {
-      if (template.pattern().matcher(path).matches()) {
-        return template.name();
-      }
-    }
-    return "other";
-  }
-
-  /** The API's exact routes as patterns, read from the router once it is complete. */
-  private List<Template> templates() {
-    List<Template> known = templates;
-    if (known == null) {
-      known =
-          router.getRoutes().stream()
-              .filter(r -> r.isExactPath() && r.getPath() != null)
-              .map(Route::getPath)
-              .distinct()
-              .map(
-                  path ->
-                      new Template(
-                          path,
-                          Pattern.compile(
-                              Pattern.quote(path).replaceAll(":[A-Za-z]+", "\\\\E[^/]+\\\\Q"))))
-              .toList();
-      templates = known;
-    }
-    return known;
+    String route = templates.route(ctx.normalizedPath());
+    return route == null ? "other" : route;
   }
 }

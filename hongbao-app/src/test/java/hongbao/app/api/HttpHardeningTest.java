@@ -428,6 +428,61 @@ class HttpHardeningTest {
         .isEqualTo(1.0);
   }
 
+  /**
+   * A method an API path does not take is a 405 naming the methods it does take, whichever other
+   * routes the path passes on the way (the admin filter, the web UI's files); a path no route takes
+   * is a 404. Both after authentication, as every API answer.
+   */
+  @Test
+  void aMethodAnApiPathDoesNotTake_isA405_namingThoseItTakes() throws IOException {
+    String admin = api.adminToken();
+    Map<String, String> allowed =
+        Map.of(
+            "GET /api/v1/admin/topups", "POST",
+            "GET /api/v1/packets/k3Gx9Q/grab", "POST",
+            "DELETE /api/v1/packets/k3Gx9Q", "GET",
+            "PUT /api/v1/wallet", "GET",
+            "PATCH /api/v1/withdrawals", "GET, POST",
+            "HEAD /api/v1/wallet", "GET");
+    try (var log = new LogCapture()) {
+      for (var request : allowed.entrySet()) {
+        String answer = rawCall(request.getKey(), admin);
+        assertThat(answer).as(request.getKey()).matches("(?s)HTTP/1\\.1 405 .*");
+        assertThat(answer)
+            .as(request.getKey())
+            .containsIgnoringCase("\r\nallow: " + request.getValue() + "\r\n");
+        if (!request.getKey().startsWith("HEAD")) {
+          assertThat(errorCode(answer)).isEqualTo("INVALID_REQUEST");
+        }
+      }
+      for (String unknown : List.of("GET /api/v1/nothing", "POST /api/v1/packets/k3Gx9Q/grab/x")) {
+        String answer = rawCall(unknown, admin);
+        assertThat(answer).as(unknown).matches("(?s)HTTP/1\\.1 404 .*");
+        assertThat(errorCode(answer)).isEqualTo("NOT_FOUND");
+      }
+      assertThat(rawCall("GET /api/v1/admin/topups", null))
+          .as("authentication first")
+          .matches("(?s)HTTP/1\\.1 401 .*");
+      assertThat(rawCall("GET /api/v1/admin/topups", api.token("not-admin")))
+          .as("then the admin check")
+          .matches("(?s)HTTP/1\\.1 403 .*");
+      assertThat(log.events()).noneMatch(e -> e.getLevel() == Level.ERROR);
+    }
+  }
+
+  /** One request ({@code "METHOD /path"}) without a body, its whole raw answer. */
+  private String rawCall(String request, String token) throws IOException {
+    try (Socket socket = connect()) {
+      send(
+          socket,
+          request
+              + " HTTP/1.1\r\nHost: x\r\n"
+              + (token == null ? "" : "Authorization: Bearer " + token + "\r\n")
+              + "Connection: close\r\n\r\n");
+      return readUntilClosed(socket, Duration.ofSeconds(5)).orElseThrow();
+    }
+  }
+
   /** The service's count of requests refused before routing for {@code reason}. */
   private double refused(String reason) {
     Matcher line =
