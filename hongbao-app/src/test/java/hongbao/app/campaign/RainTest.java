@@ -403,6 +403,42 @@ class RainTest {
     assertThat(fixture.awaitReturned(first.json().getString("id"))).isEqualTo(1_000);
   }
 
+  /**
+   * The same creation sent many times at once under one key (a client retrying before its first
+   * answer came): every request answers the one campaign, byte for byte, and its budget moves once.
+   * A request that read no answer and then found the key's campaign, committed meanwhile, was a 409
+   * for an answer "no longer kept".
+   */
+  @Test
+  void theSameCreationAtOnceUnderOneKey_answersOneCampaignToEvery() throws Exception {
+    ExecutorService senders = Executors.newFixedThreadPool(16);
+    try {
+      for (int attempt = 0; attempt < 4; attempt++) {
+        Instant starts = fixture.clock.instant().plusSeconds(3_600);
+        var body = campaign(700, 1, 3, round(starts, 60, prize("CASH", 10, 5)));
+        String key = "k-at-once-" + attempt + "-" + System.nanoTime();
+        long system = fixture.systemBalance();
+        var answers = new ArrayList<Future<Api.Response>>();
+        for (int i = 0; i < 16; i++) {
+          answers.add(senders.submit(() -> fixture.create(body, key)));
+        }
+        var raws = new ArrayList<String>();
+        for (var answer : answers) {
+          Api.Response response = answer.get(30, TimeUnit.SECONDS);
+          assertThat(response.status()).as(response.raw()).isEqualTo(201);
+          raws.add(response.raw());
+        }
+        assertThat(raws).as("one answer, replayed").containsOnly(raws.get(0));
+        assertThat(fixture.systemBalance()).as("the budget moved once").isEqualTo(system - 700);
+        String id = new JsonObject(raws.get(0)).getString("id");
+        at(starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1));
+        assertThat(fixture.awaitReturned(id)).isEqualTo(700);
+      }
+    } finally {
+      senders.shutdownNow();
+    }
+  }
+
   /** A series' value in Prometheus text (0 when absent: a counter not yet incremented). */
   private static long sample(String text, String series) {
     return text.lines()

@@ -127,17 +127,22 @@ public final class CampaignService {
     // The contract's order: validation (400) before an idempotency replay or conflict (409).
     Campaign valid = CampaignRules.accept(PENDING_ID, draft, this::isCash, clock.instant());
     Optional<StoredAnswer> earlier = Idempotency.replay(store::answerFor, key);
+    if (earlier.isEmpty() && store.createdUnder(key).isPresent()) {
+      // A request with the same key committed its campaign and answer together between the two
+      // reads, and the answer is there now; or the answer was purged (past its retention), its
+      // campaign was not: the same key again is a request already made, not a second campaign
+      // (and not the creation key's 500).
+      earlier = Idempotency.replay(store::answerFor, key);
+      if (earlier.isEmpty()) {
+        throw new RejectedException(
+            Rejection.IDEMPOTENCY_CONFLICT,
+            "this Idempotency-Key was used for a campaign whose answer is no longer kept:"
+                + " use a new key");
+      }
+    }
     if (earlier.isPresent()) {
       store.createdUnder(key).ifPresent(campaigns::find);
       return earlier.get();
-    }
-    if (store.createdUnder(key).isPresent()) {
-      // The key's answer was purged (past its retention), its campaign was not: the same key again
-      // is a request already made, not a second campaign (and not the creation key's 500).
-      throw new RejectedException(
-          Rejection.IDEMPOTENCY_CONFLICT,
-          "this Idempotency-Key was used for a campaign whose answer is no longer kept:"
-              + " use a new key");
     }
     for (int attempt = 1; ; attempt++) {
       Campaign campaign = valid.withId(newId());
