@@ -30,6 +30,7 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.StaticHandler;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -599,7 +600,12 @@ public final class HttpApi implements AutoCloseable {
   // --- request and response helpers ---------------------------------------------------------
 
   static IdempotencyKey idempotencyKey(RoutingContext ctx, String endpoint, JsonFields body) {
-    String key = ctx.request().getHeader("Idempotency-Key");
+    List<String> sent = ctx.request().headers().getAll("Idempotency-Key");
+    if (sent.size() > 1) {
+      // Which one a retry repeats, or a proxy in front keeps, nobody can tell.
+      throw ApiError.invalid("header Idempotency-Key must be sent once");
+    }
+    String key = sent.isEmpty() ? null : sent.get(0);
     if (key == null || key.isEmpty() || key.length() > 128) {
       throw ApiError.invalid("header Idempotency-Key (1 to 128 characters) is required");
     }

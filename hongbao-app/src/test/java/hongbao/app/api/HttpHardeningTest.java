@@ -470,6 +470,29 @@ class HttpHardeningTest {
     }
   }
 
+  /** Two Idempotency-Key headers on one request: which one counts is nobody's guess, so a 400. */
+  @Test
+  void anIdempotencyKeySentTwice_isA400_andMovesNothing() throws IOException {
+    String admin = api.adminToken();
+    String body = JsonObject.of("userId", "twice-keyed", "amount", 500).encode();
+    try (Socket socket = connect()) {
+      send(
+          socket,
+          "POST /api/v1/admin/topups HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+              + admin
+              + "\r\nIdempotency-Key: one\r\nIdempotency-Key: two"
+              + "\r\nContent-Type: application/json\r\nContent-Length: "
+              + body.length()
+              + "\r\nConnection: close\r\n\r\n"
+              + body);
+      String answer = readUntilClosed(socket, Duration.ofSeconds(5)).orElseThrow();
+      assertThat(answer).matches("(?s)HTTP/1\\.1 400 .*");
+      assertThat(errorCode(answer)).isEqualTo("INVALID_REQUEST");
+    }
+    assertThat(api.get("/api/v1/wallet", api.token("twice-keyed")).json().getLong("balance"))
+        .isZero();
+  }
+
   /** One request ({@code "METHOD /path"}) without a body, its whole raw answer. */
   private String rawCall(String request, String token) throws IOException {
     try (Socket socket = connect()) {
