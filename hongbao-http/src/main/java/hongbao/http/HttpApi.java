@@ -167,12 +167,19 @@ public final class HttpApi implements AutoCloseable {
     router.route().handler(UriEscapes::check);
     router.route().handler(new BodyDeadlines(vertx, settings.bodyTimeout())::start);
     // Before the default limit: the first body handler a request meets reads its body.
+    // Named apart: a body limit is no resource (a feature that is off mounts no route behind it).
     var tokenLists = new JsonBodies(TOKEN_LIST_BODY_BYTES);
-    router.post("/api/v1/rewards/statement").handler(tokenLists);
-    router.post("/api/v1/withdrawals").handler(tokenLists);
+    router
+        .post("/api/v1/rewards/statement")
+        .setName(RouteTemplates.NO_RESOURCE)
+        .handler(tokenLists);
+    router.post("/api/v1/withdrawals").setName(RouteTemplates.NO_RESOURCE).handler(tokenLists);
     var campaigns = new JsonBodies(CAMPAIGN_BODY_BYTES);
-    router.post("/api/v1/admin/campaigns").handler(campaigns);
-    router.put("/api/v1/admin/campaigns/:id").handler(campaigns);
+    router.post("/api/v1/admin/campaigns").setName(RouteTemplates.NO_RESOURCE).handler(campaigns);
+    router
+        .put("/api/v1/admin/campaigns/:id")
+        .setName(RouteTemplates.NO_RESOURCE)
+        .handler(campaigns);
     router.route().handler(new JsonBodies(MAX_BODY_BYTES));
     router.route().failureHandler(Failures::reply);
     for (int status : new int[] {400, 404, 405, 413, 500}) {
@@ -289,7 +296,12 @@ public final class HttpApi implements AutoCloseable {
   // --- auth ---------------------------------------------------------------------------------
 
   private void authenticate(RoutingContext ctx) {
-    String header = ctx.request().getHeader("Authorization");
+    List<String> sent = ctx.request().headers().getAll("Authorization");
+    if (sent.size() > 1) {
+      // Served as the first, the request could be limited or audited by a proxy as the other.
+      throw new ApiError(401, "UNAUTHENTICATED", "send one Authorization header, not several");
+    }
+    String header = sent.isEmpty() ? null : sent.get(0);
     if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
       throw new ApiError(401, "UNAUTHENTICATED", "a bearer token is required");
     }

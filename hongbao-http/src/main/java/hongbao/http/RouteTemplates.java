@@ -14,6 +14,9 @@ import java.util.regex.Pattern;
  */
 final class RouteTemplates {
 
+  /** The name of a route that is a step on the way to a resource (a body limit), not one. */
+  static final String NO_RESOURCE = "no resource";
+
   private record Template(String name, Pattern pattern, Set<HttpMethod> methods) {}
 
   private final Router router;
@@ -53,6 +56,7 @@ final class RouteTemplates {
       known =
           router.getRoutes().stream()
               .filter(r -> r.isExactPath() && r.getPath() != null)
+              .filter(r -> !NO_RESOURCE.equals(r.getName()))
               .map(
                   r ->
                       new Template(
@@ -65,8 +69,11 @@ final class RouteTemplates {
     return known;
   }
 
-  /** The path with each {@code :name} standing for one segment. */
-  private static Pattern pattern(String path) {
-    return Pattern.compile(Pattern.quote(path).replaceAll(":[A-Za-z]+", "\\\\E[^/]+\\\\Q"));
+  /**
+   * The path with each {@code :name} standing for one segment, and a trailing slash allowed, as the
+   * router allows it.
+   */
+  static Pattern pattern(String path) {
+    return Pattern.compile(Pattern.quote(path).replaceAll(":[A-Za-z]+", "\\\\E[^/]+\\\\Q") + "/?");
   }
 }

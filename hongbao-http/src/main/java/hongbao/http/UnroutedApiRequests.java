@@ -23,7 +23,8 @@ final class UnroutedApiRequests implements Handler<RoutingContext> {
   @Override
   public void handle(RoutingContext ctx) {
     Set<String> allowed = templates.methods(ctx.normalizedPath());
-    if (allowed.isEmpty()) {
+    // A route for this very method that let the request by is no resource of its own.
+    if (allowed.isEmpty() || allowed.contains(ctx.request().method().name())) {
       ctx.fail(ApiError.notFound("no such resource"));
       return;
     }

@@ -442,6 +442,7 @@ class HttpHardeningTest {
             "GET /api/v1/packets/k3Gx9Q/grab", "POST",
             "DELETE /api/v1/packets/k3Gx9Q", "GET",
             "PUT /api/v1/wallet", "GET",
+            "PUT /api/v1/wallet/", "GET",
             "PATCH /api/v1/withdrawals", "GET, POST",
             "HEAD /api/v1/wallet", "GET");
     try (var log = new LogCapture()) {
@@ -491,6 +492,31 @@ class HttpHardeningTest {
     }
     assertThat(api.get("/api/v1/wallet", api.token("twice-keyed")).json().getLong("balance"))
         .isZero();
+  }
+
+  /**
+   * Two Authorization headers: served as the first, a proxy in front that keeps the other would
+   * limit or audit the request as someone else. Refused, whichever tokens they carry.
+   */
+  @Test
+  void twoAuthorizationHeaders_areA401() throws IOException {
+    String alice = api.token("two-headers-a");
+    String bob = api.token("two-headers-b");
+    try (Socket socket = connect()) {
+      send(
+          socket,
+          "GET /api/v1/wallet HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+              + alice
+              + "\r\nAuthorization: Bearer "
+              + bob
+              + "\r\nConnection: close\r\n\r\n");
+      String answer = readUntilClosed(socket, Duration.ofSeconds(5)).orElseThrow();
+      assertThat(answer).matches("(?s)HTTP/1\\.1 401 .*");
+      assertThat(errorCode(answer)).isEqualTo("UNAUTHENTICATED");
+    }
+    assertThat(rawCall("GET /api/v1/wallet", alice))
+        .as("one is enough")
+        .matches("(?s)HTTP/1\\.1 200 .*");
   }
 
   /** One request ({@code "METHOD /path"}) without a body, its whole raw answer. */
