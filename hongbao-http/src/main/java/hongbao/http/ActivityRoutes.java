@@ -83,7 +83,9 @@ final class ActivityRoutes {
     }
     int limit =
         HttpApi.intParam(ctx, "limit", ActivityService.MAX_PAGE, 1, ActivityService.MAX_PAGE);
-    String cursor = ctx.request().getParam("cursor");
+    String sent = ctx.request().getParam("cursor");
+    // Empty is absent, as for every other cursor and limit of the API.
+    String cursor = sent == null || sent.isEmpty() ? null : sent;
     if (cursor != null && !isScanCursor(cursor)) {
       throw ApiError.invalid("cursor is not a cursor this service gave out");
     }

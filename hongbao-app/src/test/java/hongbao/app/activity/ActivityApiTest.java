@@ -105,6 +105,9 @@ class ActivityApiTest {
     assertThat(api.get("/api/v1/activities/" + id + "?cursor=18446744073709551615", token).status())
         .as("2^64 - 1, the largest cursor Redis takes")
         .isEqualTo(200);
+    assertThat(api.get("/api/v1/activities/" + id + "?cursor=", token).status())
+        .as("empty: the first page, as for every cursor of the API")
+        .isEqualTo(200);
     for (String cursor : new String[] {"18446744073709551616", "99999999999999999999", "-1", "x"}) {
       Api.Response refused = api.get("/api/v1/activities/" + id + "?cursor=" + cursor, token);
       assertThat(refused.status()).as(cursor).isEqualTo(400);
