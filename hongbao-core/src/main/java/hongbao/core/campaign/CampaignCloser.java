@@ -34,15 +34,19 @@ import java.util.Optional;
  *       issued once whoever does it;
  *   <li>close the budget (nothing more can be reserved) and read what was reserved: exactly the
  *       CASH of the issued wins, all of which will be credited;
- *   <li>move budget − reserved − the CASH credited for trades the budget no longer holds back, in
- *       one transaction that marks the campaign returned; a second instance finds it marked and
- *       moves nothing.
+ *   <li>move budget − reserved − what the credited rewards took beyond their trades back, in one
+ *       transaction that marks the campaign returned; a second instance finds it marked and moves
+ *       nothing.
  * </ol>
  *
  * <p>The last term is zero unless Redis lost trades that were already credited (their keys were
- * opened again empty, or rolled back to an older state): that CASH left the escrow without being
- * reserved now, so returning budget − reserved would ask the escrow for more than it holds. The
- * reconciler names each such trade ("credited but never accepted").
+ * opened again empty, or rolled back to an older state). A credited reward's CASH left the escrow
+ * whatever the budget holds now: if the budget holds no trade for its tradeNo, that CASH was not
+ * reserved now, and returning budget − reserved would ask the escrow for more than it holds; if it
+ * holds a trade of another request under the same tradeNo (a win number drawn again after the loss,
+ * another prize), that trade's cost will never be credited (the tradeNo is taken), and the book's
+ * reward is what was paid. The reconciler names each such trade ("credited but never accepted",
+ * "credited with another request or cost than accepted").
  */
 public final class CampaignCloser {
 
@@ -148,7 +152,7 @@ public final class CampaignCloser {
     campaigns.arming().arm(campaign);
     reissueLostWins(campaign);
     Amount reserved = closing.close(id);
-    Amount unspent = campaign.budget().minus(reserved).minus(creditedWithoutTrade(id));
+    Amount unspent = campaign.budget().minus(reserved).minus(creditedBeyondTrades(id));
     if (unspent.isNegative()) {
       // Keys opened again after a loss took more than the escrow still held: crediting refuses
       // the excess (the failure stream), and nothing is left to return.
@@ -158,26 +162,28 @@ public final class CampaignCloser {
     return store.returnUnspent(id, unspent, clock.instant());
   }
 
-  /** The CASH credited for trades the budget, now closed, does not hold: spent, not reserved. */
-  private Amount creditedWithoutTrade(String id) {
-    Amount credited = Amount.ZERO;
+  /**
+   * What the credited rewards took from the escrow beyond what the budget, now closed, holds
+   * reserved for their tradeNos: for each, the CASH the book credited less the cost of the trade
+   * the budget holds under its tradeNo (none: nothing). Negative when a trade reserved more than
+   * the reward credited under its tradeNo: that reservation will never be spent.
+   */
+  private Amount creditedBeyondTrades(String id) {
+    Amount beyond = Amount.ZERO;
     String after = null;
     while (true) {
       List<RewardRecord> page = book.page(id, after, PAGE);
-      List<RewardRecord> cash =
-          page.stream()
-              .filter(r -> r.status() == RewardRecord.Status.CREDITED)
-              .filter(r -> r.kind() == RewardKind.CASH)
-              .toList();
+      List<RewardRecord> credited =
+          page.stream().filter(r -> r.status() == RewardRecord.Status.CREDITED).toList();
       Map<String, RewardBudget.Trade> trades =
-          budget.trades(id, cash.stream().map(r -> r.reward().tradeNo()).toList());
-      for (RewardRecord record : cash) {
-        if (!trades.containsKey(record.reward().tradeNo())) {
-          credited = credited.plus(record.amount());
-        }
+          budget.trades(id, credited.stream().map(r -> r.reward().tradeNo()).toList());
+      for (RewardRecord record : credited) {
+        Amount paid = record.kind() == RewardKind.CASH ? record.amount() : Amount.ZERO;
+        RewardBudget.Trade trade = trades.get(record.reward().tradeNo());
+        beyond = beyond.plus(trade == null ? paid : paid.minus(trade.cost()));
       }
       if (page.size() < PAGE) {
-        return credited;
+        return beyond;
       }
       after = page.getLast().reward().tradeNo();
     }

@@ -1,0 +1,83 @@
+package hongbao.app.campaign;
+
+import static hongbao.app.campaign.RainFixture.campaign;
+import static hongbao.app.campaign.RainFixture.prize;
+import static hongbao.app.campaign.RainFixture.round;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import hongbao.app.support.TradeRedrawn;
+import hongbao.core.campaign.Campaign;
+import hongbao.sdk.Activity;
+import hongbao.sdk.Bonus;
+import hongbao.sdk.User;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A rain's return when Redis rolled back past a credited reward's trade and another request then
+ * reserved its tradeNo at another cost (a win number drawn again after the loss, another prize).
+ * The escrow paid what the book credited; the trade's cost will never be credited, its tradeNo
+ * being taken. On a Redis and a schema of its own: the discrepancies it leaves are meant to stay.
+ */
+class RainRedrawnTradeReturnTest extends RainOfItsOwn {
+
+  private static final long BUDGET = 10_000;
+  private static final long CASH = 100;
+
+  RainRedrawnTradeReturnTest() {
+    super("rain-redrawn-trade", Map.of());
+  }
+
+  /**
+   * The book credited CASH, the trade now reserves nothing: "budget − reserved" asked the escrow
+   * for the 100 it paid, and the closer failed on every pass for good, the whole return kept in the
+   * escrow. The book credited a coupon, the trade now reserves CASH: 100 stayed in the escrow for
+   * good. Either way the return is now exactly what the escrow holds, and the reconciler names the
+   * two trades and nothing else.
+   */
+  @Test
+  void aCreditedRewardWhoseTradeNoWasReservedAgainAtAnotherCost_isReturnedByTheBook() {
+    Instant starts = fixture.clock.instant().plusSeconds(10);
+    var rounds = round(starts, 60, prize("CASH", CASH, 10), prize("TEA", 1, 10));
+    String paidCash = fixture.created(campaign(BUDGET, 1, 10, rounds));
+    String paidTea = fixture.created(campaign(BUDGET, 1, 10, rounds));
+    String cashTrade = bonus(paidCash, "CASH", CASH);
+    String teaTrade = bonus(paidTea, "TEA", 1);
+
+    TradeRedrawn.atCost(redis.url(), paidCash, cashTrade, 0);
+    TradeRedrawn.atCost(redis.url(), paidTea, teaTrade, CASH);
+
+    Campaign campaign = fixture.rain().campaigns().get(paidCash);
+    fixture.pastReturnGrace(campaign);
+    assertThat(fixture.awaitReturned(paidCash)).isEqualTo(BUDGET - CASH);
+    assertThat(fixture.awaitReturned(paidTea)).isEqualTo(BUDGET);
+    assertThat(fixture.escrow(paidCash)).as("every fen accounted for").isZero();
+    assertThat(fixture.escrow(paidTea)).as("every fen accounted for").isZero();
+    List<String> discrepancies =
+        fixture.service.hongbao().parts().reconciler().reconcile().discrepancies();
+    assertThat(discrepancies)
+        .as("the two trades, and no campaign")
+        .hasSize(2)
+        .anySatisfy(line -> assertThat(line).startsWith("reward " + cashTrade + ": "))
+        .anySatisfy(line -> assertThat(line).startsWith("reward " + teaTrade + ": "));
+  }
+
+  /** Sends another sender's reward into the campaign and waits until it is credited. */
+  private String bonus(String campaignId, String type, long amount) {
+    String tradeNo = "bonus-" + type + "-" + campaignId;
+    fixture
+        .service
+        .hongbao()
+        .rewards()
+        .sdk()
+        .sendBonus(
+            new Activity(campaignId, "bonus"),
+            new User("outsider"),
+            new Bonus(tradeNo, type, amount, "bonus"));
+    fixture.books.awaitCredited(campaignId, 1, Duration.ofSeconds(30));
+    return tradeNo;
+  }
+}
