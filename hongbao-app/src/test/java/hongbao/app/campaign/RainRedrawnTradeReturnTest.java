@@ -18,9 +18,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A rain's return when Redis rolled back past a credited reward's trade and another request then
- * reserved its tradeNo at another cost (a win number drawn again after the loss, another prize).
- * The escrow paid what the book credited; the trade's cost will never be credited, its tradeNo
- * being taken. On a Redis and a schema of its own: the discrepancies it leaves are meant to stay.
+ * reserved its tradeNo at another cost, as a win number drawn again after the loss does with
+ * another prize. Played with two other senders' rewards, whose trades are replaced so: the closer's
+ * sums are the same for a win's tradeNo (for a win the pools also record the new prize, and the
+ * reconciler names the campaign as well). The escrow paid what the book credited; the replacing
+ * trade's cost will never be credited, its tradeNo being taken. On a Redis and a schema of its own:
+ * the discrepancies it leaves are meant to stay.
  */
 class RainRedrawnTradeReturnTest extends RainOfItsOwn {
 

@@ -32,8 +32,9 @@ import java.util.Optional;
  *       that died between its draw and its issue), or whose trade is marked unqueued (no queue took
  *       its send, and its tap's retry draws anew): issuing is idempotent by tradeNo, so a win is
  *       issued once whoever does it;
- *   <li>close the budget (nothing more can be reserved) and read what was reserved: exactly the
- *       CASH of the issued wins, all of which will be credited;
+ *   <li>close the budget (nothing more can be reserved) and read what was reserved: the CASH of the
+ *       issued wins and other senders' rewards, all of which will be credited unless Redis lost
+ *       their trades (below);
  *   <li>move budget − reserved − what the credited rewards took beyond their trades back, in one
  *       transaction that marks the campaign returned; a second instance finds it marked and moves
  *       nothing.
@@ -163,24 +164,29 @@ public final class CampaignCloser {
   }
 
   /**
-   * What the credited rewards took from the escrow beyond what the budget, now closed, holds
-   * reserved for their tradeNos: for each, the CASH the book credited less the cost of the trade
-   * the budget holds under its tradeNo (none: nothing). Negative when a trade reserved more than
-   * the reward credited under its tradeNo: that reservation will never be spent.
+   * What the settled rewards took from the escrow beyond what the budget, now closed, holds
+   * reserved for their tradeNos. A credited reward paid the CASH the book credited: beyond its
+   * trade's cost, or all of it when the budget holds no trade for it. A trade of another request
+   * under a settled reward's tradeNo (its digest differs) will never be spent, the tradeNo being
+   * taken: its cost counts against what was paid, so the term is negative when it reserved more. A
+   * failed reward's own trade stays reserved: an operator may retry it.
    */
   private Amount creditedBeyondTrades(String id) {
     Amount beyond = Amount.ZERO;
     String after = null;
     while (true) {
       List<RewardRecord> page = book.page(id, after, PAGE);
-      List<RewardRecord> credited =
-          page.stream().filter(r -> r.status() == RewardRecord.Status.CREDITED).toList();
       Map<String, RewardBudget.Trade> trades =
-          budget.trades(id, credited.stream().map(r -> r.reward().tradeNo()).toList());
-      for (RewardRecord record : credited) {
-        Amount paid = record.kind() == RewardKind.CASH ? record.amount() : Amount.ZERO;
+          budget.trades(id, page.stream().map(r -> r.reward().tradeNo()).toList());
+      for (RewardRecord record : page) {
+        boolean credited = record.status() == RewardRecord.Status.CREDITED;
+        Amount paid = credited && record.kind() == RewardKind.CASH ? record.amount() : Amount.ZERO;
         RewardBudget.Trade trade = trades.get(record.reward().tradeNo());
-        beyond = beyond.plus(trade == null ? paid : paid.minus(trade.cost()));
+        if (trade == null) {
+          beyond = beyond.plus(paid);
+        } else if (credited || !trade.digest().equals(record.digest())) {
+          beyond = beyond.plus(paid.minus(trade.cost()));
+        }
       }
       if (page.size() < PAGE) {
         return beyond;
