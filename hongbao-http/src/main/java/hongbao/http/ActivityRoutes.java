@@ -83,9 +83,7 @@ final class ActivityRoutes {
     }
     int limit =
         HttpApi.intParam(ctx, "limit", ActivityService.MAX_PAGE, 1, ActivityService.MAX_PAGE);
-    String sent = ctx.request().getParam("cursor");
-    // Empty is absent, as for every other cursor and limit of the API.
-    String cursor = sent == null || sent.isEmpty() ? null : sent;
+    String cursor = HttpApi.textParam(ctx, "cursor");
     if (cursor != null && !isScanCursor(cursor)) {
       throw ApiError.invalid("cursor is not a cursor this service gave out");
     }

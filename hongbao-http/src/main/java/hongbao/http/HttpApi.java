@@ -32,6 +32,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
@@ -588,7 +589,7 @@ public final class HttpApi implements AutoCloseable {
    * since the last clean run, for a periodic check that stays cheap as packets pile up.
    */
   private void reconcile(RoutingContext ctx) {
-    String scope = ctx.request().getParam("scope", "all");
+    String scope = Objects.requireNonNullElse(textParam(ctx, "scope"), "all");
     var reconciler = services.reconciler();
     java.util.concurrent.Callable<Reconciliation> run =
         switch (scope) {
@@ -640,9 +641,15 @@ public final class HttpApi implements AutoCloseable {
     return id;
   }
 
-  static int intParam(RoutingContext ctx, String name, int absent, int min, int max) {
+  /** A query parameter's value; null when absent or empty, as every parameter of the API. */
+  static String textParam(RoutingContext ctx, String name) {
     String text = ctx.request().getParam(name);
-    if (text == null || text.isEmpty()) {
+    return text == null || text.isEmpty() ? null : text;
+  }
+
+  static int intParam(RoutingContext ctx, String name, int absent, int min, int max) {
+    String text = textParam(ctx, name);
+    if (text == null) {
       return absent;
     }
     try {

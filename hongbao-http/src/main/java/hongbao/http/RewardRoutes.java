@@ -239,7 +239,7 @@ public final class RewardRoutes implements HttpApi.Routes, AutoCloseable {
             "type",
             "amount",
             "desc");
-    String mode = ctx.request().getParam("mode");
+    String mode = HttpApi.textParam(ctx, "mode");
     if (mode != null && !mode.equals("sync") && !mode.equals("async")) {
       throw ApiError.invalid("mode must be sync or async");
     }

@@ -775,5 +775,8 @@ abstract class ApiContractTest {
         .isLessThanOrEqualTo(full.getInteger("packetsChecked"));
     assertThat(api.get("/api/v1/admin/reconciliation?scope=some", api.adminToken()).status())
         .isEqualTo(400);
+    assertThat(api.get("/api/v1/admin/reconciliation?scope=", api.adminToken()).status())
+        .as("empty: the default, all")
+        .isEqualTo(200);
   }
 }

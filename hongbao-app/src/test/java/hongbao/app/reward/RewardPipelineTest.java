@@ -686,6 +686,13 @@ class RewardPipelineTest {
         .isEqualTo(400);
     assertThat(fixture.sendOverHttp(reward("x_1", user, "no-campaign", "CASH", 1), null).status())
         .isEqualTo(404);
+    var empty = fixture.sendOverHttp(reward(campaign + "_e", user, campaign, "CASH", 100), "");
+    assertThat(empty.status()).as("?mode= is no mode: queued, %s", empty).isEqualTo(202);
+    assertThat(
+            fixture
+                .sendOverHttp(reward(campaign + "_b", user, campaign, "CASH", 1), "later")
+                .status())
+        .isEqualTo(400);
     assertThatThrownBy(
             () ->
                 sdk()

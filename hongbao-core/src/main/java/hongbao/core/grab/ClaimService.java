@@ -85,8 +85,8 @@ public final class ClaimService {
       case Recovered.Refunded refunded ->
           refuse(
               receipt,
-              "the packet closed without this grab: its remainder, if any, went back to the sender, and"
-                  + " its escrow holds only what the grabs it recorded are owed");
+              "the packet closed without this grab: its remainder, if any, went back to the"
+                  + " sender, and its escrow holds only what the grabs it recorded are owed");
       case Recovered.Closed closed -> payFromLedger(receipt);
       case Recovered.Missing missing -> payFromLedger(receipt);
     };
