@@ -179,6 +179,12 @@ final class RainFixture implements AutoCloseable {
    * budget), waited for until credited.
    */
   void othersBonus(String campaignId, long fen) {
+    othersBonus(campaignId, "CASH", fen);
+  }
+
+  /** As above, of any type; returns its tradeNo. */
+  String othersBonus(String campaignId, String type, long amount) {
+    String tradeNo = "bonus-" + (type.equals("CASH") ? "" : type + "-") + campaignId;
     service
         .hongbao()
         .rewards()
@@ -186,8 +192,9 @@ final class RainFixture implements AutoCloseable {
         .sendBonus(
             new Activity(campaignId, "bonus"),
             new User("outsider"),
-            new Bonus("bonus-" + campaignId, "CASH", fen, "bonus"));
+            new Bonus(tradeNo, type, amount, "bonus"));
     books.awaitCredited(campaignId, 1, Duration.ofSeconds(30));
+    return tradeNo;
   }
 
   long systemBalance() {

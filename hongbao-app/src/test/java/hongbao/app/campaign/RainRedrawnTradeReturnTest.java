@@ -7,10 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import hongbao.app.support.TradeRedrawn;
 import hongbao.core.campaign.Campaign;
-import hongbao.sdk.Activity;
-import hongbao.sdk.Bonus;
-import hongbao.sdk.User;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -47,8 +43,8 @@ class RainRedrawnTradeReturnTest extends RainOfItsOwn {
     var rounds = round(starts, 60, prize("CASH", CASH, 10), prize("TEA", 1, 10));
     String paidCash = fixture.created(campaign(BUDGET, 1, 10, rounds));
     String paidTea = fixture.created(campaign(BUDGET, 1, 10, rounds));
-    String cashTrade = bonus(paidCash, "CASH", CASH);
-    String teaTrade = bonus(paidTea, "TEA", 1);
+    String cashTrade = fixture.othersBonus(paidCash, "CASH", CASH);
+    String teaTrade = fixture.othersBonus(paidTea, "TEA", 1);
 
     TradeRedrawn.atCost(redis.url(), paidCash, cashTrade, 0);
     TradeRedrawn.atCost(redis.url(), paidTea, teaTrade, CASH);
@@ -66,21 +62,5 @@ class RainRedrawnTradeReturnTest extends RainOfItsOwn {
         .hasSize(2)
         .anySatisfy(line -> assertThat(line).startsWith("reward " + cashTrade + ": "))
         .anySatisfy(line -> assertThat(line).startsWith("reward " + teaTrade + ": "));
-  }
-
-  /** Sends another sender's reward into the campaign and waits until it is credited. */
-  private String bonus(String campaignId, String type, long amount) {
-    String tradeNo = "bonus-" + type + "-" + campaignId;
-    fixture
-        .service
-        .hongbao()
-        .rewards()
-        .sdk()
-        .sendBonus(
-            new Activity(campaignId, "bonus"),
-            new User("outsider"),
-            new Bonus(tradeNo, type, amount, "bonus"));
-    fixture.books.awaitCredited(campaignId, 1, Duration.ofSeconds(30));
-    return tradeNo;
   }
 }
