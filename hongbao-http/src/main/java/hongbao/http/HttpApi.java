@@ -164,7 +164,9 @@ public final class HttpApi implements AutoCloseable {
 
   public Router router() {
     Router router = Router.router(vertx);
-    router.route().handler(new RequestTelemetry(services.metrics(), router, requestIdPrefix()));
+    // One reading of the routes, for the request timer's labels and the unrouted API paths.
+    var templates = new RouteTemplates(router);
+    router.route().handler(new RequestTelemetry(services.metrics(), templates, requestIdPrefix()));
     router.route().handler(UriEscapes::check);
     router.route().handler(new BodyDeadlines(vertx, settings.bodyTimeout())::start);
     // Before the default limit: the first body handler a request meets reads its body.
@@ -206,7 +208,7 @@ public final class HttpApi implements AutoCloseable {
     new WithdrawalRoutes(services, blocking).mount(router);
     extensions.forEach(routes -> routes.mount(router));
     new ApiDescription().mount(router);
-    router.route("/api/*").handler(new UnroutedApiRequests(router));
+    router.route("/api/*").handler(new UnroutedApiRequests(templates));
     router.get("/*").handler(StaticPaths::refuseEncodedSeparators);
     router
         .get("/*")

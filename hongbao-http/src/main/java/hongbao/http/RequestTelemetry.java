@@ -4,7 +4,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.Route;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Duration;
 import java.util.Set;
@@ -60,9 +59,9 @@ final class RequestTelemetry implements Handler<RoutingContext> {
   private record Series(String method, String route, int status) {}
 
   /** {@code prefix} sets this instance's ids apart from other instances' (random per start). */
-  RequestTelemetry(MeterRegistry registry, Router router, String prefix) {
+  RequestTelemetry(MeterRegistry registry, RouteTemplates templates, String prefix) {
     this.registry = registry;
-    this.templates = new RouteTemplates(router);
+    this.templates = templates;
     this.prefix = prefix;
   }
 

@@ -73,7 +73,7 @@ final class RouteTemplates {
    * The path with each {@code :name} standing for one segment, and a trailing slash allowed, as the
    * router allows it.
    */
-  static Pattern pattern(String path) {
+  private static Pattern pattern(String path) {
     return Pattern.compile(Pattern.quote(path).replaceAll(":[A-Za-z]+", "\\\\E[^/]+\\\\Q") + "/?");
   }
 }

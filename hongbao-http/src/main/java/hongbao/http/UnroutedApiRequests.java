@@ -1,7 +1,6 @@
 package hongbao.http;
 
 import io.vertx.core.Handler;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Set;
 
@@ -16,8 +15,8 @@ final class UnroutedApiRequests implements Handler<RoutingContext> {
 
   private final RouteTemplates templates;
 
-  UnroutedApiRequests(Router router) {
-    this.templates = new RouteTemplates(router);
+  UnroutedApiRequests(RouteTemplates templates) {
+    this.templates = templates;
   }
 
   @Override
