@@ -82,6 +82,7 @@ public final class CampaignWiring implements AutoCloseable {
       Clock clock,
       RandomGenerator.SplittableGenerator random,
       Duration grace,
+      Duration returnDue,
       Duration editLead,
       MeterRegistry metrics) {
     var sdkParts = rewards.sdk().parts();
@@ -120,7 +121,7 @@ public final class CampaignWiring implements AutoCloseable {
             database.rewards()::byCampaign,
             clock,
             grace);
-    audit = new CampaignAudit(store, campaigns, pools, database.rewards(), types);
+    audit = new CampaignAudit(store, campaigns, pools, database.rewards(), types, clock, returnDue);
     var live =
         new CampaignLive(
             campaigns,
@@ -144,8 +145,11 @@ public final class CampaignWiring implements AutoCloseable {
       Duration grace,
       Duration editLead,
       MeterRegistry metrics) {
+    // A return still waiting this long after the end is stuck, as a packet's refund is.
+    Duration returnDue = grace.plus(reconciler.limits().refundAfter());
     var wiring =
-        new CampaignWiring(redis, database, rewards, clock, random, grace, editLead, metrics);
+        new CampaignWiring(
+            redis, database, rewards, clock, random, grace, returnDue, editLead, metrics);
     reconciler.add(wiring.audit);
     return wiring;
   }

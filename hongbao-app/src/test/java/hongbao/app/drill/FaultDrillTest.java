@@ -158,9 +158,10 @@ class FaultDrillTest {
     long id = decode(packet);
     // The database fails one grabber's payout every time, with an error that is neither an outage
     // nor the books' refusal (which would be dead-lettered at once).
-    execute(
-        parts,
-        """
+    service
+        .books()
+        .execute(
+            """
         CREATE FUNCTION fail_unlucky() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
             IF NEW.kind = 'GRAB' AND NEW.user_id = '%s' THEN
@@ -168,9 +169,9 @@ class FaultDrillTest {
             END IF;
             RETURN NEW;
         END $$"""
-            .formatted(unlucky),
-        "CREATE TRIGGER fail_unlucky BEFORE INSERT ON transfer"
-            + " FOR EACH ROW EXECUTE FUNCTION fail_unlucky()");
+                .formatted(unlucky),
+            "CREATE TRIGGER fail_unlucky BEFORE INSERT ON transfer"
+                + " FOR EACH ROW EXECUTE FUNCTION fail_unlucky()");
     for (int u = 0; u < 4; u++) {
       grab(api, "failing-" + u, packet);
     }
@@ -206,7 +207,7 @@ class FaultDrillTest {
 
     // The operator's remedy once the cause is gone: the dead letter goes back to its queue and is
     // paid once; the same retry again finds nothing, and the books are clean.
-    execute(parts, "DROP TRIGGER fail_unlucky ON transfer");
+    service.books().execute("DROP TRIGGER fail_unlucky ON transfer");
     String admin = api.adminToken();
     var listed = api.get("/api/v1/admin/dead-letters", admin);
     assertThat(listed.status()).as(listed.raw()).isEqualTo(200);
@@ -246,9 +247,10 @@ class FaultDrillTest {
     grab(api, "refund-failing-grabber", other);
     // The database refuses to close one packet: an error that is neither an outage nor a refusal
     // of the books.
-    execute(
-        parts,
-        """
+    service
+        .books()
+        .execute(
+            """
         CREATE FUNCTION fail_close() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
             IF NEW.id = %d AND NEW.closed_at IS NOT NULL THEN
@@ -256,9 +258,9 @@ class FaultDrillTest {
             END IF;
             RETURN NEW;
         END $$"""
-            .formatted(failingId),
-        "CREATE TRIGGER fail_close BEFORE UPDATE ON packet"
-            + " FOR EACH ROW EXECUTE FUNCTION fail_close()");
+                .formatted(failingId),
+            "CREATE TRIGGER fail_close BEFORE UPDATE ON packet"
+                + " FOR EACH ROW EXECUTE FUNCTION fail_close()");
 
     // The other packet is refunded behind it; the failing one is tried again and again.
     await()
@@ -292,7 +294,7 @@ class FaultDrillTest {
                     .contains("the drill fails this refund"));
 
     // Mended, it is refunded at its next attempt, once.
-    execute(parts, "DROP TRIGGER fail_close ON packet");
+    service.books().execute("DROP TRIGGER fail_close ON packet");
     await().atMost(Duration.ofSeconds(30)).until(() -> refunded(parts, failingId) == 900);
     assertThat(patient.reconcile().discrepancies()).isEmpty();
     service.assertReconciled();
@@ -305,17 +307,6 @@ class FaultDrillTest {
         .value(
             "SELECT coalesce(sum(amount), 0) FROM transfer WHERE packet_id = ? AND kind = 'REFUND'",
             packetId);
-  }
-
-  /** Runs statements in the drill's schema and commits them. */
-  private static void execute(Parts parts, String... statements) throws Exception {
-    try (var connection = parts.database().dataSource().getConnection();
-        var statement = connection.createStatement()) {
-      for (String sql : statements) {
-        statement.execute(sql);
-      }
-      connection.commit(); // the pool's connections do not commit on their own
-    }
   }
 
   @Test

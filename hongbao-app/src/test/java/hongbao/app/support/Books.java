@@ -39,6 +39,19 @@ public final class Books {
     }
   }
 
+  /** Runs statements (a fault's trigger, its removal) and commits them. */
+  public void execute(String... statements) {
+    try (var connection = service.parts().database().dataSource().getConnection();
+        var statement = connection.createStatement()) {
+      for (String sql : statements) {
+        statement.execute(sql);
+      }
+      connection.commit(); // the pool's connections do not commit on their own
+    } catch (SQLException e) {
+      throw new IllegalStateException(String.join("; ", statements), e);
+    }
+  }
+
   /** The query's one value: a count, a balance. */
   public long value(String sql, Object... args) {
     List<Long> values = column(sql, args);

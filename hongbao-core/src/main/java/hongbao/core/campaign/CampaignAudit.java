@@ -6,6 +6,9 @@ import hongbao.core.reward.RewardBook;
 import hongbao.core.reward.RewardKind;
 import hongbao.core.reward.RewardRecord;
 import hongbao.core.reward.RewardTypes;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,7 +28,11 @@ import java.util.Optional;
  *   <li>the CASH won fits the budget;
  *   <li>the unspent budget went back at most once, only after the end (on the clock of the closer
  *       that returned it), and it is exactly the budget less the CASH won and the cash other
- *       senders' rewards took from the campaign.
+ *       senders' rewards took from the campaign;
+ *   <li>no ended campaign waits for its return longer than {@code returnDue} after its end: the
+ *       closer returns it {@code grace} after the end, so one still waiting later is stuck (its
+ *       return fails every pass, or no instance runs the closer), and its escrow is named as the
+ *       reconciler names an expired packet not refunded.
  * </ul>
  */
 public final class CampaignAudit implements Audit {
@@ -37,18 +44,29 @@ public final class CampaignAudit implements Audit {
   private final PrizePools pools;
   private final RewardBook book;
   private final RewardTypes types;
+  private final Clock clock;
+  private final Duration returnDue;
 
+  /**
+   * @param clock the campaigns' clock (the closer's)
+   * @param returnDue how long after its end a campaign's return may take before it is stuck: the
+   *     closer's grace and some passes beyond it
+   */
   public CampaignAudit(
       CampaignStore store,
       Campaigns campaigns,
       PrizePools pools,
       RewardBook book,
-      RewardTypes types) {
+      RewardTypes types,
+      Clock clock,
+      Duration returnDue) {
     this.store = store;
     this.campaigns = campaigns;
     this.pools = pools;
     this.book = book;
     this.types = types;
+    this.clock = clock;
+    this.returnDue = returnDue;
   }
 
   @Override
@@ -57,7 +75,31 @@ public final class CampaignAudit implements Audit {
     for (String id : store.recent(CAMPAIGNS_CHECKED_MAX)) {
       campaigns.find(id).ifPresent(c -> check(c, lines));
     }
+    checkOverdue(lines);
     return lines;
+  }
+
+  /**
+   * Names the campaigns ended more than {@code returnDue} ago and not returned, oldest end first
+   * (the order the store gives them in, so the first one not yet due ends the check). The clock is
+   * read before the store: a campaign returned meanwhile is not named.
+   */
+  private void checkOverdue(List<String> lines) {
+    Instant dueBefore = clock.instant().minus(returnDue);
+    for (String id : store.unreturned(CAMPAIGNS_CHECKED_MAX)) {
+      Optional<Campaign> campaign = campaigns.find(id);
+      if (campaign.isEmpty()) {
+        continue;
+      }
+      Instant endsAt = campaign.get().endsAt();
+      if (!endsAt.isBefore(dueBefore)) {
+        return;
+      }
+      String escrow = book.campaign(id).map(b -> b.escrow().toString()).orElse("nothing");
+      lines.add(
+          "campaign %s: ended at %s and its unspent budget not returned: escrow holds %s"
+              .formatted(id, endsAt, escrow));
+    }
   }
 
   private void check(Campaign campaign, List<String> lines) {

@@ -82,7 +82,11 @@ public final class Reconciler {
   private final Limits limits;
   private final Violations violations;
 
-  /** When waiting money counts as stuck. */
+  /**
+   * When waiting money counts as stuck. {@code refundAfter} is also how long a feature's return of
+   * unspent money may take beyond its own grace (a rain's budget after its end) before its audit
+   * names it.
+   */
   public record Limits(Duration unpaidAfter, Duration refundAfter, long backlogMax) {
 
     /** Far beyond "paid within a second or two" and "refunded within 10 s of expiry". */
@@ -126,6 +130,11 @@ public final class Reconciler {
       List<Audit> audits) {
     this(audit, packets, store, queue, clock, limits, violations);
     this.audits.addAll(audits);
+  }
+
+  /** When this reconciler counts waiting money as stuck, for the audits added to it. */
+  public Limits limits() {
+    return limits;
   }
 
   /** Adds a feature's audit to every reconciliation. */
