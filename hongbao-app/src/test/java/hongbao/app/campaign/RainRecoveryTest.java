@@ -123,6 +123,61 @@ class RainRecoveryTest {
   }
 
   /**
+   * Another sender's reward in the rain's campaign under a tradeNo that starts like a win's ({@code
+   * <campaignId>_1_bonus}: no win number, so the reward route lets it through), of the type and
+   * amount of a prize line. It is no win: the audit counted it as one missing from the pools, and
+   * the rebuild after a loss put it back in a sub-pool and then failed on every tap, reading a win
+   * number out of "bonus".
+   */
+  @Test
+  void anotherSendersRewardUnderATradeNoLikeAWins_isNoWin_toTheAuditOrTheRebuild()
+      throws Exception {
+    Instant starts = fixture.clock.instant().plusSeconds(10);
+    String id =
+        fixture.created(campaign(BUDGET, MAX_WINS, 10, round(starts, 60, prize("CASH", 1, 100))));
+    String lookalike = id + "_1_bonus";
+    var sent =
+        fixture.api.post(
+            "/api/v1/rewards",
+            fixture.admin,
+            Map.of(),
+            io.vertx.core.json.JsonObject.of(
+                    "tradeNo",
+                    lookalike,
+                    "userId",
+                    "outsider",
+                    "campaignId",
+                    id,
+                    "type",
+                    "CASH",
+                    "amount",
+                    1)
+                .encode());
+    assertThat(sent.status()).as(sent.raw()).isEqualTo(202);
+    fixture.books.awaitCredited(id, 1, Duration.ofSeconds(30));
+    fixture.service.assertReconciled();
+
+    fixture.clock.advance(Duration.between(fixture.clock.instant(), starts.plusMillis(59_500)));
+    var wins = new ConcurrentHashMap<String, TapOutcome.Won>();
+    var perUser = new ConcurrentHashMap<String, AtomicInteger>();
+    fixture.tap(id, RainFixture.users("lookalike-", 10), 1, wins, perUser);
+    assertThat(loseThePools(id)).isPositive();
+    fixture.tap(id, RainFixture.users("lookalike-after-", 10), 1, wins, perUser);
+    assertThat(wins).hasSize(20);
+    assertThat(fixture.rain().service().view(id).rounds().getFirst().prizesLeft())
+        .as("the twenty wins out of the hundred prizes, and not the other sender's reward")
+        .isEqualTo(80);
+
+    fixture.books.awaitCredited(id, 21, Duration.ofSeconds(30));
+    fixture.clock.advance(
+        Duration.between(
+            fixture.clock.instant(),
+            starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1)));
+    assertThat(fixture.awaitReturned(id)).isEqualTo(BUDGET - 21);
+    assertThat(fixture.escrow(id)).isZero();
+  }
+
+  /**
    * Redis restarts from an older state (the AOF tail lost): wins it had recorded are gone, their
    * prizes back in the sub-pools, the users' counters lower — and every slot still open, so no tap
    * notices. The repair that runs when Redis's generation changes closes the slots, puts the book's

@@ -194,12 +194,17 @@ public final class PrizeRecovery {
     return false;
   }
 
-  /** The round a tradeNo of this campaign names, if it is one. */
+  /**
+   * The round a win's tradeNo of this campaign names, if it is one. Only the whole form of a win
+   * ({@link TradeNos#rainOf}) names a round: another sender's reward in the campaign may use a
+   * tradeNo that merely starts like one ({@code <campaignId>_1_bonus}, which the reward route lets
+   * through), and it is no win to put back, count or check in the pools.
+   */
   static Optional<Round> roundOf(Campaign campaign, String tradeNo) {
-    String prefix = campaign.id() + "_";
-    if (!tradeNo.startsWith(prefix)) {
+    if (!TradeNos.rainOf(tradeNo).equals(Optional.of(campaign.id()))) {
       return Optional.empty();
     }
+    String prefix = campaign.id() + "_";
     int end = tradeNo.indexOf('_', prefix.length());
     if (end < 0) {
       return Optional.empty();
