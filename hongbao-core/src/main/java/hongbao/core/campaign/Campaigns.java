@@ -21,9 +21,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * so an edit in flight is waited for and none commits during the read.
  *
  * <ul>
- *   <li>A copy read at or after its start less the lead is <em>final</em>: any edit either
- *       committed before the read (and the read shows it) or checks the clock after it, at or past
- *       the start less the lead, and is refused. It is kept until the map is cleared.
+ *   <li>A copy read at or after its start less half the lead is <em>final</em>: any edit either
+ *       committed before the read (and the read shows it) or checks the clock after it, past the
+ *       start less the lead, and is refused. The half is the margin for clocks: an edit is admitted
+ *       on the editor's clock, a copy made final on the reader's, and a reader whose clock runs
+ *       ahead would otherwise keep for good a copy an edit then replaced (its pools deleted by the
+ *       edit and armed again by the reader, its budget and end the old ones). Until then a copy is
+ *       read again at every refresh, as below. It is kept until the map is cleared.
  *   <li>A copy read earlier, at {@code t}, is read again once it is {@value #REFRESH_MILLIS} ms old
  *       (on the injected clock). Until then no round of it runs — its rounds start after {@code t}
  *       plus the lead — and no round of an edit it misses runs either: that edit read its clock
@@ -35,8 +39,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * The argument is about a copy and an instant no later than the copy was got: whoever uses a copy
  * reads the clock first, then gets it, and acts at that instant (a tap's phase, the closer's
  * "ended"). Read the other way round, a pause between the two could let the clock run past a
- * replaced copy's end. It holds on one clock; instances' clocks must agree within the lead less the
- * refresh.
+ * replaced copy's end. It holds on one clock, and across instances whose clocks agree within half
+ * the lead (and within the lead less the refresh, for the second case).
  */
 public final class Campaigns {
 
@@ -126,11 +130,16 @@ public final class Campaigns {
     keep(campaign, readAt);
   }
 
+  /** When a copy read is final: half the lead before the start (see the class comment). */
+  private Instant finalFrom(Campaign campaign) {
+    return campaign.startsAt().minus(lead.dividedBy(2));
+  }
+
   private void keep(Campaign campaign, Instant readAt) {
     if (known.size() >= KEPT_MAX) {
       known.clear();
     }
-    var fresh = new Kept(campaign, readAt, !readAt.isBefore(campaign.startsAt().minus(lead)));
+    var fresh = new Kept(campaign, readAt, !readAt.isBefore(finalFrom(campaign)));
     known.merge(
         campaign.id(),
         fresh,
