@@ -152,8 +152,15 @@ public final class RewardSender {
             Rejection.NOT_FOUND, "no campaign " + reward.campaignId() + " with a budget");
       }
     }
+    if (sync) {
+      // No token copy: the caller holds no token until this call answers, and a copy would let a
+      // withdrawal's forced credit queue the reward while it issues; should the issue then fail
+      // and be undone (answered ISSUER_FAILED, the budget given back), that credit would still pay
+      // it. Once credited, the reward book vouches for the token.
+      return creditNow(reward, type, token);
+    }
     keepCopy(reward, token);
-    return sync ? creditNow(reward, type, token) : enqueue(reward, type, token);
+    return enqueue(reward, type, token);
   }
 
   /**

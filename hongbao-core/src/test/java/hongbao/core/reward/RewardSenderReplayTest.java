@@ -273,6 +273,37 @@ class RewardSenderReplayTest {
   }
 
   /**
+   * A withdrawal's forced credit credits the rewards the server holds token copies of. A
+   * synchronous send that kept one while it issued could be credited by it and then, its own issue
+   * failing, be undone and answered ISSUER_FAILED: paid all the same, its budget given back, and
+   * sent again by a caller told it failed. Nothing of it is to be found while it issues.
+   */
+  @Test
+  void aSyncSend_keepsNoTokenCopyForAForcedCreditToFind_whileItIssues_norAfter() {
+    var copiesSeen = new ArrayList<String>();
+    Issuer failing =
+        (reward, type) -> {
+          copiesSeen.addAll(tokenStore.pending(reward.userId(), ForcedCredits.MAX_TOKENS));
+          throw new Issuer.IssuerUnavailable("read timed out");
+        };
+    Issuer issuing =
+        (reward, type) -> {
+          copiesSeen.addAll(tokenStore.pending(reward.userId(), ForcedCredits.MAX_TOKENS));
+          return new Issuer.Issue.Issued();
+        };
+    var recorded = new java.util.concurrent.ConcurrentHashMap<String, RewardRecord>();
+
+    assertThat(sender(failing).sendSync(REQUEST)).isInstanceOf(SendOutcome.IssuerFailed.class);
+    SendOutcome credited =
+        sender(issuing, recordingBook(recorded, call -> null), Clock.systemUTC(), (t, p) -> 0)
+            .sendSync(REQUEST);
+
+    assertThat(credited).isInstanceOf(SendOutcome.Credited.class);
+    assertThat(copiesSeen).as("copies while issuing").isEmpty();
+    assertThat(tokenStore.pending(REQUEST.userId(), ForcedCredits.MAX_TOKENS)).isEmpty();
+  }
+
+  /**
    * An asynchronous send reserves, then Redis drops the connection: its claim fails, and so does
    * the release that would undo the reservation. The caller retries the same request, which finds
    * the reservation and is answered ACCEPTED, "on a queue": the replay must put it there, since the
