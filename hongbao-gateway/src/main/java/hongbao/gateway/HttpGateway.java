@@ -94,13 +94,16 @@ public final class HttpGateway implements Gateway, GatewayStatements, AutoClosea
       return switch (answer.getString("result", "")) {
         case GatewayProtocol.SUCCESS ->
             new TransferAnswer.Success(
-                answer.getString("gatewayRef"), GatewayProtocol.paid(answer, amount.fen()));
+                GatewayProtocol.ref(answer), GatewayProtocol.paid(answer, amount.fen()));
         case GatewayProtocol.FAIL ->
             new TransferAnswer.Fail(
-                answer.getString("reason", "FAIL"), answer.getBoolean("retryable", false));
+                GatewayProtocol.text(answer.getString("reason", "FAIL")),
+                answer.getBoolean("retryable", false));
         case GatewayProtocol.SYSTEM_ERROR ->
-            new TransferAnswer.SystemError(answer.getString("message", "SYSTEM_ERROR"));
-        default -> new TransferAnswer.SystemError("unexpected answer " + answer.encode());
+            new TransferAnswer.SystemError(
+                GatewayProtocol.text(answer.getString("message", "SYSTEM_ERROR")));
+        default ->
+            new TransferAnswer.SystemError("unexpected answer " + abbreviate(answer.encode()));
       };
     } catch (ClassCastException
         | IllegalArgumentException
@@ -126,11 +129,12 @@ public final class HttpGateway implements Gateway, GatewayStatements, AutoClosea
       return switch (answer.getString("result", "")) {
         case GatewayProtocol.SUCCESS ->
             new QueryAnswer.Success(
-                answer.getString("gatewayRef"), GatewayProtocol.paid(answer, null));
-        case GatewayProtocol.FAIL -> new QueryAnswer.Fail(answer.getString("reason", "FAIL"));
+                GatewayProtocol.ref(answer), GatewayProtocol.paid(answer, null));
+        case GatewayProtocol.FAIL ->
+            new QueryAnswer.Fail(GatewayProtocol.text(answer.getString("reason", "FAIL")));
         case GatewayProtocol.PROCESSING -> new QueryAnswer.Processing();
         case GatewayProtocol.NOT_FOUND -> new QueryAnswer.NotFound();
-        default -> new QueryAnswer.NoAnswer("unexpected answer " + answer.encode());
+        default -> new QueryAnswer.NoAnswer("unexpected answer " + abbreviate(answer.encode()));
       };
     } catch (ClassCastException
         | IllegalArgumentException

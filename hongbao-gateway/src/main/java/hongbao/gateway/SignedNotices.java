@@ -45,9 +45,9 @@ public final class SignedNotices implements GatewayNotices {
     QueryAnswer answer =
         switch (json.getValue("result") instanceof String result ? result : "") {
           case GatewayProtocol.SUCCESS ->
-              new QueryAnswer.Success(
-                  json.getString("gatewayRef"), GatewayProtocol.paid(json, null));
-          case GatewayProtocol.FAIL -> new QueryAnswer.Fail(json.getString("reason", "FAIL"));
+              new QueryAnswer.Success(GatewayProtocol.ref(json), GatewayProtocol.paid(json, null));
+          case GatewayProtocol.FAIL ->
+              new QueryAnswer.Fail(GatewayProtocol.text(json.getString("reason", "FAIL")));
           default -> throw new IllegalArgumentException("result " + json.getValue("result"));
         };
     return new GatewayNotice(outTradeNo, answer);

@@ -36,6 +36,11 @@ class UnreadableAnswerTest {
           "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":5000.5}",
           "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":-5000}",
           "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":0}",
+          // A reference we could not keep as it is: PostgreSQL's text refuses NUL, and one cut
+          // short would no longer match the gateway's records.
+          "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G\\u00001\",\"amount\":5000}",
+          "{\"result\":\"SUCCESS\",\"gatewayRef\":\"" + "G".repeat(65) + "\",\"amount\":5000}",
+          "{\"result\":\"SUCCESS\",\"gatewayRef\":42,\"amount\":5000}",
           "[\"SUCCESS\"]");
 
   private Vertx vertx;
@@ -92,6 +97,35 @@ class UnreadableAnswerTest {
       // The same fields of the right types are read as they say.
       answer = "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":5000}";
       assertThat(gateway.query("T1")).isEqualTo(new QueryAnswer.Success("G1", Amount.fen(5_000)));
+    }
+  }
+
+  /**
+   * A FAIL's reason and a SYSTEM_ERROR's message become a withdrawal's cause: a NUL in them made
+   * the settling move fail in PostgreSQL on every check, the withdrawal stuck, and a megabyte of
+   * text would be kept whole. They are kept printable and short; a reference of {@value
+   * GatewayProtocol#REF_MAX} characters is kept as it is.
+   */
+  @Test
+  void theGatewaysFreeText_isKeptPrintableAndShort() {
+    try (HttpGateway gateway =
+        new HttpGateway(
+            vertx,
+            URI.create("http://127.0.0.1:" + server.actualPort()),
+            new GatewaySignature("test-secret-0123456789"),
+            Duration.ofSeconds(2),
+            () -> null)) {
+      answer = "{\"result\":\"FAIL\",\"reason\":\"PAYEE\\u0000LIMIT\\n\",\"retryable\":true}";
+      assertThat(gateway.transfer("T1", "alice", Amount.fen(5_000)))
+          .isEqualTo(new TransferAnswer.Fail("PAYEE?LIMIT?", true));
+      assertThat(gateway.query("T1")).isEqualTo(new QueryAnswer.Fail("PAYEE?LIMIT?"));
+      answer = "{\"result\":\"SYSTEM_ERROR\",\"message\":\"" + "错".repeat(10_000) + "\"}";
+      assertThat(gateway.transfer("T1", "alice", Amount.fen(5_000)))
+          .isEqualTo(new TransferAnswer.SystemError("错".repeat(GatewayProtocol.TEXT_MAX) + "…"));
+      String longest = "G".repeat(GatewayProtocol.REF_MAX);
+      answer = "{\"result\":\"SUCCESS\",\"gatewayRef\":\"" + longest + "\",\"amount\":5000}";
+      assertThat(gateway.query("T1"))
+          .isEqualTo(new QueryAnswer.Success(longest, Amount.fen(5_000)));
     }
   }
 
