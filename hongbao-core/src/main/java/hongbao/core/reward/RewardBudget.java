@@ -43,16 +43,23 @@ public interface RewardBudget {
    */
   Reservation reserve(Reward reward, Amount cost, String token, boolean sync);
 
-  /** Undoes a reservation (a synchronous issue failed); the tradeNo may be used again. */
+  /**
+   * Undoes a reservation (a synchronous issue failed); the tradeNo may be used again. Not once the
+   * campaign's budget is closed ({@link hongbao.core.campaign.BudgetClosing}): the closing counted
+   * it out of the return, so it stays, for a retry of the same request to spend, and the reconciler
+   * names it meanwhile (accepted, never credited) instead of its cash sitting in the escrow
+   * unowned.
+   */
   void release(Reward reward);
 
   /**
    * Undoes an asynchronous send's reservation (its claim failed) unless a replay found it first:
    * that replay may have queued the event, or be about to, and its credit needs the reservation.
    * Should the replay fail too, the reservation waits for the next retry to queue the event (the
-   * reconciler names it meanwhile): held without cause, never spent without one.
+   * reconciler names it meanwhile): held without cause, never spent without one. A closed budget
+   * keeps it too, as {@link #release} says.
    *
-   * @return false when a replay holds the reservation, which stays
+   * @return false when the reservation stays
    */
   boolean releaseUnlessReplayed(Reward reward);
 

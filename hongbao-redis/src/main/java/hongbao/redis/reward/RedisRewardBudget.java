@@ -52,8 +52,11 @@ public final class RedisRewardBudget implements RewardBudget {
   private static final LuaScript TAKE_OVER = LuaScript.fromResource("budget_takeover.lua");
   private static final LuaScript UNQUEUED = LuaScript.fromResource("budget_unqueued.lua");
 
-  /** budget_release.lua's reply for a reservation a replay holds. */
-  private static final long KEPT_FOR_A_REPLAY = 2;
+  /** budget_release.lua's reply for a reservation released. */
+  private static final long RELEASED = 1;
+
+  /** budget_release.lua's reply for a reservation there was none of (released before). */
+  private static final long NONE = 0;
 
   private final RedisLink redis;
   private final RewardKeys keys;
@@ -303,7 +306,8 @@ public final class RedisRewardBudget implements RewardBudget {
 
   @Override
   public boolean releaseUnlessReplayed(Reward reward) {
-    return release(reward, "unless-replayed") != KEPT_FOR_A_REPLAY;
+    long released = release(reward, "unless-replayed");
+    return released == RELEASED || released == NONE;
   }
 
   private long release(Reward reward, String mode) {

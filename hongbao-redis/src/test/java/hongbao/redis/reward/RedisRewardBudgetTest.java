@@ -324,8 +324,8 @@ class RedisRewardBudgetTest {
   /**
    * A borrower lends allowance off one key, the campaign's keys are closed, and then the borrower
    * grants what it took to its own key: the grant must not raise a closed key's cap, or a
-   * reservation after the close would be paid from an escrow already returned. Nor may the room a
-   * release leaves after the close be reserved again.
+   * reservation after the close would be paid from an escrow already returned. Nor is a reservation
+   * released after the close: the closing counted it out.
    */
   @Test
   void afterTheClose_aLateGrantIsRefused_andNothingIsReservedAgain() {
@@ -350,9 +350,12 @@ class RedisRewardBudgetTest {
     assertThat(closed).isEqualTo(Amount.fen(300));
     assertThat(granted).as("refused on a closed key").isZero();
     assertThat(budget.state(campaign).allowance()).isEqualTo(closed);
-    // A reservation released after the close (a synchronous send that failed) leaves room on its
-    // key, but the closing counted it out: nothing is reserved there either.
+    // A reservation released after the close (a synchronous send that failed) stays: the closing
+    // counted it out of the return, and released, its cash would stay in the escrow unowned.
     budget.release(before);
+    assertThat(budget.releaseUnlessReplayed(before)).isFalse();
+    assertThat(budget.trades(campaign)).containsOnlyKeys(before.tradeNo());
+    assertThat(budget.state(campaign).reserved()).isEqualTo(Amount.fen(300));
     Reward again = reward(campaign, campaign + "-again", 300);
     assertThat(budget.reserve(again, again.amount(), "tok"))
         .isInstanceOf(Reservation.Insufficient.class);
@@ -373,7 +376,7 @@ class RedisRewardBudgetTest {
       assertThat(budget.reserve(late, late.amount(), "tok"))
           .isInstanceOf(Reservation.Insufficient.class);
     }
-    assertThat(budget.state(campaign).reserved()).isEqualTo(Amount.ZERO);
+    assertThat(budget.state(campaign).reserved()).isEqualTo(Amount.fen(300));
   }
 
   /**
