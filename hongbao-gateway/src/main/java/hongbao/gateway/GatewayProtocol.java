@@ -42,39 +42,30 @@ public final class GatewayProtocol {
 
   public static final String STATEMENT_HEADER = "out_trade_no,amount,status,time";
 
-  /** The longest gateway reference kept; providers' are 32 characters or so. */
-  static final int REF_MAX = 64;
-
-  /** The longest free text of the gateway kept (a FAIL's reason, a SYSTEM_ERROR's message). */
+  /** The longest text of the gateway kept (a reference, a FAIL's reason, an error's message). */
   static final int TEXT_MAX = 200;
 
   /**
-   * The gateway's reference of a SUCCESS (answer or callback), null when it names none. It is kept
-   * as it is, to be matched with the gateway's own records, so one we could not keep is no
-   * settlement: a control character (PostgreSQL's text refuses NUL, and the settling move would
-   * then fail on every check, the withdrawal stuck) or more than {@value #REF_MAX} characters.
-   *
-   * @throws IllegalArgumentException for a reference that is no string or that we could not keep
+   * The gateway's reference of a SUCCESS (answer or callback), null when it names none, as free
+   * text is kept: only recorded and shown, never matched (the statement matches by out-trade-no),
+   * so a reference PostgreSQL could not store is no reason to leave a paid withdrawal unsettled.
    */
   static String ref(JsonObject success) {
-    Object ref = success.getValue("gatewayRef");
-    if (ref == null) {
-      return null;
-    }
-    if (!(ref instanceof String text)
-        || text.length() > REF_MAX
-        || text.chars().anyMatch(Character::isISOControl)) {
-      throw new IllegalArgumentException("a gatewayRef we cannot keep");
-    }
-    return text;
+    String ref = success.getString("gatewayRef");
+    return ref == null ? null : text(ref);
   }
 
   /**
-   * The gateway's free text as a withdrawal's cause keeps it: control characters (NUL, which
-   * PostgreSQL's text refuses, among them) become '?', and it is cut at {@value #TEXT_MAX}
-   * characters. Only said, never matched, so changing it loses nothing.
+   * The gateway's free text as a withdrawal keeps it, {@code absent} when the field is missing or
+   * null: control characters (NUL, which PostgreSQL's text refuses, among them: the settling move
+   * failed on every check) become '?', and it is cut at {@value #TEXT_MAX} characters.
    */
-  static String text(String text) {
+  static String text(JsonObject answer, String field, String absent) {
+    String text = answer.getString(field);
+    return text == null ? absent : text(text);
+  }
+
+  private static String text(String text) {
     var kept = new StringBuilder(Math.min(text.length(), TEXT_MAX + 1));
     text.codePoints()
         .limit(TEXT_MAX)

@@ -97,11 +97,10 @@ public final class HttpGateway implements Gateway, GatewayStatements, AutoClosea
                 GatewayProtocol.ref(answer), GatewayProtocol.paid(answer, amount.fen()));
         case GatewayProtocol.FAIL ->
             new TransferAnswer.Fail(
-                GatewayProtocol.text(answer.getString("reason", "FAIL")),
+                GatewayProtocol.text(answer, "reason", "FAIL"),
                 answer.getBoolean("retryable", false));
         case GatewayProtocol.SYSTEM_ERROR ->
-            new TransferAnswer.SystemError(
-                GatewayProtocol.text(answer.getString("message", "SYSTEM_ERROR")));
+            new TransferAnswer.SystemError(GatewayProtocol.text(answer, "message", "SYSTEM_ERROR"));
         default ->
             new TransferAnswer.SystemError("unexpected answer " + abbreviate(answer.encode()));
       };
@@ -131,7 +130,7 @@ public final class HttpGateway implements Gateway, GatewayStatements, AutoClosea
             new QueryAnswer.Success(
                 GatewayProtocol.ref(answer), GatewayProtocol.paid(answer, null));
         case GatewayProtocol.FAIL ->
-            new QueryAnswer.Fail(GatewayProtocol.text(answer.getString("reason", "FAIL")));
+            new QueryAnswer.Fail(GatewayProtocol.text(answer, "reason", "FAIL"));
         case GatewayProtocol.PROCESSING -> new QueryAnswer.Processing();
         case GatewayProtocol.NOT_FOUND -> new QueryAnswer.NotFound();
         default -> new QueryAnswer.NoAnswer("unexpected answer " + abbreviate(answer.encode()));

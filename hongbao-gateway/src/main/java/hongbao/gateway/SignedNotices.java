@@ -47,7 +47,7 @@ public final class SignedNotices implements GatewayNotices {
           case GatewayProtocol.SUCCESS ->
               new QueryAnswer.Success(GatewayProtocol.ref(json), GatewayProtocol.paid(json, null));
           case GatewayProtocol.FAIL ->
-              new QueryAnswer.Fail(GatewayProtocol.text(json.getString("reason", "FAIL")));
+              new QueryAnswer.Fail(GatewayProtocol.text(json, "reason", "FAIL"));
           default -> throw new IllegalArgumentException("result " + json.getValue("result"));
         };
     return new GatewayNotice(outTradeNo, answer);
