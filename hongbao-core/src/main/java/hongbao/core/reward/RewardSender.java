@@ -450,8 +450,22 @@ public final class RewardSender {
     try {
       outcome = service.credit(reward, type);
     } catch (RuntimeException e) {
-      // Issued downstream, or credited here: the reservation stays, for a replay to settle.
-      if (e instanceof RewardService.IssuedUnrecorded || book.find(reward.tradeNo()).isPresent()) {
+      // Issued downstream, or credited here: the reservation stays, for a replay to settle. Issued
+      // but not recorded, or with its outcome unknown (the book unreadable), the reward may be
+      // owed: nothing undoes it any more, so its token copy is kept now, for the statement and a
+      // withdrawal's forced credit, as an asynchronous send's is.
+      boolean credited;
+      try {
+        credited = book.find(reward.tradeNo()).isPresent();
+      } catch (RuntimeException unknown) {
+        keepCopy(reward, token);
+        throw unknown;
+      }
+      if (e instanceof RewardService.IssuedUnrecorded && !credited) {
+        keepCopy(reward, token);
+        throw e;
+      }
+      if (credited) {
         throw e;
       }
       undo(reward);
@@ -474,8 +488,10 @@ public final class RewardSender {
 
   /**
    * Takes back a reservation this send made; its claim stays (see {@link #claimReserved}). The
-   * token copy goes before the reservation: a retry of the same request meets the reservation (a
-   * replay) until it is gone, so a retry that reserves afresh keeps the copy it saves.
+   * token copy (kept only when an earlier attempt of the same request left the reward owed, and a
+   * replay now finishes it) goes before the reservation: a retry of the same request meets the
+   * reservation (a replay) until it is gone, so a retry that reserves afresh keeps the copy it
+   * saves.
    */
   private void undo(Reward reward) {
     tokenStore.delete(reward);

@@ -273,34 +273,50 @@ class RewardSenderReplayTest {
   }
 
   /**
-   * A withdrawal's forced credit credits the rewards the server holds token copies of. A
+   * A withdrawal's forced credit credits the CASH rewards the server holds token copies of. A
    * synchronous send that kept one while it issued could be credited by it and then, its own issue
    * failing, be undone and answered ISSUER_FAILED: paid all the same, its budget given back, and
-   * sent again by a caller told it failed. Nothing of it is to be found while it issues.
+   * sent again by a caller told it failed. So nothing of it is to be found while it issues (the
+   * type here is a coupon, but what forced credit and the statement read is the same copy).
    */
   @Test
-  void aSyncSend_keepsNoTokenCopyForAForcedCreditToFind_whileItIssues_norAfter() {
+  void aSyncSend_keepsNoTokenCopyWhileItIssues_andNoneOnceUndone() {
     var copiesSeen = new ArrayList<String>();
     Issuer failing =
         (reward, type) -> {
           copiesSeen.addAll(tokenStore.pending(reward.userId(), ForcedCredits.MAX_TOKENS));
           throw new Issuer.IssuerUnavailable("read timed out");
         };
-    Issuer issuing =
-        (reward, type) -> {
-          copiesSeen.addAll(tokenStore.pending(reward.userId(), ForcedCredits.MAX_TOKENS));
-          return new Issuer.Issue.Issued();
-        };
-    var recorded = new java.util.concurrent.ConcurrentHashMap<String, RewardRecord>();
 
     assertThat(sender(failing).sendSync(REQUEST)).isInstanceOf(SendOutcome.IssuerFailed.class);
-    SendOutcome credited =
-        sender(issuing, recordingBook(recorded, call -> null), Clock.systemUTC(), (t, p) -> 0)
-            .sendSync(REQUEST);
 
-    assertThat(credited).isInstanceOf(SendOutcome.Credited.class);
     assertThat(copiesSeen).as("copies while issuing").isEmpty();
     assertThat(tokenStore.pending(REQUEST.userId(), ForcedCredits.MAX_TOKENS)).isEmpty();
+  }
+
+  /**
+   * Issued downstream but not recorded in the book: nothing undoes it any more and the reward is
+   * owed, so its token copy is kept then, for the statement (and, for cash, a withdrawal's forced
+   * credit) to find, as an asynchronous send's is.
+   */
+  @Test
+  void aSyncSendIssuedButNotRecorded_keepsItsTokenCopy() {
+    Issuer issuing = (reward, type) -> new Issuer.Issue.Issued();
+    var recorded = new java.util.concurrent.ConcurrentHashMap<String, RewardRecord>();
+    RewardBook unrecorded =
+        recordingBook(
+            recorded,
+            call ->
+                call.equals("recordIssued")
+                    ? new Unavailable("postgres", "connection refused", null)
+                    : null);
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> sender(issuing, unrecorded, Clock.systemUTC(), (t, p) -> 0).sendSync(REQUEST))
+        .isInstanceOf(RewardService.IssuedUnrecorded.class);
+
+    assertThat(tokenStore.pending(REQUEST.userId(), ForcedCredits.MAX_TOKENS)).hasSize(1);
+    assertThat(budget.trades).as("kept for a replay to settle").containsKey("t1");
   }
 
   /**
