@@ -43,21 +43,18 @@ public interface RewardBudget {
    */
   Reservation reserve(Reward reward, Amount cost, String token, boolean sync);
 
-  /**
-   * Undoes a reservation (a synchronous issue failed); the tradeNo may be used again. Not once the
-   * campaign's budget is closed ({@link hongbao.core.campaign.BudgetClosing}): the closing counted
-   * it out of the return, so it stays, for a retry of the same request to spend, and the reconciler
-   * names it meanwhile (accepted, never credited) instead of its cash sitting in the escrow
-   * unowned.
-   */
+  /** Undoes a reservation (a synchronous issue failed); the tradeNo may be used again. */
   void release(Reward reward);
 
   /**
    * Undoes an asynchronous send's reservation (its claim failed) unless a replay found it first:
    * that replay may have queued the event, or be about to, and its credit needs the reservation.
    * Should the replay fail too, the reservation waits for the next retry to queue the event (the
-   * reconciler names it meanwhile): held without cause, never spent without one. A closed budget
-   * keeps it too, as {@link #release} says.
+   * reconciler names it meanwhile): held without cause, never spent without one. Once the
+   * campaign's budget is closed ({@link hongbao.core.campaign.BudgetClosing}) it stays as well: the
+   * closing counted it out of the return, so released, its cash would stay in the escrow with no
+   * trade (for a rain's win, with nothing to name it); kept, a retry queues it, and the reconciler
+   * names it meanwhile.
    *
    * @return false when the reservation stays
    */

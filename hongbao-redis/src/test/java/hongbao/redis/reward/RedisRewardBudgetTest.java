@@ -324,8 +324,9 @@ class RedisRewardBudgetTest {
   /**
    * A borrower lends allowance off one key, the campaign's keys are closed, and then the borrower
    * grants what it took to its own key: the grant must not raise a closed key's cap, or a
-   * reservation after the close would be paid from an escrow already returned. Nor is a reservation
-   * released after the close: the closing counted it out.
+   * reservation after the close would be paid from an escrow already returned. An asynchronous
+   * send's reservation is not released after the close (the closing counted it out); nor may the
+   * room an undone one leaves be reserved again.
    */
   @Test
   void afterTheClose_aLateGrantIsRefused_andNothingIsReservedAgain() {
@@ -350,12 +351,15 @@ class RedisRewardBudgetTest {
     assertThat(closed).isEqualTo(Amount.fen(300));
     assertThat(granted).as("refused on a closed key").isZero();
     assertThat(budget.state(campaign).allowance()).isEqualTo(closed);
-    // A reservation released after the close (a synchronous send that failed) stays: the closing
-    // counted it out of the return, and released, its cash would stay in the escrow unowned.
-    budget.release(before);
+    // An asynchronous send whose claim failed after the close keeps its reservation: the closing
+    // counted it out of the return, and released, its cash would stay in the escrow with no trade.
     assertThat(budget.releaseUnlessReplayed(before)).isFalse();
     assertThat(budget.trades(campaign)).containsOnlyKeys(before.tradeNo());
     assertThat(budget.state(campaign).reserved()).isEqualTo(Amount.fen(300));
+    // Released as undone (a synchronous issue that failed, a 409), it leaves room on its key, but
+    // the closing counted it out: nothing is reserved there either.
+    budget.release(before);
+    assertThat(budget.state(campaign).reserved()).isEqualTo(Amount.ZERO);
     Reward again = reward(campaign, campaign + "-again", 300);
     assertThat(budget.reserve(again, again.amount(), "tok"))
         .isInstanceOf(Reservation.Insufficient.class);
@@ -376,7 +380,7 @@ class RedisRewardBudgetTest {
       assertThat(budget.reserve(late, late.amount(), "tok"))
           .isInstanceOf(Reservation.Insufficient.class);
     }
-    assertThat(budget.state(campaign).reserved()).isEqualTo(Amount.fen(300));
+    assertThat(budget.state(campaign).reserved()).isEqualTo(Amount.ZERO);
   }
 
   /**
