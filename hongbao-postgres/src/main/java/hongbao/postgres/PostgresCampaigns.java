@@ -362,16 +362,33 @@ final class PostgresCampaigns implements CampaignStore {
   }
 
   @Override
+  public List<String> unreturnedAfter(String afterId, int max) {
+    return ids(
+        "SELECT id FROM campaign WHERE returned_at IS NULL AND id > ? ORDER BY id LIMIT ?",
+        afterId,
+        max);
+  }
+
+  @Override
   public List<String> recent(int max) {
     return ids("SELECT id FROM campaign ORDER BY created_at DESC LIMIT ?", max);
   }
 
   private List<String> ids(String sql, int max) {
+    return ids(sql, null, max);
+  }
+
+  /** The ids {@code sql} finds; its parameters are {@code afterId} (unless null), then max. */
+  private List<String> ids(String sql, String afterId, int max) {
     return transactions.read(
         "campaign ids",
         connection -> {
           try (PreparedStatement find = connection.prepareStatement(sql)) {
-            find.setInt(1, max);
+            int next = 1;
+            if (afterId != null) {
+              find.setString(next++, afterId);
+            }
+            find.setInt(next, max);
             var ids = new ArrayList<String>();
             try (ResultSet row = find.executeQuery()) {
               while (row.next()) {

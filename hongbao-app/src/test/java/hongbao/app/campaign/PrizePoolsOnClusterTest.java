@@ -448,6 +448,35 @@ class PrizePoolsOnClusterTest {
     assertThat(pools.repairedGeneration()).isEqualTo(newer);
   }
 
+  /**
+   * A running rain that sorts behind more than a page of other unreturned campaigns (scheduled
+   * ones, say) is repaired all the same: the generation is marked repaired after the pass, and a
+   * campaign the pass left out would keep an older state's open slots for good.
+   */
+  @Test
+  void theRepair_reachesACampaignBehindMoreThanAPageOfOthers() {
+    Campaign c = campaign("c_cluster_repair_far", 1);
+    armOpen(c);
+    var closes = new AtomicInteger();
+    PrizePools counting =
+        intercepted(
+            method -> {
+              if (method.equals("close")) {
+                closes.incrementAndGet();
+              }
+            });
+    var store = new OneCampaign(c, 2_500);
+    var campaigns = new Campaigns(store, this::armOpen, new SimClock(T0), Duration.ofSeconds(60));
+    var nonces = new AtomicLong();
+    var recovery = new PrizeRecovery(counting, id -> List.of(), x -> {}, nonces::incrementAndGet);
+    var repair =
+        new PoolRepair(() -> "run-" + System.nanoTime(), store, campaigns, recovery, counting);
+
+    assertThat(repair.repairAll()).isZero();
+    assertThat(closes).as("its slots closed and restored").hasValue(1);
+    assertThat(pools.open(c)).isTrue();
+  }
+
   /** The pools, with {@code before} run ahead of every call (given the method's name). */
   private PrizePools intercepted(Consumer<String> before) {
     return (PrizePools)
@@ -548,8 +577,26 @@ class PrizePoolsOnClusterTest {
     }
   }
 
-  /** A store that knows one campaign. */
-  private record OneCampaign(Campaign campaign) implements CampaignStore {
+  /**
+   * A store that knows one campaign, behind {@code ahead} other unreturned campaigns it cannot find
+   * (their ids sort first and end first).
+   */
+  private record OneCampaign(Campaign campaign, int ahead) implements CampaignStore {
+
+    OneCampaign(Campaign campaign) {
+      this(campaign, 0);
+    }
+
+    /** Every unreturned id, in id order and end order alike. */
+    private List<String> unreturned() {
+      var ids = new java.util.ArrayList<String>();
+      for (int i = 0; i < ahead; i++) {
+        ids.add("a%06d".formatted(i));
+      }
+      ids.add(campaign.id());
+      return ids;
+    }
+
     @Override
     public long nextNumber() {
       return 1;
@@ -583,7 +630,12 @@ class PrizePoolsOnClusterTest {
 
     @Override
     public List<String> unreturned(int max) {
-      return List.of(campaign.id());
+      return unreturned().stream().limit(max).toList();
+    }
+
+    @Override
+    public List<String> unreturnedAfter(String afterId, int max) {
+      return unreturned().stream().filter(id -> id.compareTo(afterId) > 0).limit(max).toList();
     }
 
     @Override

@@ -77,6 +77,12 @@ public interface CampaignStore {
   /** Campaigns whose unspent budget has not gone back yet, oldest first, at most {@code max}. */
   List<String> unreturned(int max);
 
+  /**
+   * Campaigns whose unspent budget has not gone back yet, in id order after {@code afterId} (empty
+   * for the first page), at most {@code max}: for a pass that must see every one of them.
+   */
+  List<String> unreturnedAfter(String afterId, int max);
+
   /** Every campaign, newest first, at most {@code max}: for the reconciler. */
   List<String> recent(int max);
 

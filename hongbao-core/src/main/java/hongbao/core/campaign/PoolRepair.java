@@ -1,6 +1,7 @@
 package hongbao.core.campaign;
 
 import java.lang.System.Logger.Level;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -23,7 +24,7 @@ public final class PoolRepair {
 
   private static final System.Logger LOG = System.getLogger(PoolRepair.class.getName());
 
-  static final int CAMPAIGNS_PER_PASS = 1_000;
+  static final int CAMPAIGNS_PER_PAGE = 1_000;
 
   private final Supplier<String> generation;
   private final CampaignStore store;
@@ -71,15 +72,26 @@ public final class PoolRepair {
     return restored;
   }
 
-  /** One pass over the campaigns not yet returned. */
+  /**
+   * One pass over every campaign not yet returned, a page at a time: the generation is marked
+   * repaired after it, so a campaign left out (a running rain behind a thousand scheduled ones)
+   * would keep the older state's open slots for good.
+   */
   public int repairAll() {
     int restored = 0;
-    for (String id : store.unreturned(CAMPAIGNS_PER_PASS)) {
-      var campaign = campaigns.find(id);
-      if (campaign.isPresent()) {
-        restored += recovery.restoreAfterRestart(campaign.get());
+    String after = "";
+    while (true) {
+      List<String> page = store.unreturnedAfter(after, CAMPAIGNS_PER_PAGE);
+      for (String id : page) {
+        var campaign = campaigns.find(id);
+        if (campaign.isPresent()) {
+          restored += recovery.restoreAfterRestart(campaign.get());
+        }
       }
+      if (page.size() < CAMPAIGNS_PER_PAGE) {
+        return restored;
+      }
+      after = page.getLast();
     }
-    return restored;
   }
 }

@@ -162,6 +162,11 @@ class CampaignsTest {
     }
 
     @Override
+    public List<String> unreturnedAfter(String afterId, int max) {
+      return List.of();
+    }
+
+    @Override
     public List<String> recent(int max) {
       return List.of();
     }
