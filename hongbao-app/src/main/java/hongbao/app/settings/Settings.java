@@ -439,15 +439,15 @@ public final class Settings {
               "when an accepted, uncredited reward is a discrepancy"));
 
   /**
-   * Longer than the 1 s after which an instance reads a scheduled campaign again, so that no
-   * instance serves a round by a copy an edit replaced.
+   * Its half longer than the 1 s after which an instance reads a scheduled campaign again, so that
+   * no instance serves a round by a copy an edit replaced.
    */
   public static final IntSetting CAMPAIGN_EDIT_LEAD_SECONDS =
       add(
           new IntSetting(
               "HONGBAO_CAMPAIGN_EDIT_LEAD_SECONDS",
               60,
-              2,
+              3,
               DAY_SECONDS,
               "how long before its first round a rain campaign can no longer be edited"));
 

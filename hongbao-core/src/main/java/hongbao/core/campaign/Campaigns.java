@@ -30,17 +30,17 @@ import java.util.concurrent.ConcurrentHashMap;
  *       read again at every refresh, as below. It is kept until the map is cleared.
  *   <li>A copy read earlier, at {@code t}, is read again once it is {@value #REFRESH_MILLIS} ms old
  *       (on the injected clock). Until then no round of it runs — its rounds start after {@code t}
- *       plus the lead — and no round of an edit it misses runs either: that edit read its clock
- *       after this read began, so its rounds start after {@code t} plus the lead as well. The lead
- *       (a minute by default) is far longer than the refresh, so an instance holding an old copy
- *       never serves a round by it; at worst a tap is told NOT_STARTED with the old start time.
+ *       plus half the lead — and no round of an edit it misses runs either: that edit read its
+ *       clock after this read began, so its rounds start after {@code t} plus the lead. Half the
+ *       lead (30 s by default) is longer than the refresh, so an instance holding an old copy never
+ *       serves a round by it; at worst a tap is told NOT_STARTED with the old start time.
  * </ul>
  *
  * The argument is about a copy and an instant no later than the copy was got: whoever uses a copy
  * reads the clock first, then gets it, and acts at that instant (a tap's phase, the closer's
  * "ended"). Read the other way round, a pause between the two could let the clock run past a
  * replaced copy's end. It holds on one clock, and across instances whose clocks agree within half
- * the lead (and within the lead less the refresh, for the second case).
+ * the lead less the refresh.
  */
 public final class Campaigns {
 
@@ -70,8 +70,8 @@ public final class Campaigns {
    *     every instance and in {@link CampaignService})
    */
   public Campaigns(CampaignStore store, Arming arming, Clock clock, Duration lead) {
-    if (lead.toMillis() <= REFRESH_MILLIS) {
-      throw new IllegalArgumentException("the edit lead must be longer than the refresh");
+    if (lead.toMillis() / 2 <= REFRESH_MILLIS) {
+      throw new IllegalArgumentException("half the edit lead must be longer than the refresh");
     }
     this.store = store;
     this.arming = arming;

@@ -87,9 +87,10 @@ class CampaignsTest {
   }
 
   @Test
-  void aLeadNoLongerThanTheRefresh_isRefused() {
-    assertThatThrownBy(() -> new Campaigns(store, c -> {}, clock, Duration.ofSeconds(1)))
+  void aLeadWhoseHalfIsNoLongerThanTheRefresh_isRefused() {
+    assertThatThrownBy(() -> new Campaigns(store, c -> {}, clock, Duration.ofSeconds(2)))
         .isInstanceOf(IllegalArgumentException.class);
+    new Campaigns(store, c -> {}, clock, Duration.ofSeconds(3));
   }
 
   /** A clock that moves only when told to. */
