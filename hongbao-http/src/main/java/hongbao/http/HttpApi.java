@@ -21,6 +21,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.json.JsonArray;
@@ -166,6 +167,7 @@ public final class HttpApi implements AutoCloseable {
     Router router = Router.router(vertx);
     // One reading of the routes, for the request timer's labels and the unrouted API paths.
     var templates = new RouteTemplates(router);
+    router.route().method(HttpMethod.HEAD).handler(HeadRequests::asGet);
     router.route().handler(new RequestTelemetry(services.metrics(), templates, requestIdPrefix()));
     router.route().handler(UriEscapes::check);
     router.route().handler(new BodyDeadlines(vertx, settings.bodyTimeout())::start);

@@ -37,8 +37,9 @@ final class RouteTemplates {
   }
 
   /**
-   * The methods that the exact routes matching {@code path} are mounted for, by name; empty when
-   * none matches. A route for every method is a step every request passes, not a resource.
+   * The methods that the exact routes matching {@code path} are mounted for, by name, and HEAD
+   * wherever GET is ({@link HeadRequests}); empty when none matches. A route for every method is a
+   * step every request passes, not a resource.
    */
   Set<String> methods(String path) {
     var names = new TreeSet<String>();
@@ -46,6 +47,9 @@ final class RouteTemplates {
       if (template.pattern().matcher(path).matches()) {
         template.methods().forEach(method -> names.add(method.name()));
       }
+    }
+    if (names.contains(HttpMethod.GET.name())) {
+      names.add(HttpMethod.HEAD.name());
     }
     return names;
   }

@@ -32,7 +32,9 @@ class RouteTemplatesTest {
         .isEqualTo("/api/v1/packets/:id/grab");
     assertThat(templates.route("/api/v1/packets/a/b")).isNull();
     assertThat(templates.route("/api/v1/packets/")).isNull();
-    assertThat(templates.methods("/api/v1/withdrawals/")).containsExactly("GET", "POST");
+    assertThat(templates.methods("/api/v1/withdrawals/"))
+        .as("HEAD wherever GET is")
+        .containsExactly("GET", "HEAD", "POST");
     assertThat(templates.methods("/api/v1/nothing"))
         .as("a route for every method is no resource")
         .isEmpty();
@@ -47,6 +49,6 @@ class RouteTemplatesTest {
 
     assertThat(templates.methods("/api/v1/rewards/statement")).isEmpty();
     assertThat(templates.route("/api/v1/rewards/statement")).isNull();
-    assertThat(templates.methods("/api/v1/wallet")).containsExactly("GET");
+    assertThat(templates.methods("/api/v1/wallet")).containsExactly("GET", "HEAD");
   }
 }

@@ -440,11 +440,11 @@ class HttpHardeningTest {
         Map.of(
             "GET /api/v1/admin/topups", "POST",
             "GET /api/v1/packets/k3Gx9Q/grab", "POST",
-            "DELETE /api/v1/packets/k3Gx9Q", "GET",
-            "PUT /api/v1/wallet", "GET",
-            "PUT /api/v1/wallet/", "GET",
-            "PATCH /api/v1/withdrawals", "GET, POST",
-            "HEAD /api/v1/wallet", "GET");
+            "DELETE /api/v1/packets/k3Gx9Q", "GET, HEAD",
+            "PUT /api/v1/wallet", "GET, HEAD",
+            "PUT /api/v1/wallet/", "GET, HEAD",
+            "PATCH /api/v1/withdrawals", "GET, HEAD, POST",
+            "HEAD /api/v1/admin/topups", "POST");
     try (var log = new LogCapture()) {
       for (var request : allowed.entrySet()) {
         String answer = rawCall(request.getKey(), admin);
@@ -454,6 +454,8 @@ class HttpHardeningTest {
             .containsIgnoringCase("\r\nallow: " + request.getValue() + "\r\n");
         if (!request.getKey().startsWith("HEAD")) {
           assertThat(errorCode(answer)).isEqualTo("INVALID_REQUEST");
+        } else {
+          assertThat(answer).as("no body to a HEAD").endsWith("\r\n\r\n");
         }
       }
       for (String unknown : List.of("GET /api/v1/nothing", "POST /api/v1/packets/k3Gx9Q/grab/x")) {
@@ -469,6 +471,42 @@ class HttpHardeningTest {
           .matches("(?s)HTTP/1\\.1 403 .*");
       assertThat(log.events()).noneMatch(e -> e.getLevel() == Level.ERROR);
     }
+  }
+
+  /**
+   * A HEAD is answered as its GET, head only: the status and the headers (Content-Length the GET's,
+   * or none where the server would have to guess it), and no body (it was a 405 under /api/, and
+   * elsewhere what the web UI's files made of it). Its query is read as the GET's, and its checks
+   * come in the GET's order.
+   */
+  @Test
+  void aHead_isAnsweredAsItsGet_withoutTheBody() throws IOException {
+    String admin = api.adminToken();
+    for (String path : List.of("/health", "/api/v1/wallet", "/api/v1/packets?box=sent", "/")) {
+      String get = rawCall("GET " + path, admin);
+      String head = rawCall("HEAD " + path, admin);
+      assertThat(head).as(path).startsWith("HTTP/1.1 200 ").endsWith("\r\n\r\n");
+      assertThat(header(head, "content-type")).as(path).isEqualTo(header(get, "content-type"));
+      if (head.toLowerCase(java.util.Locale.ROOT).contains("\r\ncontent-length: ")) {
+        assertThat(header(head, "content-length"))
+            .as("%s: the GET's Content-Length, or none", path)
+            .isEqualTo(header(get, "content-length"));
+      }
+      assertThat(get).as(path).doesNotEndWith("\r\n\r\n");
+    }
+    assertThat(rawCall("HEAD /api/v1/packets?box=neither", admin))
+        .as("the query read as the GET's")
+        .matches("(?s)HTTP/1\\.1 400 .*")
+        .endsWith("\r\n\r\n");
+    assertThat(rawCall("HEAD /api/v1/wallet", null)).matches("(?s)HTTP/1\\.1 401 .*");
+    assertThat(rawCall("HEAD /api/v1/nothing", admin)).matches("(?s)HTTP/1\\.1 404 .*");
+  }
+
+  /** The value of header {@code name} in a raw HTTP answer. */
+  private static String header(String answer, String name) {
+    Matcher header = Pattern.compile("(?i)\r\n" + name + ": ([^\r]*)\r\n").matcher(answer);
+    assertThat(header.find()).as("a %s in %s", name, answer).isTrue();
+    return header.group(1);
   }
 
   /** Two Idempotency-Key headers on one request: which one counts is nobody's guess, so a 400. */
