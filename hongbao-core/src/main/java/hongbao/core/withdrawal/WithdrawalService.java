@@ -85,6 +85,8 @@ public final class WithdrawalService {
     if (!switches.enabled(Switch.WITHDRAWALS)) {
       throw new RejectedException(Rejection.DISABLED, "withdrawals are switched off");
     }
+    // A request racing another under the same key with another body runs it too before it learns
+    // (at the store) that it is a 409: harmless, the credit only pays the user's own rewards early.
     forcedCredit.credit(request.userId(), request.tokens());
     Instant now = clock.instant();
     Withdrawal withdrawal =
