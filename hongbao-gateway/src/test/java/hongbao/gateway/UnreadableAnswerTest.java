@@ -61,15 +61,19 @@ class UnreadableAnswerTest {
     vertx.close().await();
   }
 
+  /** The adapter, talking to the test's server. */
+  private HttpGateway gateway() {
+    return new HttpGateway(
+        vertx,
+        URI.create("http://127.0.0.1:" + server.actualPort()),
+        new GatewaySignature("test-secret-0123456789"),
+        Duration.ofSeconds(2),
+        () -> null);
+  }
+
   @Test
   void aTransferOrQueryAnswerOfTheWrongShape_isAnUnknownOutcome() {
-    try (HttpGateway gateway =
-        new HttpGateway(
-            vertx,
-            URI.create("http://127.0.0.1:" + server.actualPort()),
-            new GatewaySignature("test-secret-0123456789"),
-            Duration.ofSeconds(2),
-            () -> null)) {
+    try (HttpGateway gateway = gateway()) {
       for (String body : UNREADABLE) {
         answer = body;
         assertThat(gateway.transfer("T1", "alice", Amount.fen(5_000)))
@@ -103,13 +107,7 @@ class UnreadableAnswerTest {
    */
   @Test
   void theGatewaysText_isKeptPrintableAndShort() {
-    try (HttpGateway gateway =
-        new HttpGateway(
-            vertx,
-            URI.create("http://127.0.0.1:" + server.actualPort()),
-            new GatewaySignature("test-secret-0123456789"),
-            Duration.ofSeconds(2),
-            () -> null)) {
+    try (HttpGateway gateway = gateway()) {
       answer = "{\"result\":\"FAIL\",\"reason\":\"PAYEE\\u0000LIMIT\\n\",\"retryable\":true}";
       assertThat(gateway.transfer("T1", "alice", Amount.fen(5_000)))
           .isEqualTo(new TransferAnswer.Fail("PAYEE?LIMIT?", true));

@@ -16,9 +16,14 @@ final class HeadRequests {
   private HeadRequests() {}
 
   static void asGet(RoutingContext ctx) {
+    String path = ctx.request().path();
+    if (path == null || !path.startsWith("/")) {
+      ctx.next(); // no path to route (a target like "abc"): refused as any request so is
+      return;
+    }
     // Path and query as sent (not the URI, which may be in absolute form): the query is read
     // again from what is given here.
     String query = ctx.request().query();
-    ctx.reroute(HttpMethod.GET, ctx.request().path() + (query == null ? "" : "?" + query));
+    ctx.reroute(HttpMethod.GET, path + (query == null ? "" : "?" + query));
   }
 }

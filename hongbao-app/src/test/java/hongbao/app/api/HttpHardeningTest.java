@@ -500,6 +500,7 @@ class HttpHardeningTest {
         .endsWith("\r\n\r\n");
     assertThat(rawCall("HEAD /api/v1/wallet", null)).matches("(?s)HTTP/1\\.1 401 .*");
     assertThat(rawCall("HEAD /api/v1/nothing", admin)).matches("(?s)HTTP/1\\.1 404 .*");
+    assertThat(rawCall("HEAD abc", admin)).as("no path").matches("(?s)HTTP/1\\.1 4\\d\\d .*");
   }
 
   /** The value of header {@code name} in a raw HTTP answer. */

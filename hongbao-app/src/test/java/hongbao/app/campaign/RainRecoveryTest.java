@@ -169,10 +169,7 @@ class RainRecoveryTest {
         .isEqualTo(80);
 
     fixture.books.awaitCredited(id, 21, Duration.ofSeconds(30));
-    fixture.clock.advance(
-        Duration.between(
-            fixture.clock.instant(),
-            starts.plusSeconds(60).plus(CampaignWiring.RETURN_GRACE).plusSeconds(1)));
+    fixture.pastReturnGrace(fixture.rain().campaigns().get(id));
     assertThat(fixture.awaitReturned(id)).isEqualTo(BUDGET - 21);
     assertThat(fixture.escrow(id)).isZero();
   }

@@ -454,18 +454,23 @@ public final class RewardSender {
       // but not recorded, or with its outcome unknown (the book unreadable), the reward may be
       // owed: nothing undoes it any more, so its token copy is kept now, for the statement and a
       // withdrawal's forced credit, as an asynchronous send's is.
-      boolean credited;
+      boolean issued = e instanceof RewardService.IssuedUnrecorded;
+      boolean recorded;
       try {
-        credited = book.find(reward.tradeNo()).isPresent();
+        recorded = book.find(reward.tradeNo()).isPresent();
       } catch (RuntimeException unknown) {
         keepCopy(reward, token);
+        if (issued) {
+          e.addSuppressed(unknown);
+          throw e;
+        }
         throw unknown;
       }
-      if (e instanceof RewardService.IssuedUnrecorded && !credited) {
-        keepCopy(reward, token);
+      if (recorded) {
         throw e;
       }
-      if (credited) {
+      if (issued) {
+        keepCopy(reward, token);
         throw e;
       }
       undo(reward);
