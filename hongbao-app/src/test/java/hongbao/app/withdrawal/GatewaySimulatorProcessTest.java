@@ -65,12 +65,16 @@ class GatewaySimulatorProcessTest {
     }
   }
 
+  /**
+   * An adapter patient with a simulator just started: what is checked is its book, not its speed,
+   * and a fresh JVM's first answers on a loaded box took longer than 5 s.
+   */
   private static HttpGateway gateway(Vertx vertx, GatewaySimProcess simulator) {
     return new HttpGateway(
         vertx,
         URI.create(simulator.url()),
         new GatewaySignature(SECRET),
-        Duration.ofSeconds(5),
+        Duration.ofSeconds(30),
         () -> null);
   }
 }
