@@ -374,21 +374,15 @@ final class PostgresCampaigns implements CampaignStore {
     return ids("SELECT id FROM campaign ORDER BY created_at DESC LIMIT ?", max);
   }
 
-  private List<String> ids(String sql, int max) {
-    return ids(sql, null, max);
-  }
-
-  /** The ids {@code sql} finds; its parameters are {@code afterId} (unless null), then max. */
-  private List<String> ids(String sql, String afterId, int max) {
+  /** The ids {@code sql} finds, its parameters bound in order. */
+  private List<String> ids(String sql, Object... parameters) {
     return transactions.read(
         "campaign ids",
         connection -> {
           try (PreparedStatement find = connection.prepareStatement(sql)) {
-            int next = 1;
-            if (afterId != null) {
-              find.setString(next++, afterId);
+            for (int i = 0; i < parameters.length; i++) {
+              find.setObject(i + 1, parameters[i]);
             }
-            find.setInt(next, max);
             var ids = new ArrayList<String>();
             try (ResultSet row = find.executeQuery()) {
               while (row.next()) {
