@@ -45,6 +45,7 @@ public final class WithdrawalRoutes {
     router.post("/api/v1/withdrawals").handler(this::request);
     router.get("/api/v1/withdrawals").handler(this::list);
     router.get("/api/v1/withdrawals/:id").handler(this::details);
+    router.post("/api/v1/admin/withdrawals/:id/fail").handler(this::closeUnpaid);
     router.post(CALLBACK_PATH).handler(this::callback);
   }
 
@@ -86,6 +87,25 @@ public final class WithdrawalRoutes {
                             json.put("transitions", transitions(details.transitions()));
                           }
                           return json;
+                        })));
+  }
+
+  /** An operator's close of a withdrawal the gateway will not settle (admin, by its path). */
+  private void closeUnpaid(RoutingContext ctx) {
+    long id = decode(ctx.pathParam("id"));
+    String reason = JsonFields.parse(ctx.body().buffer(), "reason").requiredString("reason");
+    blocking
+        .call(ctx.vertx().getOrCreateContext(), () -> withdrawals.closeUnpaid(id, reason))
+        .onComplete(
+            result ->
+                HttpApi.answer(
+                    ctx,
+                    result.map(
+                        found -> {
+                          var details =
+                              found.orElseThrow(() -> ApiError.notFound("no such withdrawal"));
+                          return view(details.withdrawal())
+                              .put("transitions", transitions(details.transitions()));
                         })));
   }
 

@@ -155,6 +155,9 @@ class OpenApiDocumentTest {
         "/api/v1/activities/{id}", "/api/v1/activities/" + activity.json().getString("id"));
     concretePaths.put(
         "/api/v1/withdrawals/{id}", "/api/v1/withdrawals/" + withdrawal.json().getString("id"));
+    concretePaths.put(
+        "/api/v1/admin/withdrawals/{id}/fail",
+        "/api/v1/admin/withdrawals/" + withdrawal.json().getString("id") + "/fail");
   }
 
   @AfterAll

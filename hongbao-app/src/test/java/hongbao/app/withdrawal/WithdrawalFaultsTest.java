@@ -30,6 +30,7 @@ import hongbao.gateway.sim.Faults;
 import hongbao.gateway.sim.SimulatorControl;
 import hongbao.testkit.SimClock;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.time.Duration;
@@ -271,6 +272,81 @@ class WithdrawalFaultsTest {
     } finally {
       clients.shutdownNow();
     }
+  }
+
+  /**
+   * A withdrawal the service cannot settle by itself is closed by an operator through the API: the
+   * gateway is asked first, so while it does not answer nothing moves (503), and a paid one is
+   * refused (409); once it says NOT_FOUND the money is back in the wallet, and the reconciler finds
+   * nothing (after each test).
+   */
+  @Test
+  void anOperatorClosesAWithdrawalTheGatewayNeverTook_throughTheApi() {
+    String user = funded("operator-close");
+    String token = api.token(user);
+    String admin = api.adminToken();
+    simulator.faults(new Faults(1, 0, 0, 0, 0)); // every call: SYSTEM_ERROR, nothing done
+    String id = withdraw(token, 400);
+    long internal = withdrawals.store().page(user, null, 1).getFirst().id();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> status(internal) == WithdrawalStatus.UNKNOWN);
+    String close = "/api/v1/admin/withdrawals/" + id + "/fail";
+    String body = JsonObject.of("reason", "the gateway holds no request").encode();
+
+    assertThat(api.post(close, token, Map.of(), body).status()).isEqualTo(403);
+    Api.Response blank = api.post(close, admin, Map.of(), JsonObject.of("reason", "").encode());
+    assertThat(blank.status()).isEqualTo(400);
+    assertThat(blank.errorCode()).isEqualTo("INVALID_REQUEST");
+    Api.Response unknown =
+        api.post("/api/v1/admin/withdrawals/w_not-an-id/fail", admin, Map.of(), body);
+    assertThat(unknown.status()).isEqualTo(404);
+    Api.Response silent = api.post(close, admin, Map.of(), body);
+    assertThat(silent.status()).as(silent.raw()).isEqualTo(503);
+    assertThat(silent.errorCode()).isEqualTo("UNAVAILABLE");
+    assertThat(status(internal)).isEqualTo(WithdrawalStatus.UNKNOWN);
+    assertThat(balance(user)).isEqualTo(600);
+
+    simulator.faults(Faults.NONE);
+    Api.Response closed = api.post(close, admin, Map.of(), body);
+
+    assertThat(closed.status()).as(closed.raw()).isEqualTo(200);
+    assertThat(closed.json().getString("status")).isEqualTo("FAILED");
+    assertThat(closed.json().getString("reason"))
+        .isEqualTo("query: NOT_FOUND; closed by an operator: the gateway holds no request");
+    JsonArray transitions = closed.json().getJsonArray("transitions");
+    assertThat(transitions.getJsonObject(transitions.size() - 1).getString("from"))
+        .isEqualTo("UNKNOWN");
+    assertThat(balance(user)).isEqualTo(1_000);
+    assertThat(api.get("/api/v1/withdrawals/" + id, token).json().getString("status"))
+        .isEqualTo("FAILED");
+    Api.Response again = api.post(close, admin, Map.of(), body);
+    assertThat(again.status()).isEqualTo(200);
+    assertThat(again.json()).isEqualTo(closed.json());
+    assertThat(balance(user)).isEqualTo(1_000);
+
+    String paid = withdraw(token, 300);
+    long paidId = withdrawals.store().page(user, null, 1).getFirst().id();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> status(paidId) == WithdrawalStatus.SUCCEEDED);
+    Api.Response refused =
+        api.post("/api/v1/admin/withdrawals/" + paid + "/fail", admin, Map.of(), body);
+    assertThat(refused.status()).isEqualTo(409);
+    assertThat(refused.errorCode()).isEqualTo("CONFLICT");
+    assertThat(balance(user)).isEqualTo(700);
+  }
+
+  /** Requests a withdrawal through the API; its public id. */
+  private String withdraw(String token, long amount) {
+    Api.Response accepted =
+        api.post(
+            "/api/v1/withdrawals",
+            token,
+            Map.of("Idempotency-Key", UUID.randomUUID().toString()),
+            JsonObject.of("amount", amount).encode());
+    assertThat(accepted.status()).as(accepted.raw()).isEqualTo(202);
+    return accepted.json().getString("id");
   }
 
   @Test

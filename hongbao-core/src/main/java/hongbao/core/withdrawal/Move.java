@@ -122,4 +122,22 @@ public record Move(
         false,
         refused.attempts());
   }
+
+  /**
+   * An operator's word that a withdrawal in doubt was never paid, after the gateway said NOT_FOUND
+   * to a query made for it: the money goes back. Only from UNKNOWN (no request on its way) and only
+   * if no request was made since {@code seen}: a request sent meanwhile may be paid.
+   */
+  static Move closedByOperator(Withdrawal seen, String cause, Instant at) {
+    return new Move(
+        seen.id(),
+        Set.of(WithdrawalStatus.UNKNOWN),
+        WithdrawalStatus.FAILED,
+        cause,
+        at,
+        null,
+        null,
+        false,
+        seen.attempts());
+  }
 }

@@ -1,6 +1,9 @@
 package hongbao.core.withdrawal;
 
 import hongbao.core.Invariants;
+import hongbao.core.RejectedException;
+import hongbao.core.Rejection;
+import hongbao.core.Unavailable;
 import hongbao.core.money.Amount;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -178,6 +181,79 @@ public final class Settlement {
       case QueryAnswer.Processing p -> {}
       case QueryAnswer.NoAnswer n -> {}
     }
+  }
+
+  // ------------------------------------------------------------------------------ operator
+
+  /**
+   * An operator closes a withdrawal that stays in doubt for good: its first request went
+   * unanswered, and the gateway refused every later one as retryable. Its refusals stay behind its
+   * attempts (the unanswered request might still reach the gateway and be paid), so it is never
+   * given up on by itself, and the reconciler names it as pending. The operator, having learnt from
+   * the gateway's side that nothing was or will be paid, closes it here.
+   *
+   * <p>The gateway is asked first. Its word, when it has one, settles the withdrawal as the
+   * janitor's query would; only NOT_FOUND lets the operator's word return the money, and only while
+   * no request is on its way (UNKNOWN) and none was made since it was read. Calling it again on the
+   * withdrawal it closed answers the same.
+   *
+   * @param reason the operator's, kept in the transition's cause
+   * @return the withdrawal, FAILED with its money back in the wallet; empty when there is none
+   * @throws RejectedException CONFLICT when the gateway paid it, a request is on its way, or the
+   *     gateway is still processing it: nothing was moved by the operator's word
+   * @throws Unavailable when the gateway does not answer the query
+   */
+  public Optional<Withdrawal> closeUnpaid(long id, String reason) {
+    Optional<Withdrawal> found = store.find(id);
+    if (found.isEmpty()) {
+      return found;
+    }
+    Withdrawal seen = found.get();
+    switch (seen.status()) {
+      case FAILED -> {
+        return found;
+      }
+      case SUCCEEDED -> throw paid();
+      case REQUESTED, SENT -> throw onItsWay();
+      case UNKNOWN -> {}
+    }
+    QueryAnswer answer = gateway.query(seen.outTradeNo());
+    switch (answer) {
+      case QueryAnswer.Success s ->
+          settle(seen, s.gatewayRef(), "query: SUCCESS" + amountNote(seen, s.amount()));
+      case QueryAnswer.Fail f -> fail(seen, "query: FAIL " + f.reason());
+      case QueryAnswer.NotFound nf ->
+          store.move(
+              Move.closedByOperator(
+                  seen, "query: NOT_FOUND; closed by an operator: " + reason, clock.instant()));
+      case QueryAnswer.Processing p ->
+          throw new RejectedException(
+              Rejection.CONFLICT, "the gateway is still processing this withdrawal");
+      case QueryAnswer.NoAnswer n ->
+          throw new Unavailable("gateway", "no answer to the query (" + n.cause() + ")", null);
+    }
+    Withdrawal now = store.find(id).orElseThrow();
+    return switch (now.status()) {
+      case FAILED -> Optional.of(now);
+      case SUCCEEDED -> throw paid();
+      // Moved on meanwhile (the janitor heard NOT_FOUND first and sent another request): the
+      // operator's word was about a withdrawal that is no longer as it was seen.
+      case REQUESTED, SENT, UNKNOWN ->
+          throw new RejectedException(
+              Rejection.CONFLICT,
+              "this withdrawal moved on while the gateway was asked: try again");
+    };
+  }
+
+  private static RejectedException paid() {
+    return new RejectedException(Rejection.CONFLICT, "the gateway paid this withdrawal");
+  }
+
+  private static RejectedException onItsWay() {
+    return new RejectedException(
+        Rejection.CONFLICT,
+        "a transfer request of this withdrawal is on its way: try again once it was answered or"
+            + " asked about");
   }
 
   // --------------------------------------------------------------------------------- settle

@@ -32,6 +32,9 @@ public final class WithdrawalService {
   public static final String ENDPOINT = "withdraw";
   public static final int PAGE_MAX = 100;
 
+  /** The longest reason an operator may give for closing a withdrawal. */
+  public static final int REASON_MAX = 200;
+
   private static final System.Logger LOG = System.getLogger(WithdrawalService.class.getName());
 
   private final WithdrawalStore store;
@@ -121,6 +124,20 @@ public final class WithdrawalService {
       // The withdrawal is safe in its state; the janitor takes it up once the outage is over.
       LOG.log(Level.WARNING, "withdrawal " + id + ": not sent; the janitor retries", outage);
     }
+  }
+
+  /**
+   * An operator's close of a withdrawal the gateway will not settle ({@link
+   * Settlement#closeUnpaid}); the answer is the withdrawal with its transitions.
+   *
+   * @param reason 1 to {@value #REASON_MAX} characters, kept in the withdrawal's history
+   */
+  public Optional<Details> closeUnpaid(long id, String reason) {
+    if (reason.isBlank() || reason.length() > REASON_MAX) {
+      throw new RejectedException(
+          Rejection.INVALID_REQUEST, "reason must be 1 to " + REASON_MAX + " characters");
+    }
+    return settlement.closeUnpaid(id, reason).flatMap(w -> details(w.id()));
   }
 
   /** A withdrawal with its transitions, oldest first. */

@@ -15,6 +15,9 @@ import static hongbao.core.withdrawal.WithdrawalStatus.UNKNOWN;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import hongbao.core.RejectedException;
+import hongbao.core.Rejection;
+import hongbao.core.Unavailable;
 import hongbao.core.money.Amount;
 import java.time.Duration;
 import java.time.Instant;
@@ -461,6 +464,141 @@ class SettlementTest {
     assertThat(w.status(id)).isEqualTo(SUCCEEDED);
     assertThat(w.gateway.callsOf(no(id))).isEqualTo("TQQT");
     assertThat(w.gateway.payments).isEqualTo(1);
+  }
+
+  /** A withdrawal in doubt for good: attempt 1 unanswered, attempts 2 to 4 refused. */
+  private long stuck() {
+    w.gateway.then(DROP, FAIL_RETRYABLE, FAIL_RETRYABLE, FAIL_RETRYABLE);
+    long id = w.withdraw("alice", 400);
+    w.runDispatched();
+    for (int round = 0; round < 3; round++) {
+      w.clock.advance(Withdrawals.TIMINGS.backoffMax());
+      w.janitorRound();
+    }
+    assertThat(w.status(id)).isEqualTo(UNKNOWN);
+    assertThat(w.get(id).refusals()).isEqualTo(3);
+    assertThat(w.get(id).attempts()).isEqualTo(4);
+    return id;
+  }
+
+  @Test
+  void anOperatorsClose_ofAWithdrawalTheGatewayHoldsNothingOf_returnsTheMoney_once() {
+    long id = stuck();
+    String before = w.gateway.callsOf(no(id));
+
+    Withdrawal closed = w.settlement.closeUnpaid(id, "the gateway holds no request").orElseThrow();
+
+    assertThat(closed.status()).isEqualTo(FAILED);
+    assertThat(closed.cause())
+        .isEqualTo("query: NOT_FOUND; closed by an operator: the gateway holds no request");
+    assertThat(w.gateway.callsOf(no(id)))
+        .as("asked once more, sent nothing")
+        .isEqualTo(before + "Q");
+    assertThat(w.store.wallet("alice")).isEqualTo(Amount.fen(1_000));
+    assertThat(w.store.inFlight.get(id)).isEqualTo(Amount.ZERO);
+    assertThat(w.gateway.payments).isZero();
+
+    // Again: answered as it is, without asking the gateway or moving money.
+    assertThat(w.settlement.closeUnpaid(id, "again").orElseThrow()).isEqualTo(closed);
+    assertThat(w.gateway.callsOf(no(id))).isEqualTo(before + "Q");
+    assertThat(w.store.wallet("alice")).isEqualTo(Amount.fen(1_000));
+    w.clock.advance(Withdrawals.TIMINGS.backoffMax());
+    assertThat(w.janitorRound()).as("nothing left to check").isZero();
+  }
+
+  @Test
+  void anOperatorsClose_ofAWithdrawalTheGatewayPaidAfterAll_settlesItPaid_andIsRefused() {
+    long id = stuck();
+    w.gateway.then(FakeGateway.OnTransfer.PAY);
+    w.gateway.transfer(no(id), "alice", Amount.fen(400)); // the lingering request arrives
+
+    assertThatThrownBy(() -> w.settlement.closeUnpaid(id, "looks stuck"))
+        .isInstanceOfSatisfying(
+            RejectedException.class, e -> assertThat(e.rejection()).isEqualTo(Rejection.CONFLICT))
+        .hasMessageContaining("the gateway paid this withdrawal");
+
+    assertThat(w.status(id)).isEqualTo(SUCCEEDED);
+    assertThat(w.store.paid.get(id)).isEqualTo(Amount.fen(400));
+    assertThat(w.store.wallet("alice")).isEqualTo(Amount.fen(600));
+  }
+
+  @Test
+  void anOperatorsClose_whileARequestIsOnItsWay_isRefused_withoutAskingTheGateway() {
+    w.gateway.then(HOLD);
+    long id = w.withdraw("alice", 400);
+    w.runDispatched(); // held: no answer, so in doubt
+    assertThat(w.status(id)).isEqualTo(UNKNOWN);
+    w.store.move(Move.resend(w.get(id), w.clock.instant(), w.clock.instant().plusSeconds(5)));
+    assertThat(w.status(id)).isEqualTo(SENT);
+    String before = w.gateway.callsOf(no(id));
+
+    assertThatThrownBy(() -> w.settlement.closeUnpaid(id, "looks stuck"))
+        .isInstanceOf(RejectedException.class)
+        .hasMessageContaining("on its way");
+
+    assertThat(w.status(id)).isEqualTo(SENT);
+    assertThat(w.gateway.callsOf(no(id))).isEqualTo(before);
+    assertThat(w.store.wallet("alice")).isEqualTo(Amount.fen(600));
+  }
+
+  @Test
+  void anOperatorsClose_whileTheGatewayIsProcessing_orSilent_movesNothing() {
+    w.gateway.then(HOLD);
+    long id = w.withdraw("alice", 400);
+    w.runDispatched();
+    assertThat(w.status(id)).isEqualTo(UNKNOWN);
+
+    assertThatThrownBy(() -> w.settlement.closeUnpaid(id, "looks stuck"))
+        .isInstanceOf(RejectedException.class)
+        .hasMessageContaining("still processing");
+    w.gateway.thenQuery(ERROR);
+    assertThatThrownBy(() -> w.settlement.closeUnpaid(id, "looks stuck"))
+        .isInstanceOf(Unavailable.class)
+        .hasMessageContaining("no answer to the query");
+
+    assertThat(w.status(id)).isEqualTo(UNKNOWN);
+    assertThat(w.store.wallet("alice")).isEqualTo(Amount.fen(600));
+    assertThat(w.store.inFlight.get(id)).isEqualTo(Amount.fen(400));
+  }
+
+  /**
+   * The janitor hears NOT_FOUND too, while the operator's query is on its way, and sends another
+   * request: the operator's word was about the withdrawal as it was, and the request now on its way
+   * may be paid, so the close moves nothing.
+   */
+  @Test
+  void anOperatorsClose_racingTheJanitorsNextRequest_movesNothing() {
+    long id = stuck();
+    w.gateway.then(FakeGateway.OnTransfer.PAY);
+    Runnable janitor =
+        () -> {
+          w.clock.advance(Withdrawals.TIMINGS.backoffMax());
+          w.janitorRound();
+        };
+    Settlement operator = w.settlementOn(new QueriedLate(w.gateway, janitor));
+
+    assertThatThrownBy(() -> operator.closeUnpaid(id, "looks stuck"))
+        .isInstanceOf(RejectedException.class)
+        .hasMessageContaining("the gateway paid this withdrawal");
+
+    assertThat(w.status(id)).isEqualTo(SUCCEEDED);
+    assertThat(w.gateway.payments).isEqualTo(1);
+    assertThat(w.store.wallet("alice")).isEqualTo(Amount.fen(600));
+  }
+
+  /** Answers a query only after {@code meanwhile} ran. */
+  record QueriedLate(Gateway gateway, Runnable meanwhile) implements Gateway {
+    @Override
+    public TransferAnswer transfer(String outTradeNo, String userId, Amount amount) {
+      return gateway.transfer(outTradeNo, userId, amount);
+    }
+
+    @Override
+    public QueryAnswer query(String outTradeNo) {
+      QueryAnswer answer = gateway.query(outTradeNo);
+      meanwhile.run();
+      return answer;
+    }
   }
 
   /** Answers as the gateway does, but only after {@code meanwhile} ran: a sender that stalled. */
