@@ -296,6 +296,7 @@ public final class Hongbao implements AutoCloseable {
               metrics);
       resources.push(campaigns);
     }
+    var repair = new StoreRepair(store, database.packets(), arming, clock);
     parts =
         new Parts(
             database,
@@ -303,9 +304,9 @@ public final class Hongbao implements AutoCloseable {
             queue,
             switches,
             arming,
-            new ExpirySweeper(database.packets(), store, database.ledger(), clock, 100),
+            new ExpirySweeper(database.packets(), store, database.ledger(), repair, clock, 100),
             new Rearmer(database.packets(), arming, clock, Duration.ofSeconds(2), 100),
-            new StoreRepair(store, database.packets(), arming, clock),
+            repair,
             claims,
             violations,
             reconciler,

@@ -74,6 +74,7 @@ class ExpiryRaceTest {
               parts.database().packets(),
               store,
               parts.database().ledger(),
+              parts.repair(),
               Clock.systemUTC(),
               batch));
     }

@@ -3,6 +3,7 @@ package hongbao.core.expiry;
 import hongbao.core.Unavailable;
 import hongbao.core.grab.Closing;
 import hongbao.core.grab.GrabStore;
+import hongbao.core.grab.StoreRepair;
 import hongbao.core.ledger.Ledger;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
@@ -47,14 +48,21 @@ public final class ExpirySweeper {
   private final PacketStore packets;
   private final GrabStore store;
   private final Ledger ledger;
+  private final StoreRepair repair;
   private final Clock clock;
   private final int batchSize;
 
   public ExpirySweeper(
-      PacketStore packets, GrabStore store, Ledger ledger, Clock clock, int batchSize) {
+      PacketStore packets,
+      GrabStore store,
+      Ledger ledger,
+      StoreRepair repair,
+      Clock clock,
+      int batchSize) {
     this.packets = packets;
     this.store = store;
     this.ledger = ledger;
+    this.repair = repair;
     this.clock = clock;
     this.batchSize = batchSize;
   }
@@ -126,6 +134,13 @@ public final class ExpirySweeper {
     if (held) {
       return refunded(ledger.refund(packet.id(), leftInLedger(packet), now));
     }
+    // After the store restarted, its state of the packet can be older than the ledger: a grab the
+    // ledger paid is missing and its share counts as left. Closed so, the remainder would take the
+    // money of grabs the store did record and the ledger has not paid yet (the refund is bounded
+    // by the escrow only), and their payouts would be refused for good. The paid grabs go back
+    // first, as the repair after a restart puts them, so the close counts every grab either side
+    // knows, whichever of the two comes first.
+    repair.repair(packet);
     return switch (store.close(packet.id(), leftInLedger(packet), now)) {
       case Closing.Closed closed -> refunded(ledger.refund(packet.id(), closed.remainder(), now));
       case Closing.Busy busy -> {

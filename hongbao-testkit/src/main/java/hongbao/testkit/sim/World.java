@@ -116,11 +116,12 @@ final class World {
             () -> random.nextLong(1L << 31),
             clock,
             Runnable::run);
+    this.repair = new StoreRepair(store, packets, arming, clock);
     for (int i = 0; i < 2; i++) {
-      sweepers.add(new ExpirySweeper(packets, store, ledger, clock, 1 + random.nextInt(10)));
+      sweepers.add(
+          new ExpirySweeper(packets, store, ledger, repair, clock, 1 + random.nextInt(10)));
     }
     this.rearmer = new Rearmer(packets, arming, clock, Duration.ofSeconds(2), 10);
-    this.repair = new StoreRepair(store, packets, arming, clock);
     for (int i = 0; i < 2; i++) {
       startWorker();
     }
