@@ -223,7 +223,9 @@ public final class RedisRewardConsumer implements AutoCloseable {
       futures.add(workers.submit(() -> handler.handle(reward, attempt)));
     }
     var settled = new ArrayList<StreamMessage<String, String>>();
-    var outages = new ArrayList<StreamMessage<String, String>>();
+    // Deliveries that met a pause or an outage: not counted, so that no length or number of them
+    // sends an event to the failure stream as "delivered too often".
+    var uncounted = new ArrayList<StreamMessage<String, String>>();
     RuntimeException failure = null;
     long keepEveryNanos = keepEvery().toNanos();
     long keepAt = System.nanoTime() + keepEveryNanos;
@@ -240,9 +242,7 @@ public final class RedisRewardConsumer implements AutoCloseable {
             keepAt = System.nanoTime() + keepEveryNanos;
           }
         }
-        if (handling != Handling.PAUSED) {
-          settled.add(batch.get(i));
-        }
+        (handling == Handling.PAUSED ? uncounted : settled).add(batch.get(i));
       } catch (ExecutionException e) {
         // Left pending: reclaimed and retried later. An invariant violation is rethrown below.
         if (e.getCause() instanceof Error error) {
@@ -252,13 +252,13 @@ public final class RedisRewardConsumer implements AutoCloseable {
           throw bug;
         }
         if (e.getCause() instanceof Unavailable) {
-          outages.add(batch.get(i));
+          uncounted.add(batch.get(i));
         }
         failure = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e);
       }
     }
     ack(settled);
-    uncount(outages, deliveredBefore);
+    uncount(uncounted, deliveredBefore);
     if (failure != null) {
       throw failure;
     }
@@ -301,10 +301,10 @@ public final class RedisRewardConsumer implements AutoCloseable {
   }
 
   /**
-   * Takes back the delivery an outage met: XCLAIM with JUSTID and RETRYCOUNT sets each entry's
-   * count back to what it was before (and resets its idle time, so it is reclaimed a reclaim idle
-   * later). Only a consumer that stopped while holding an entry — a crash, a kill — counts towards
-   * its failing.
+   * Takes back the delivery a pause or an outage met: XCLAIM with JUSTID and RETRYCOUNT sets each
+   * entry's count back to what it was before (and resets its idle time, so it is reclaimed a
+   * reclaim idle later). Only a consumer that stopped while holding an entry — a crash, a kill —
+   * counts towards its failing.
    */
   private void uncount(
       List<StreamMessage<String, String>> messages, Map<String, Long> deliveredBefore) {

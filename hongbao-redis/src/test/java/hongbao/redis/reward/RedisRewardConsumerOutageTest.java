@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import hongbao.core.money.Amount;
+import hongbao.core.ops.Switch;
 import hongbao.core.reward.ConsumeRate;
 import hongbao.core.reward.FailoverQueue;
 import hongbao.core.reward.Issuer;
@@ -63,6 +64,7 @@ class RedisRewardConsumerOutageTest {
   private final AtomicBoolean down = new AtomicBoolean(true);
   private final List<String> issued = new ArrayList<>();
   private final ExecutorService workers = Executors.newFixedThreadPool(4);
+  private final MemorySwitches switches = new MemorySwitches();
 
   @AfterEach
   void stop() {
@@ -92,6 +94,43 @@ class RedisRewardConsumerOutageTest {
     down.set(false);
     assertThat(consumer.reclaimOnce()).isEqualTo(1);
     assertThat(issued).containsExactly("t-1");
+    assertThat(pending()).isEmpty();
+    assertThat(failures.tradeNos(10)).isEmpty();
+  }
+
+  /**
+   * Issuing switched off while events are read and reclaimed, many times over: each delivery meets
+   * the pause and is not counted, so the event waits on its stream however often the pipeline is
+   * paused, and is credited once issuing is back, instead of going to the failure stream.
+   */
+  @Test
+  void deliveriesMeetingAPause_areNotCounted_andTheEventIsCreditedOnResume() throws Exception {
+    down.set(false);
+    switches.set(Switch.REWARDS, false);
+    var consumer = consumer();
+    Reward reward =
+        new Reward("t-3", "u-3", "c-1", "test", "TEA", Amount.fen(1), "", Instant.EPOCH);
+    stream.send(reward, 0).toCompletableFuture().join();
+
+    int settled = 0;
+    for (int read = 0; read < stream.streams().size(); read++) {
+      settled += consumer.consumeOnce();
+    }
+    for (int reclaim = 0; reclaim < 5 * MAX_DELIVERIES; reclaim++) {
+      settled += consumer.reclaimOnce();
+    }
+
+    assertThat(settled).as("paused: nothing settled").isZero();
+    assertThat(failures.tradeNos(10)).as("nothing in the failure stream").isEmpty();
+    List<PendingMessage> pending = pending();
+    assertThat(pending).hasSize(1);
+    assertThat(pending.getFirst().getRedeliveryCount())
+        .as("no delivery counted")
+        .isLessThanOrEqualTo(1);
+
+    switches.set(Switch.REWARDS, true);
+    assertThat(consumer.reclaimOnce()).isEqualTo(1);
+    assertThat(issued).containsExactly("t-3");
     assertThat(pending()).isEmpty();
     assertThat(failures.tradeNos(10)).isEmpty();
   }
@@ -190,7 +229,7 @@ class RedisRewardConsumerOutageTest {
         unused(ParkingLot.class),
         failures,
         new RewardQueues(queues, RewardMetrics.NONE),
-        new MemorySwitches(),
+        switches,
         RewardMetrics.NONE,
         duration -> {},
         new ConsumeRate(1_000_000, clock, duration -> {}));
