@@ -388,6 +388,11 @@ public final class RewardSdk implements AutoCloseable {
   private static final RewardBook NO_BOOK =
       new RewardBook() {
         @Override
+        public boolean kept() {
+          return false;
+        }
+
+        @Override
         public boolean openCampaign(String campaignId, Amount budget) {
           throw unsupported();
         }

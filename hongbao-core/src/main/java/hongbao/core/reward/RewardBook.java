@@ -12,6 +12,15 @@ import java.util.Optional;
 public interface RewardBook {
 
   /**
+   * Whether this is the reward book: false for a sender's stand-in that keeps no book (an SDK built
+   * without crediting), whose {@link #find} knows nothing and so cannot tell "never credited" from
+   * "credited elsewhere".
+   */
+  default boolean kept() {
+    return true;
+  }
+
+  /**
    * Creates a campaign and moves its budget from the system account into its escrow, once.
    *
    * @return true if this call created it; false if it existed with the same budget

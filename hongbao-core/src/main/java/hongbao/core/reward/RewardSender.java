@@ -92,6 +92,11 @@ public final class RewardSender {
   }
 
   private SendOutcome send(RewardRequest request, boolean sync) {
+    if (sync && !book.kept()) {
+      // A sender without the book could not tell a failed issue from a credited one, and would
+      // undo a reservation that may have paid: refused before anything is reserved.
+      throw new IllegalStateException("synchronous mode needs the reward book (crediting)");
+    }
     Reward reward = request.at(clock.instant());
     RewardType type =
         types
@@ -353,6 +358,16 @@ public final class RewardSender {
     Instant now = clock.instant();
     if (now.isBefore(first.acceptedAt().plus(SYNC_SETTLED_WITHIN))) {
       throw stillBeingIssued(reward);
+    }
+    if (!book.kept()) {
+      // Finishing the send means telling a failed issue from a credited one, which only the book
+      // can: a sender without it would undo a reservation that paid. A sender with it finishes it.
+      throw new Unavailable(
+          "reward",
+          "the synchronous send of tradeNo "
+              + reward.tradeNo()
+              + " stopped unsettled; only a sender with the reward book can finish it",
+          null);
     }
     // Stopped: the switch, the fuse and the rate hold for finishing it as for any issue, and the
     // reservation stays for a later replay meanwhile.

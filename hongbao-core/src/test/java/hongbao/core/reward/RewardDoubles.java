@@ -115,6 +115,9 @@ final class RewardDoubles {
             RewardBook.class.getClassLoader(),
             new Class<?>[] {RewardBook.class},
             (proxy, method, args) -> {
+              if (method.isDefault()) {
+                return java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args);
+              }
               if (method.getName().equals("find")) {
                 return Optional.empty();
               }

@@ -159,6 +159,55 @@ class RewardSenderReplayTest {
   }
 
   /**
+   * A sender without the reward book (an SDK built without crediting) cannot tell a failed issue
+   * from a credited one. It refuses a synchronous send before reserving anything; and a replay of a
+   * synchronous send that stopped unsettled is told to try again rather than taken over: reading
+   * "not credited" from a book it does not have, it would undo the reservation of a reward that
+   * paid, and the budget would allow that much more than its escrow holds.
+   */
+  @Test
+  void aSenderWithoutTheBook_neitherSendsSync_norFinishesAStoppedSyncSend() {
+    var recorded = new java.util.concurrent.ConcurrentHashMap<String, RewardRecord>();
+    var clock = new MovingClock();
+    Issuer issuer = (reward, type) -> new Issuer.Issue.Issued();
+    RewardSender service = sender(issuer, recordingBook(recorded, call -> null), clock, NO_WAIT);
+    Issuer none =
+        (reward, type) -> {
+          throw new IllegalStateException("no issuer without crediting");
+        };
+    RewardSender bare = sender(none, noBook(), clock, NO_WAIT);
+    // Credited by the service, whose answer was lost: its trade stays marked synchronous.
+    assertThat(service.sendSync(REQUEST)).isInstanceOf(SendOutcome.Credited.class);
+    clock.now = clock.now.plus(RewardSender.SYNC_SETTLED_WITHIN).plusSeconds(1);
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> bare.send(REQUEST))
+        .isInstanceOf(Unavailable.class)
+        .hasMessageContaining("only a sender with the reward book");
+    var other = new RewardRequest("t2", "u1", "c1", "rain", "TEA", 1, "");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> bare.sendSync(other))
+        .isInstanceOf(IllegalStateException.class);
+
+    assertThat(budget.trades).as("the paid reservation kept; none made").containsOnlyKeys("t1");
+    assertThat(service.send(REQUEST)).isInstanceOf(SendOutcome.Credited.class);
+  }
+
+  private static final TypeThrottle NO_WAIT = (type, permits) -> 0;
+
+  /** An SDK's stand-in for the book it was built without: it knows nothing and keeps nothing. */
+  private static RewardBook noBook() {
+    return (RewardBook)
+        java.lang.reflect.Proxy.newProxyInstance(
+            RewardBook.class.getClassLoader(),
+            new Class<?>[] {RewardBook.class},
+            (proxy, method, args) ->
+                switch (method.getName()) {
+                  case "kept" -> false;
+                  case "find" -> Optional.empty();
+                  default -> throw new AssertionError("unexpected " + method.getName());
+                });
+  }
+
+  /**
    * A reward book that answers {@code find} and {@code recordIssued} from {@code recorded}, unless
    * {@code failure} names an exception for the call (by method name) first.
    */
@@ -169,6 +218,9 @@ class RewardSenderReplayTest {
             RewardBook.class.getClassLoader(),
             new Class<?>[] {RewardBook.class},
             (proxy, method, args) -> {
+              if (method.isDefault()) {
+                return java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args);
+              }
               RuntimeException failed = failure.apply(method.getName());
               if (failed != null) {
                 throw failed;
