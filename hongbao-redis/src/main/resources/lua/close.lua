@@ -10,8 +10,8 @@ ARGV[4] packetId   ARGV[5] scan limit: the most stream entries to look through
 Replies (integer):
   >= 0  the remainder to refund: total - takenAmount; the same number on every later call
   -1    not expired yet (now < expireAt): nothing changed
-  -2    the packet is held (its state belongs to another packet): the caller refunds from the
-        ledger alone
+  -3    the packet is held (its state belongs to another packet): nothing changed; the caller
+        refunds from the ledger alone
   -2    no meta, and the shard's payout stream still holds tasks of this packet (or is longer
         than the scan limit): its grabs are not all paid yet; nothing changed, try again later
 
@@ -48,7 +48,7 @@ if meta[1] == 'C' then
   return tonumber(meta[5])
 end
 if meta[1] == 'H' then
-  return -2
+  return -3
 end
 if tonumber(ARGV[1]) < tonumber(meta[2]) then
   return -1

@@ -248,7 +248,7 @@ public final class MemoryGrabStore implements GrabStore {
     }
     return switch (slot.status) {
       case CLOSED -> new Closing.Closed(Amount.fen(slot.remainder));
-      case HELD -> Closing.BUSY;
+      case HELD -> Closing.HELD;
       case OPEN -> {
         if (now.isBefore(slot.expireAt)) {
           yield Closing.NOT_YET;

@@ -147,6 +147,13 @@ public final class ExpirySweeper {
         postpone(packet, now, null);
         yield Swept.DONE;
       }
+      case Closing.Held stillHeld -> {
+        // Held in the store but not yet in the ledger: the arming that held it stopped between
+        // the two. Marked now, as it would have been, and refunded from the ledger as any held
+        // packet is; postponed, it would wait for a mark nothing else makes.
+        packets.markHeld(packet.id(), "found held in the grab store at expiry");
+        yield refunded(ledger.refund(packet.id(), leftInLedger(packet), now));
+      }
       case Closing.NotYet notYet -> Swept.NOT_YET;
     };
   }

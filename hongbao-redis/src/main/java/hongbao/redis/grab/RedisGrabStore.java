@@ -278,6 +278,9 @@ public final class RedisGrabStore implements GrabStore {
     if (reply == -2L) {
       return Closing.BUSY;
     }
+    if (reply == -3L) {
+      return Closing.HELD;
+    }
     Invariants.check(reply >= 0, "packet %s: close replied %s", packetId, reply);
     return new Closing.Closed(Amount.fen(reply));
   }

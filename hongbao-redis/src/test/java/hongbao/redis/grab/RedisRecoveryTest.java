@@ -110,7 +110,7 @@ class RedisRecoveryTest {
     assertThat(store.hold(id, T0.plusSeconds(5))).as("another state: not held").isFalse();
     assertThat(store.hold(id, T0)).isTrue();
     assertThat(grab(id, "anyone")).isEqualTo(GrabOutcome.HELD);
-    assertThat(store.close(id, Amount.fen(200), after())).isEqualTo(Closing.BUSY);
+    assertThat(store.close(id, Amount.fen(200), after())).isEqualTo(Closing.HELD);
   }
 
   @Test
