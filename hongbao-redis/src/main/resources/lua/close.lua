@@ -4,6 +4,7 @@ close.lua: close an expired packet and take back what nobody grabbed.
 KEYS[1] meta hash      hb:{sNNN}:p:<id>
 KEYS[2] shares list    hb:{sNNN}:p:<id>:shares
 KEYS[3] payout stream  hb:{sNNN}:payouts
+KEYS[4] dead letters   hb:{sNNN}:payouts:dead
 ARGV[1] now (ms)   ARGV[2] amountIfMissing (fen)   ARGV[3] ttlAt (ms) for a tombstone
 ARGV[4] packetId   ARGV[5] scan limit: the most stream entries to look through
 
@@ -12,14 +13,17 @@ Replies (integer):
   -1    not expired yet (now < expireAt): nothing changed
   -3    the packet is held (its state belongs to another packet): nothing changed; the caller
         refunds from the ledger alone
-  -2    no meta, and the shard's payout stream still holds tasks of this packet (or is longer
-        than the scan limit): its grabs are not all paid yet; nothing changed, try again later
+  -2    no meta, and the shard's payout stream still holds tasks of this packet (or it, or the
+        dead letters, are longer than the scan limit): its grabs are not all paid yet; nothing
+        changed, try again later
 
 No meta (never armed, the arm was lost, or the keys aged out or were lost): a tombstone meta is
-written (status C, count 0, total = remainder = amountIfMissing, expiring at ttlAt) so that a late
-arm is a no-op and the remainder is refunded exactly once. The caller passes what the ledger says
-is left (amount - paid - refunded), never the face amount, and only once no payout task of the
-packet waits in the stream, so the tombstone never claims money owed to a grabber.
+written (status C, count 0, total = remainder, expiring at ttlAt) so that a late arm is a no-op
+and the remainder is refunded exactly once. The caller passes what the ledger says is left (amount
+- paid - refunded), never the face amount, and the close waits until no payout task of the packet
+waits in the stream; the packet's dead-lettered payouts are taken off the remainder (never below
+0), for an operator may still retry them and the escrow must still hold their money. So the
+tombstone never claims money owed to a grabber.
 
 Atomic because a script runs alone on the shard: once it has run, no grab can take a share
 (status C, shares deleted), so grabbed + remainder = total whatever raced with it.
@@ -37,7 +41,29 @@ if not meta[1] then
       end
     end
   end
-  local amount = ARGV[2]
+  if redis.call('XLEN', KEYS[4]) > tonumber(ARGV[5]) then
+    return -2
+  end
+  local owed = 0
+  for _, entry in ipairs(redis.call('XRANGE', KEYS[4], '-', '+')) do
+    local fields = entry[2]
+    local packet, fen
+    for i = 1, #fields, 2 do
+      if fields[i] == 'p' then
+        packet = fields[i + 1]
+      elseif fields[i] == 'a' then
+        fen = fields[i + 1]
+      end
+    end
+    if packet == ARGV[4] then
+      owed = owed + tonumber(fen)
+    end
+  end
+  local left = tonumber(ARGV[2]) - owed
+  if left < 0 then
+    left = 0
+  end
+  local amount = string.format('%d', left)
   redis.call('HSET', KEYS[1], 'total', amount, 'count', 0, 'taken', 0, 'takenAmount', 0,
     'status', 'C', 'expireAt', ARGV[1], 'createdAt', ARGV[1], 'emptiedAt', '', 'pw', '',
     'type', '', 'ttlAt', ARGV[3], 'rem', amount)

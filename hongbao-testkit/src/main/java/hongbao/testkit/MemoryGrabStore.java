@@ -236,15 +236,17 @@ public final class MemoryGrabStore implements GrabStore {
       if (queue.hasTasksOf(packetId)) {
         return Closing.BUSY;
       }
+      // As close.lua: the dead-lettered payouts stay in the escrow for a retry.
+      long left = Math.max(0, amountIfMissing.fen() - queue.deadLetteredOf(packetId).fen());
       Slot tombstone = new Slot();
-      tombstone.total = amountIfMissing.fen();
+      tombstone.total = left;
       tombstone.status = Status.CLOSED;
       tombstone.expireAt = now;
       tombstone.createdAt = now;
       tombstone.ttlAt = now.plus(keyGrace);
-      tombstone.remainder = amountIfMissing.fen();
+      tombstone.remainder = left;
       slots.put(packetId, tombstone);
-      return new Closing.Closed(amountIfMissing);
+      return new Closing.Closed(Amount.fen(left));
     }
     return switch (slot.status) {
       case CLOSED -> new Closing.Closed(Amount.fen(slot.remainder));

@@ -1,5 +1,6 @@
 package hongbao.testkit;
 
+import hongbao.core.money.Amount;
 import hongbao.core.payout.DeadLetter;
 import hongbao.core.payout.PayoutQueue;
 import hongbao.core.payout.PayoutTask;
@@ -201,6 +202,15 @@ public final class MemoryPayoutQueue implements PayoutQueue {
   /** Tasks of a packet not yet acknowledged (what a close of a missing packet waits for). */
   public synchronized boolean hasTasksOf(long packetId) {
     return state.entries.values().stream().anyMatch(t -> t.packetId() == packetId);
+  }
+
+  /** What the packet's dead-lettered payouts come to: still owed, for a retry may pay them. */
+  public synchronized Amount deadLetteredOf(long packetId) {
+    return state.dead.stream()
+        .map(DeadLetter::task)
+        .filter(t -> t.packetId() == packetId)
+        .map(PayoutTask::amount)
+        .reduce(Amount.ZERO, Amount::plus);
   }
 
   /** Tasks not yet acknowledged, in append order: what the grab store counts as pending pay. */

@@ -340,6 +340,52 @@ class FaultDrillTest {
   }
 
   /**
+   * As above, with one of the grabs' payouts given up on (dead-lettered) before the keys aged out.
+   * It is still owed: the refund leaves its share in the escrow, and once the operator retries it,
+   * it is paid and the reconciler finds nothing. The refund used to take that share too, and the
+   * retried payout was refused for good.
+   */
+  @Test
+  void grace_aDeadLetteredPayout_keepsItsShareInTheEscrow_forItsRetry() {
+    start("grace-dead", Map.of("HONGBAO_KEY_GRACE_SECONDS", "1"), false);
+    Api api = service.api();
+    Parts parts = service.hongbao().parts();
+    String sender = "grace-dead-sender";
+    api.topUp(sender, 1_000);
+    String packet = sendFixed(api, sender, 300, 3, 1);
+    long id = decode(packet);
+    grab(api, "grace-dead-a", packet);
+    grab(api, "grace-dead-b", packet);
+    List<PayoutTask> tasks = parts.queue().poll("drill", 10, Duration.ofMillis(100));
+    assertThat(tasks).hasSize(2);
+    for (PayoutTask task : tasks) {
+      if (task.userId().equals("grace-dead-a")) {
+        assertThat(parts.database().ledger().pay(List.of(task))).isEqualTo(1);
+        parts.queue().ack(List.of(task));
+      } else {
+        parts.queue().deadLetter(task, "the drill gives up on it");
+      }
+    }
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> parts.store().state(id).isEmpty());
+
+    assertThat(parts.sweeper().sweepOnce()).isEqualTo(1);
+
+    assertThat(parts.database().packets().refunded(id)).isEqualTo(Amount.fen(100));
+    assertThat(parts.database().audit().escrowBalance(id)).isEqualTo(Amount.fen(100));
+    var dead = parts.queue().deadLetters(10);
+    assertThat(dead).extracting(d -> d.task().userId()).containsExactly("grace-dead-b");
+    assertThat(parts.queue().redrive(dead.getFirst().id())).isTrue();
+    var worker = hongbao.app.workers.Workers.payoutWorker(service.hongbao().config(), parts, "w");
+    assertThat(worker.payOnce()).isEqualTo(1);
+    assertThat(paid(parts, packet)).containsOnlyKeys("grace-dead-a", "grace-dead-b");
+    assertThat(parts.database().audit().escrowBalance(id)).isEqualTo(Amount.ZERO);
+    service.assertReconciled();
+  }
+
+  /**
    * A packet whose keys aged out of Redis after it closed is answered from the ledger, in the order
    * the grab script answers while it is there: a grabber keeps ALREADY_GRABBED; an expired packet
    * with shares left is EXPIRED to anyone, a non-recipient included; an emptied one is NOT_ELIGIBLE

@@ -260,7 +260,10 @@ public final class RedisGrabStore implements GrabStore {
 
   @Override
   public Closing close(long packetId, Amount amountIfMissing, Instant now) {
-    String[] scriptKeys = {keys.meta(packetId), keys.shares(packetId), keys.payoutsOf(packetId)};
+    String payouts = keys.payoutsOf(packetId);
+    String[] scriptKeys = {
+      keys.meta(packetId), keys.shares(packetId), payouts, RedisKeys.deadLettersOf(payouts)
+    };
     long nowMillis = now.toEpochMilli();
     Long reply =
         CLOSE.run(

@@ -210,4 +210,30 @@ class RedisRecoveryTest {
     assertThat(store.close(id, Amount.fen(95), after()))
         .isEqualTo(new Closing.Closed(Amount.fen(95)));
   }
+
+  /**
+   * A payout given up on (dead-lettered) is still owed: an operator may retry it once its cause is
+   * mended, and the escrow must still hold its money. A packet without state is closed with its
+   * dead-lettered payouts taken off what the ledger says is left, other packets' left alone.
+   */
+  @Test
+  void close_ofAPacketWithoutState_leavesItsDeadLetteredPayoutsInTheEscrow() {
+    long id = IDS.incrementAndGet();
+    String dead = RedisKeys.deadLettersOf(keys.payoutsOf(id));
+    connection
+        .sync()
+        .xadd(dead, "p", Long.toString(id), "u", "x", "a", "30", "t", "1", "n", "5", "r", "why");
+    connection
+        .sync()
+        .xadd(dead, "p", Long.toString(id + 1_000), "u", "y", "a", "7", "t", "1", "n", "5");
+    connection
+        .sync()
+        .xadd(dead, "p", Long.toString(id), "u", "z", "a", "15", "t", "1", "n", "5", "r", "why");
+
+    assertThat(store.close(id, Amount.fen(95), after()))
+        .isEqualTo(new Closing.Closed(Amount.fen(50)));
+    assertThat(store.close(id, Amount.fen(95), after()))
+        .as("the same remainder every time")
+        .isEqualTo(new Closing.Closed(Amount.fen(50)));
+  }
 }
