@@ -27,12 +27,12 @@ import org.junit.jupiter.api.Test;
 /**
  * Drill "sweep-after-rollback": Redis restarts from an AOF cut back past a grab the ledger has
  * paid, while another grab it did record is still waiting for its payout, and the packet has
- * expired by then. The sweeper reaches it before the repair does (the service runs without workers,
- * so the repair never runs here). Closed on Redis's state alone, the forgotten share would count as
- * left, and the refund, bounded only by the escrow, would hand the sender the money of the grab
- * still waiting: its payout then refused for good. The sweeper puts the packet's paid grabs back
- * before it closes, so the close counts every grab, the sender gets nothing back, every grabber is
- * paid, and the reconciler finds nothing.
+ * expired by then. The sweeper reaches it before the repair loop does (the service runs without
+ * workers, so the loop never runs here). Closed on Redis's state alone, the forgotten share would
+ * count as left, and the refund, bounded only by the escrow, would hand the sender the money of the
+ * grab still waiting: its payout then refused for good. The sweeper runs a repair pass for Redis's
+ * new generation before it closes anything, so the close counts every grab, the sender gets nothing
+ * back, every grabber is paid, and the reconciler finds nothing.
  */
 class SweepAfterRollbackDrillTest {
 

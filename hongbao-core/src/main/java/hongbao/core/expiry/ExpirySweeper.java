@@ -69,6 +69,13 @@ public final class ExpirySweeper {
 
   /** Closes and refunds one batch of expired packets; returns how many this call refunded. */
   public int sweepOnce() {
+    // After the store restarted, its state of a packet can be older than the ledger: a grab the
+    // ledger paid is missing and its share counts as left. Closed so, the remainder would take the
+    // money of grabs the store did record and the ledger has not paid yet (the refund is bounded by
+    // the escrow only), and their payouts would be refused for good. So nothing is closed before a
+    // repair pass for the store's current generation has put the paid grabs back: this round runs
+    // it if the repair loop has not yet.
+    repair.ensureRepaired();
     Instant now = clock.instant();
     // The database keeps microseconds: the release names the claim by this very instant.
     Instant until = now.plus(CLAIM).truncatedTo(ChronoUnit.MICROS);
@@ -134,13 +141,6 @@ public final class ExpirySweeper {
     if (held) {
       return refunded(ledger.refund(packet.id(), leftInLedger(packet), now));
     }
-    // After the store restarted, its state of the packet can be older than the ledger: a grab the
-    // ledger paid is missing and its share counts as left. Closed so, the remainder would take the
-    // money of grabs the store did record and the ledger has not paid yet (the refund is bounded
-    // by the escrow only), and their payouts would be refused for good. The paid grabs go back
-    // first, as the repair after a restart puts them, so the close counts every grab either side
-    // knows, whichever of the two comes first.
-    repair.repair(packet);
     return switch (store.close(packet.id(), leftInLedger(packet), now)) {
       case Closing.Closed closed -> refunded(ledger.refund(packet.id(), closed.remainder(), now));
       case Closing.Busy busy -> {

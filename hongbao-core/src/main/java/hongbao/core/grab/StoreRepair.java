@@ -80,6 +80,18 @@ public final class StoreRepair {
     return repaired;
   }
 
+  /**
+   * Runs a repair pass unless one ran for the store's current generation: what the sweeper needs
+   * before it closes packets. It does not wait for the passes after a restart: a grab a payout
+   * worker pays late (from a batch it polled before the loss) is put back by those, and a packet
+   * swept before then may refund that grab's share (its payout then refused and reported).
+   */
+  public synchronized void ensureRepaired() {
+    if (!store.generation().equals(repairedGeneration)) {
+      checkOnce();
+    }
+  }
+
   int repairAll() {
     int repaired = 0;
     long after = 0;
