@@ -275,8 +275,9 @@ class WithdrawalFaultsTest {
   }
 
   /**
-   * A withdrawal the service cannot settle by itself is closed by an operator through the API: the
-   * gateway is asked first, so while it does not answer nothing moves (503), and a paid one is
+   * A withdrawal the service cannot settle by itself is closed by an operator through the API: not
+   * within the hour after a request of it went unanswered (409: it may still be on its way); then
+   * the gateway is asked first, so while it does not answer nothing moves (503), and a paid one is
    * refused (409); once it says NOT_FOUND the money is back in the wallet, and the reconciler finds
    * nothing (after each test).
    */
@@ -301,6 +302,15 @@ class WithdrawalFaultsTest {
     Api.Response unknown =
         api.post("/api/v1/admin/withdrawals/w_not-an-id/fail", admin, Map.of(), body);
     assertThat(unknown.status()).isEqualTo(404);
+    Api.Response tooSoon = api.post(close, admin, Map.of(), body);
+    assertThat(tooSoon.status()).as(tooSoon.raw()).isEqualTo(409);
+    assertThat(tooSoon.raw()).contains("went unanswered less than 1 h ago");
+    // An hour on: the unanswered request can no longer be on its way.
+    service
+        .books()
+        .execute(
+            "UPDATE withdrawal_transition SET at = at - interval '2 hours' WHERE withdrawal_id = "
+                + internal);
     Api.Response silent = api.post(close, admin, Map.of(), body);
     assertThat(silent.status()).as(silent.raw()).isEqualTo(503);
     assertThat(silent.errorCode()).isEqualTo("UNAVAILABLE");

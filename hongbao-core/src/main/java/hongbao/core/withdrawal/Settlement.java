@@ -7,6 +7,7 @@ import hongbao.core.Unavailable;
 import hongbao.core.money.Amount;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -28,6 +29,16 @@ import java.util.Optional;
 public final class Settlement {
 
   private static final System.Logger LOG = System.getLogger(Settlement.class.getName());
+
+  /**
+   * How long ago a request must have gone unanswered before an operator may close its withdrawal
+   * ({@link #closeUnpaid}): one given up on more recently may still be on its way to the gateway,
+   * and a NOT_FOUND would be stale. The reconciler names a withdrawal pending after as long.
+   */
+  public static final Duration OPERATOR_CLOSE_AFTER = Duration.ofHours(1);
+
+  /** The cause of a move after a retryable refusal: that request was answered. */
+  private static final String REFUSED = "transfer: FAIL (retryable) ";
 
   private final WithdrawalStore store;
   private final Gateway gateway;
@@ -120,7 +131,7 @@ public final class Settlement {
    * gateway that keeps refusing would be asked forever.
    */
   private void refused(Withdrawal sent, String reason) {
-    String cause = "transfer: FAIL (retryable) " + reason;
+    String cause = REFUSED + reason;
     Optional<Withdrawal> found = store.countRefusal(sent.id());
     if (found.isEmpty()) {
       return; // settled meanwhile by the gateway's word on another request
@@ -192,15 +203,18 @@ public final class Settlement {
    * given up on by itself, and the reconciler names it as pending. The operator, having learnt from
    * the gateway's side that nothing was or will be paid, closes it here.
    *
-   * <p>The gateway is asked first. Its word, when it has one, settles the withdrawal as the
-   * janitor's query would; only NOT_FOUND lets the operator's word return the money, and only while
-   * no request is on its way (UNKNOWN) and none was made since it was read. Calling it again on the
-   * withdrawal it closed answers the same.
+   * <p>Only once every request that went unanswered was given up on at least {@link
+   * #OPERATOR_CLOSE_AFTER} ago: a more recent one may still reach the gateway. The gateway is then
+   * asked. Its word, when it has one, settles the withdrawal as the janitor's query would; only
+   * NOT_FOUND lets the operator's word return the money, and only while no request is on its way
+   * (UNKNOWN) and none was made since it was read. Calling it again on the withdrawal it closed
+   * answers the same.
    *
    * @param reason the operator's, kept in the transition's cause
    * @return the withdrawal, FAILED with its money back in the wallet; empty when there is none
-   * @throws RejectedException CONFLICT when the gateway paid it, a request is on its way, or the
-   *     gateway is still processing it: nothing was moved by the operator's word
+   * @throws RejectedException CONFLICT when the gateway paid it, a request is on its way or went
+   *     unanswered too recently, the gateway is still processing it, or it moved on meanwhile:
+   *     nothing was moved by the operator's word
    * @throws Unavailable when the gateway does not answer the query
    */
   public Optional<Withdrawal> closeUnpaid(long id, String reason) {
@@ -216,6 +230,20 @@ public final class Settlement {
       case SUCCEEDED -> throw paid();
       case REQUESTED, SENT -> throw onItsWay();
       case UNKNOWN -> {}
+    }
+    Instant unansweredBefore = clock.instant().minus(OPERATOR_CLOSE_AFTER);
+    for (Transition t : store.transitions(id)) {
+      boolean unanswered =
+          t.from() == WithdrawalStatus.SENT
+              && t.to() == WithdrawalStatus.UNKNOWN
+              && !t.cause().startsWith(REFUSED);
+      if (unanswered && t.at().isAfter(unansweredBefore)) {
+        throw new RejectedException(
+            Rejection.CONFLICT,
+            "a transfer request of this withdrawal went unanswered less than "
+                + OPERATOR_CLOSE_AFTER.toHours()
+                + " h ago and may still reach the gateway: try again later");
+      }
     }
     QueryAnswer answer = gateway.query(seen.outTradeNo());
     switch (answer) {

@@ -130,12 +130,14 @@ public final class WithdrawalService {
    * An operator's close of a withdrawal the gateway will not settle ({@link
    * Settlement#closeUnpaid}); the answer is the withdrawal with its transitions.
    *
-   * @param reason 1 to {@value #REASON_MAX} characters, kept in the withdrawal's history
+   * @param reason 1 to {@value #REASON_MAX} characters, not all blank; kept in the withdrawal's
+   *     history and shown to its owner with the FAILED status
    */
   public Optional<Details> closeUnpaid(long id, String reason) {
-    if (reason.isBlank() || reason.length() > REASON_MAX) {
+    if (reason.isBlank() || reason.codePointCount(0, reason.length()) > REASON_MAX) {
       throw new RejectedException(
-          Rejection.INVALID_REQUEST, "reason must be 1 to " + REASON_MAX + " characters");
+          Rejection.INVALID_REQUEST,
+          "reason must be 1 to " + REASON_MAX + " characters, not all blank");
     }
     return settlement.closeUnpaid(id, reason).flatMap(w -> details(w.id()));
   }

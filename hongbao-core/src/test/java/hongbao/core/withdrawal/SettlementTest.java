@@ -485,6 +485,13 @@ class SettlementTest {
   void anOperatorsClose_ofAWithdrawalTheGatewayHoldsNothingOf_returnsTheMoney_once() {
     long id = stuck();
     String before = w.gateway.callsOf(no(id));
+    // Attempt 1 went unanswered 15 minutes ago: it may still reach the gateway.
+    assertThatThrownBy(() -> w.settlement.closeUnpaid(id, "the gateway holds no request"))
+        .isInstanceOfSatisfying(
+            RejectedException.class, e -> assertThat(e.rejection()).isEqualTo(Rejection.CONFLICT))
+        .hasMessageContaining("went unanswered less than 1 h ago");
+    assertThat(w.gateway.callsOf(no(id))).as("not even asked").isEqualTo(before);
+    w.clock.advance(Settlement.OPERATOR_CLOSE_AFTER);
 
     Withdrawal closed = w.settlement.closeUnpaid(id, "the gateway holds no request").orElseThrow();
 
@@ -509,6 +516,7 @@ class SettlementTest {
   @Test
   void anOperatorsClose_ofAWithdrawalTheGatewayPaidAfterAll_settlesItPaid_andIsRefused() {
     long id = stuck();
+    w.clock.advance(Settlement.OPERATOR_CLOSE_AFTER);
     w.gateway.then(FakeGateway.OnTransfer.PAY);
     w.gateway.transfer(no(id), "alice", Amount.fen(400)); // the lingering request arrives
 
@@ -547,6 +555,7 @@ class SettlementTest {
     long id = w.withdraw("alice", 400);
     w.runDispatched();
     assertThat(w.status(id)).isEqualTo(UNKNOWN);
+    w.clock.advance(Settlement.OPERATOR_CLOSE_AFTER);
 
     assertThatThrownBy(() -> w.settlement.closeUnpaid(id, "looks stuck"))
         .isInstanceOf(RejectedException.class)
@@ -563,13 +572,15 @@ class SettlementTest {
 
   /**
    * The janitor hears NOT_FOUND too, while the operator's query is on its way, and sends another
-   * request: the operator's word was about the withdrawal as it was, and the request now on its way
-   * may be paid, so the close moves nothing.
+   * request: the operator's word was about the withdrawal as it was. The new request is refused,
+   * which leaves the withdrawal in doubt as before, but with one request more: the close still
+   * moves nothing (the compare-and-set on the requests made, not only on the status).
    */
   @Test
   void anOperatorsClose_racingTheJanitorsNextRequest_movesNothing() {
     long id = stuck();
-    w.gateway.then(FakeGateway.OnTransfer.PAY);
+    w.clock.advance(Settlement.OPERATOR_CLOSE_AFTER);
+    w.gateway.then(FAIL_RETRYABLE);
     Runnable janitor =
         () -> {
           w.clock.advance(Withdrawals.TIMINGS.backoffMax());
@@ -579,10 +590,11 @@ class SettlementTest {
 
     assertThatThrownBy(() -> operator.closeUnpaid(id, "looks stuck"))
         .isInstanceOf(RejectedException.class)
-        .hasMessageContaining("the gateway paid this withdrawal");
+        .hasMessageContaining("moved on while the gateway was asked");
 
-    assertThat(w.status(id)).isEqualTo(SUCCEEDED);
-    assertThat(w.gateway.payments).isEqualTo(1);
+    assertThat(w.status(id)).isEqualTo(UNKNOWN);
+    assertThat(w.get(id).attempts()).isEqualTo(5);
+    assertThat(w.store.inFlight.get(id)).isEqualTo(Amount.fen(400));
     assertThat(w.store.wallet("alice")).isEqualTo(Amount.fen(600));
   }
 
