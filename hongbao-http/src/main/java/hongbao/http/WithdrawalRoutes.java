@@ -82,11 +82,7 @@ public final class WithdrawalRoutes {
                           if (!w.userId().equals(caller.userId()) && !caller.admin()) {
                             throw new ApiError(403, "FORBIDDEN", "not your withdrawal");
                           }
-                          JsonObject json = view(w);
-                          if (caller.admin()) {
-                            json.put("transitions", transitions(details.transitions()));
-                          }
-                          return json;
+                          return caller.admin() ? withHistory(details) : view(w);
                         })));
   }
 
@@ -101,12 +97,10 @@ public final class WithdrawalRoutes {
                 HttpApi.answer(
                     ctx,
                     result.map(
-                        found -> {
-                          var details =
-                              found.orElseThrow(() -> ApiError.notFound("no such withdrawal"));
-                          return view(details.withdrawal())
-                              .put("transitions", transitions(details.transitions()));
-                        })));
+                        found ->
+                            withHistory(
+                                found.orElseThrow(
+                                    () -> ApiError.notFound("no such withdrawal"))))));
   }
 
   private void list(RoutingContext ctx) {
@@ -173,6 +167,11 @@ public final class WithdrawalRoutes {
         .put("updatedAt", Render.time(w.updatedAt()))
         .put("gatewayRef", w.gatewayRef())
         .put("reason", w.status() == WithdrawalStatus.FAILED ? w.cause() : null);
+  }
+
+  /** What an admin sees of a withdrawal: its view and every transition, oldest first. */
+  private JsonObject withHistory(WithdrawalService.Details details) {
+    return view(details.withdrawal()).put("transitions", transitions(details.transitions()));
   }
 
   private static JsonArray transitions(List<Transition> transitions) {

@@ -57,7 +57,10 @@ public final class StoreRepair {
    * @return how many grabs or packets were put back
    */
   public synchronized int checkOnce() {
-    String generation = store.generation();
+    return checkAt(store.generation());
+  }
+
+  private int checkAt(String generation) {
     if (generation.equals(repairedGeneration)) {
       if (passesLeft == 0) {
         return 0;
@@ -87,8 +90,9 @@ public final class StoreRepair {
    * swept before then may refund that grab's share (its payout then refused and reported).
    */
   public synchronized void ensureRepaired() {
-    if (!store.generation().equals(repairedGeneration)) {
-      checkOnce();
+    String generation = store.generation();
+    if (!generation.equals(repairedGeneration)) {
+      checkAt(generation);
     }
   }
 

@@ -139,7 +139,7 @@ public final class WithdrawalService {
           Rejection.INVALID_REQUEST,
           "reason must be 1 to " + REASON_MAX + " characters, not all blank");
     }
-    return settlement.closeUnpaid(id, reason).flatMap(w -> details(w.id()));
+    return settlement.closeUnpaid(id, reason).map(w -> new Details(w, store.transitions(id)));
   }
 
   /** A withdrawal with its transitions, oldest first. */
