@@ -15,6 +15,7 @@ import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
 import hongbao.core.payout.PayoutRefused;
 import hongbao.core.payout.PayoutTask;
+import hongbao.core.payout.Payouts;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -75,7 +76,8 @@ public final class PostgresLedger implements Ledger {
   private static final String OPEN_ESCROW =
       """
       WITH escrow AS (
-          INSERT INTO account (id, kind, balance, shares_left) VALUES (?, 'ESCROW', ?, ?)
+          INSERT INTO account (id, kind, balance, shares_left, opened_at)
+          VALUES (?, 'ESCROW', ?, ?, ?)
       ), posting AS (
           INSERT INTO transfer (key, kind, debit_account, credit_account, amount, packet_id, user_id)
           VALUES (?, 'SEND', ?, ?, ?, ?, ?)
@@ -114,13 +116,14 @@ public final class PostgresLedger implements Ledger {
       open.setString(1, escrow);
       open.setLong(2, packet.amount().fen());
       open.setInt(3, packet.count());
-      open.setString(4, "send:" + packet.id());
-      open.setString(5, Sql.walletAccount(packet.sender()));
-      open.setString(6, escrow);
-      open.setLong(7, packet.amount().fen());
-      open.setLong(8, packet.id());
-      open.setString(9, packet.sender());
-      PacketRows.bind(connection, open, 10, packet);
+      open.setObject(4, Sql.timestamp(packet.createdAt()));
+      open.setString(5, "send:" + packet.id());
+      open.setString(6, Sql.walletAccount(packet.sender()));
+      open.setString(7, escrow);
+      open.setLong(8, packet.amount().fen());
+      open.setLong(9, packet.id());
+      open.setString(10, packet.sender());
+      PacketRows.bind(connection, open, 11, packet);
       open.executeUpdate();
     }
   }
@@ -271,7 +274,9 @@ public final class PostgresLedger implements Ledger {
    * nothing), then move exactly what was inserted: debit each escrow by its sum, credit each wallet
    * by its sum (creating it), in account-id order. The CHECKs on account reject an overdrawn escrow
    * and an escrow paying more grabs than it has shares, failing the statement and so the batch: the
-   * ledger itself refuses to pay a share the grab store handed out twice.
+   * ledger itself refuses to pay a share the grab store handed out twice. An escrow opened after
+   * the batch's first grab of it (beyond {@link Payouts#CLOCK_SKEW}) is not debited, so the batch
+   * is refused: those grabs are of an older packet of the same id (see V16).
    */
   private static final String POST_GRABS =
       """
@@ -286,13 +291,16 @@ public final class PostgresLedger implements Ledger {
                  timestamptz 'epoch' + grabbed_micros * interval '1 microsecond'
           FROM task
           ON CONFLICT (key) DO NOTHING
-          RETURNING debit_account, credit_account, amount
+          RETURNING debit_account, credit_account, amount, grabbed_at
       ), debited AS (
           UPDATE account SET balance = account.balance - d.total,
                              shares_left = account.shares_left - d.grabs
-          FROM (SELECT debit_account AS id, sum(amount)::bigint AS total, count(*)::int AS grabs
+          FROM (SELECT debit_account AS id, sum(amount)::bigint AS total, count(*)::int AS grabs,
+                       min(grabbed_at) AS first_grab
                 FROM paid GROUP BY debit_account) d
           WHERE account.id = d.id
+            AND (account.opened_at IS NULL
+                 OR account.opened_at <= d.first_grab + ? * interval '1 millisecond')
           RETURNING account.id
       ), credited AS (
           INSERT INTO account (id, kind, balance)
@@ -383,16 +391,19 @@ public final class PostgresLedger implements Ledger {
       post.setArray(2, connection.createArrayOf("text", userIds));
       post.setArray(3, connection.createArrayOf("bigint", amounts));
       post.setArray(4, connection.createArrayOf("bigint", grabbedMicros));
+      post.setLong(5, Payouts.CLOCK_SKEW.toMillis());
       try (ResultSet row = post.executeQuery()) {
         row.next();
         int paid = row.getInt(1);
         int escrows = row.getInt(2);
         int debited = row.getInt(3);
         if (debited != escrows) {
-          // A task of a packet the ledger does not know (restored from a backup older than the
-          // grab store's state): refused and reported, like any payout the books cannot make.
+          // A task of a packet the ledger does not know, or of an older packet under a reused id
+          // (the ledger restored from a backup older than the grab store's state): refused and
+          // reported, like any payout the books cannot make.
           throw new PayoutRefused(
-              "no escrow for %d of the batch's %d packets".formatted(escrows - debited, escrows));
+              "no escrow opened before the grab for %d of the batch's %d packets"
+                  .formatted(escrows - debited, escrows));
         }
         return paid;
       }

@@ -15,6 +15,7 @@ import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
 import hongbao.core.payout.PayoutRefused;
 import hongbao.core.payout.PayoutTask;
+import hongbao.core.payout.Payouts;
 import hongbao.testkit.MemoryBooks.PacketRow;
 import hongbao.testkit.MemoryBooks.Transfer;
 import java.time.Clock;
@@ -205,6 +206,10 @@ public class MemoryLedger implements Ledger {
         missing++;
         continue;
       }
+      if (openedAfterItsGrabs(entry.getKey(), toPay)) {
+        missing++;
+        continue;
+      }
       if (books.balance(entry.getKey()) < entry.getValue()[0]
           || books.sharesLeft.get(entry.getKey()) < entry.getValue()[1]) {
         throw new PayoutRefused(
@@ -216,8 +221,22 @@ public class MemoryLedger implements Ledger {
     }
     if (missing > 0) {
       throw new PayoutRefused(
-          "no escrow for %d of the batch's %d packets".formatted(missing, owed.size()));
+          "no escrow opened before the grab for %d of the batch's %d packets"
+              .formatted(missing, owed.size()));
     }
+  }
+
+  /** As the payout statement: grabs of an older packet under the id, beyond the clocks' skew. */
+  private boolean openedAfterItsGrabs(String escrow, List<PayoutTask> toPay) {
+    for (PayoutTask task : toPay) {
+      if (MemoryBooks.escrow(task.packetId()).equals(escrow)) {
+        Instant opened = books.packets.get(task.packetId()).packet.createdAt();
+        if (opened.isAfter(task.grabbedAt().plus(Payouts.CLOCK_SKEW))) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   @Override
