@@ -314,6 +314,40 @@ public final class PostgresLedger implements Ledger {
              (SELECT count(*) FROM debited)
       """;
 
+  /**
+   * A task whose transfer was already posted with another amount: the grab store handed the user a
+   * second share of the packet (it lost the first grab, and the user grabbed again before the
+   * repair put it back). Skipping it like a replay would lose it without a word; the whole batch is
+   * refused instead, so the task is dead-lettered and the reconciler names it.
+   */
+  private static final String DIFFERENT_AMOUNT =
+      """
+      SELECT t.key, transfer.amount, t.amount
+      FROM (SELECT 'grab:' || packet_id || ':' || user_id AS key, amount
+            FROM unnest(?::bigint[], ?::text[], ?::bigint[]) AS u(packet_id, user_id, amount)) t
+      JOIN transfer ON transfer.key = t.key
+      WHERE transfer.amount <> t.amount
+      LIMIT 1
+      """;
+
+  /** Only when some task was not inserted: a replay, or a second share under the same key. */
+  private static void refuseDifferentAmounts(
+      Connection connection, Long[] packetIds, String[] userIds, Long[] amounts)
+      throws SQLException {
+    try (PreparedStatement check = connection.prepareStatement(DIFFERENT_AMOUNT)) {
+      check.setArray(1, connection.createArrayOf("bigint", packetIds));
+      check.setArray(2, connection.createArrayOf("text", userIds));
+      check.setArray(3, connection.createArrayOf("bigint", amounts));
+      try (ResultSet row = check.executeQuery()) {
+        if (row.next()) {
+          throw new PayoutRefused(
+              "%s was paid %d fen; this task pays %d fen"
+                  .formatted(row.getString(1), row.getLong(2), row.getLong(3)));
+        }
+      }
+    }
+  }
+
   @Override
   public void checkReachable() {
     transactions.read(
@@ -404,6 +438,9 @@ public final class PostgresLedger implements Ledger {
           throw new PayoutRefused(
               "no escrow opened before the grab for %d of the batch's %d packets"
                   .formatted(escrows - debited, escrows));
+        }
+        if (paid < n) {
+          refuseDifferentAmounts(connection, packetIds, userIds, amounts);
         }
         return paid;
       }

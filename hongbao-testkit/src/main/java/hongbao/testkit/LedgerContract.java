@@ -181,6 +181,33 @@ public abstract class LedgerContract {
   }
 
   /**
+   * A task whose transfer was posted with another amount is a second share of the packet for the
+   * same user, not a replay: refused (whole batch), so that it is reported rather than dropped.
+   */
+  @Test
+  void pay_ofAnotherAmountUnderAPaidKey_isRefused_notSkippedAsAReplay() {
+    String alice = user("alice");
+    String bob = user("bob");
+    String carol = user("carol");
+    topUp(alice, 1_000);
+    Packet packet = send(alice, 1_000, 3);
+    ledger().pay(List.of(task(packet, bob, 300)));
+
+    assertThatThrownBy(
+            () -> ledger().pay(List.of(task(packet, carol, 100), task(packet, bob, 500))))
+        .isInstanceOf(PayoutRefused.class)
+        .hasMessageContaining("was paid 300 fen; this task pays 500 fen");
+    assertThatThrownBy(
+            () -> ledger().pay(List.of(task(packet, carol, 100), task(packet, carol, 200))))
+        .as("two amounts for one key in a batch")
+        .isInstanceOf(PayoutRefused.class);
+    assertThat(balance(carol)).isEqualTo(Amount.ZERO);
+    assertThat(ledger().pay(List.of(task(packet, bob, 300)))).as("a true replay").isZero();
+    assertThat(balance(bob)).isEqualTo(Amount.fen(300));
+    assertThat(audit().escrowBalance(packet.id())).isEqualTo(Amount.fen(700));
+  }
+
+  /**
    * A grab older than its escrow is of an earlier packet under the same id (the ledger restored
    * from a backup handed the id out again while the grab store still held that packet's payout):
    * the newer packet's money must not pay it. Within the clocks' skew it is this packet's grab.

@@ -165,10 +165,17 @@ public class MemoryLedger implements Ledger {
     synchronized (books) {
       books.checkUp();
       List<PayoutTask> toPay = new ArrayList<>();
-      var seen = new java.util.HashSet<String>();
+      var seen = new java.util.HashMap<String, Amount>();
       for (PayoutTask task : sorted) {
-        boolean posted = books.transfers.containsKey(task.transferKey());
-        if ((posted && skipsPaidTransfer()) || !seen.add(task.transferKey())) {
+        Transfer posted = books.transfers.get(task.transferKey());
+        if (posted != null && posted.amount() != task.amount().fen()) {
+          throw differentAmount(task, Amount.fen(posted.amount()));
+        }
+        Amount before = seen.putIfAbsent(task.transferKey(), task.amount());
+        if (before != null && !before.equals(task.amount())) {
+          throw differentAmount(task, before);
+        }
+        if ((posted != null && skipsPaidTransfer()) || before != null) {
           continue;
         }
         toPay.add(task);
@@ -190,6 +197,11 @@ public class MemoryLedger implements Ledger {
       }
       return toPay.size();
     }
+  }
+
+  private static PayoutRefused differentAmount(PayoutTask task, Amount paid) {
+    return new PayoutRefused(
+        "%s was paid %s; this task pays %s".formatted(task.transferKey(), paid, task.amount()));
   }
 
   /** All or nothing, as the rolled-back transaction: every escrow must cover its payouts. */
