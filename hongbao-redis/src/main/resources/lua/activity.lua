@@ -1,13 +1,20 @@
 --[[
 activity.lua: put an activity's counts back from the ledger, keeping what is there.
 
-KEYS[1] activity hash  hb:{sNNN}:a:<activity>   user -> "p1,p2,..." (packet ids grabbed), # -> 1
+KEYS[1] activity hash  hb:{sNNN}:a:<activity>   user -> "p1,p2,..." (packet ids grabbed),
+                       # -> the store generation the counts were restored in
 ARGV[1] now (ms)   ARGV[2] keep until (ms): when the activity's latest packet's keys expire
+ARGV[3] the store's generation on the restore's last call, "" on the calls before it
 then 2 values per user: user, the packet ids the ledger paid the user, comma-separated
 
 Each user's entry becomes the union of the packets listed there and those given, so restoring the
 same grabs twice counts them once, and grabs the store made that the ledger has not paid yet are
-kept. The field # marks the counts as present; the hash lives at least until ARGV[2].
+kept. The hash lives at least until ARGV[2].
+
+The field # marks the counts as whole: written only by the last call of a restore (a restore too
+large for one call that stops half-way leaves it unwritten, and the next arming restores again),
+and holding the generation, so that counts a restart rolled back (an older AOF, a lagging replica
+promoted) are not taken for whole: the server's run id, and so the generation, changed.
 
 Reply: the number of users whose entry changed.
 
@@ -15,7 +22,7 @@ Atomic because a script runs alone on the shard: a grab of the activity's packet
 before or after the whole restore, never half of it.
 --]]
 local changed = 0
-for i = 3, #ARGV, 2 do
+for i = 4, #ARGV, 2 do
   local user = ARGV[i]
   local mine = redis.call('HGET', KEYS[1], user)
   local merged = mine or ''
@@ -29,7 +36,9 @@ for i = 3, #ARGV, 2 do
     changed = changed + 1
   end
 end
-redis.call('HSET', KEYS[1], '#', '1')
+if ARGV[3] ~= '' then
+  redis.call('HSET', KEYS[1], '#', ARGV[3])
+end
 local left = redis.call('PTTL', KEYS[1])
 if left < 0 or tonumber(ARGV[1]) + left < tonumber(ARGV[2]) then
   redis.call('PEXPIREAT', KEYS[1], ARGV[2])

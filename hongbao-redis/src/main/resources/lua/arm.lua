@@ -27,8 +27,10 @@ A rebuilt packet (g > 0) starts with its restored grabs already taken, as grabs 
 those users is answered ALREADY_GRABBED with the amount the ledger paid, and the shares pushed are
 only what the ledger has not paid (the caller splits that remainder; with every share paid, what is
 left is the packet's spare, as recover.lua leaves it). In an activity each restored
-grab also counts for its user (once: a user's entry lists packet ids); the activity hash is marked
-present (field #) and kept at least until this packet's keys expire.
+grab also counts for its user (once: a user's entry lists packet ids), and the activity hash is
+kept at least until this packet's keys expire. Its field # (counts whole) is activity.lua's alone:
+arming into a hash that vanished since the caller restored it must not mark the few grabs it
+writes as the whole counts.
 
 The password fields (pwm, pwr) are read by the caller, which matches a grab's phrase before
 grab.lua runs; grab.lua itself only compares keys.
@@ -87,7 +89,6 @@ if lim > 0 then
       redis.call('HSET', KEYS[5], user, mine .. ',' .. packetId)
     end
   end
-  redis.call('HSET', KEYS[5], '#', '1')
   local left = redis.call('PTTL', KEYS[5])
   if left < 0 or tonumber(ARGV[8]) + left < tonumber(ttlAt) then
     redis.call('PEXPIREAT', KEYS[5], ttlAt)

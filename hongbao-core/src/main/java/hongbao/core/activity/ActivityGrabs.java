@@ -29,15 +29,18 @@ public final class ActivityGrabs {
         .maxGrabsPerUser();
   }
 
-  /** Rebuilds the counts from the ledger unless the store has them. */
-  public void ensurePresent(long activityId, Instant expiresAt) {
-    if (!counts.present(activityId)) {
-      restore(activityId, expiresAt);
+  /**
+   * Rebuilds the counts from the ledger unless the store has them whole for its {@code generation}
+   * (the store's, read before: counts restored in an older generation may have been rolled back).
+   */
+  public void ensurePresent(long activityId, Instant expiresAt, String generation) {
+    if (!counts.restoredIn(activityId, generation)) {
+      restore(activityId, expiresAt, generation);
     }
   }
 
   /** Puts every grab the ledger has paid in the activity back into the store's counts. */
-  public void restore(long activityId, Instant expiresAt) {
-    counts.restore(activityId, activities.paidGrabs(activityId), expiresAt);
+  public void restore(long activityId, Instant expiresAt, String generation) {
+    counts.restore(activityId, activities.paidGrabs(activityId), expiresAt, generation);
   }
 }

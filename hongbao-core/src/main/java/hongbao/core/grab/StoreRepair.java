@@ -66,9 +66,9 @@ public final class StoreRepair {
         return 0;
       }
       passesLeft--;
-      return repairAll();
+      return repairAll(generation);
     }
-    int repaired = repairAll();
+    int repaired = repairAll(generation);
     repairedGeneration = generation;
     passesLeft = PASSES_AFTER_RESTART;
     if (repaired > 0) {
@@ -96,7 +96,7 @@ public final class StoreRepair {
     }
   }
 
-  int repairAll() {
+  private int repairAll(String generation) {
     int repaired = 0;
     long after = 0;
     Set<Long> restoredActivities = new HashSet<>();
@@ -104,7 +104,7 @@ public final class StoreRepair {
         !page.isEmpty();
         page = packets.open(after, PAGE)) {
       Set<Long> held = packets.heldAmong(page.stream().map(Packet::id).toList());
-      restoreActivities(page, restoredActivities);
+      restoreActivities(page, restoredActivities, generation);
       for (Packet packet : page) {
         if (!held.contains(packet.id())) {
           repaired += repair(packet);
@@ -119,14 +119,15 @@ public final class StoreRepair {
    * Counts first: a grab of a repaired packet must not slip past a count the restart lost. Each
    * activity once per pass, with every grab the ledger paid in it, closed packets' included.
    */
-  private void restoreActivities(List<Packet> page, Set<Long> restored) {
+  private void restoreActivities(List<Packet> page, Set<Long> restored, String generation) {
     Map<Long, Instant> latestExpiry = new HashMap<>();
     for (Packet packet : page) {
       if (packet.activityId() != 0 && !restored.contains(packet.activityId())) {
         latestExpiry.merge(packet.activityId(), packet.expiresAt(), StoreRepair::later);
       }
     }
-    latestExpiry.forEach(arming::restoreActivity);
+    latestExpiry.forEach(
+        (activity, expiresAt) -> arming.restoreActivity(activity, expiresAt, generation));
     restored.addAll(latestExpiry.keySet());
   }
 

@@ -25,7 +25,10 @@ import java.util.Map;
  */
 public final class RedisActivityCounts implements ActivityCounts {
 
-  /** The field that marks an activity's counts as present; never a user id (no '#' in those). */
+  /**
+   * The field that marks an activity's counts as whole, holding the store generation they were
+   * restored in; never a user id (no '#' in those).
+   */
   static final String PRESENT = "#";
 
   /** Users per restore call: bounded so that one script call stays a reasonable command. */
@@ -59,37 +62,36 @@ public final class RedisActivityCounts implements ActivityCounts {
   }
 
   @Override
-  public boolean present(long activityId) {
+  public boolean restoredIn(long activityId, String generation) {
     try {
-      return redis.sync().hexists(keys.activityGrabs(activityId), PRESENT);
+      return generation.equals(redis.sync().hget(keys.activityGrabs(activityId), PRESENT));
     } catch (RuntimeException e) {
       throw RedisFaults.translate(e);
     }
   }
 
   @Override
-  public void restore(long activityId, Map<String, List<Long>> grabs, Instant expiresAt) {
+  public void restore(
+      long activityId, Map<String, List<Long>> grabs, Instant expiresAt, String generation) {
     String[] key = {keys.activityGrabs(activityId)};
     String now = Long.toString(clock.millis());
     String keepUntil = Long.toString(expiresAt.plus(keyGrace).toEpochMilli());
-    var args = new ArrayList<String>(2 + 2 * RESTORE_CHUNK);
-    for (var entry : grabs.entrySet()) {
-      if (args.isEmpty()) {
-        args.add(now);
-        args.add(keepUntil);
-      }
-      args.add(entry.getKey());
-      args.add(String.join(",", entry.getValue().stream().map(String::valueOf).toList()));
-      if (args.size() >= 2 + 2 * RESTORE_CHUNK) {
-        RESTORE.run(redis, ScriptOutputType.INTEGER, key, args.toArray(String[]::new));
-        args.clear();
-      }
-    }
-    if (args.isEmpty()) {
+    var users = new ArrayList<>(grabs.entrySet());
+    // At least one call, the last: it marks the counts whole, even when there is nothing to add.
+    int calls = Math.max(1, (users.size() + RESTORE_CHUNK - 1) / RESTORE_CHUNK);
+    for (int call = 0; call < calls; call++) {
+      boolean last = call == calls - 1;
+      var args = new ArrayList<String>(3 + 2 * RESTORE_CHUNK);
       args.add(now);
       args.add(keepUntil);
+      args.add(last ? generation : "");
+      for (var entry :
+          users.subList(call * RESTORE_CHUNK, Math.min(users.size(), (call + 1) * RESTORE_CHUNK))) {
+        args.add(entry.getKey());
+        args.add(String.join(",", entry.getValue().stream().map(String::valueOf).toList()));
+      }
+      RESTORE.run(redis, ScriptOutputType.INTEGER, key, args.toArray(String[]::new));
     }
-    RESTORE.run(redis, ScriptOutputType.INTEGER, key, args.toArray(String[]::new));
   }
 
   @Override

@@ -1,7 +1,9 @@
 package hongbao.redis.activity;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import hongbao.core.Unavailable;
 import hongbao.core.activity.ActivityCounts;
 import hongbao.core.grab.ArmResult;
 import hongbao.core.grab.ArmedPacket;
@@ -105,7 +107,9 @@ class RedisActivityTest {
     assertThat(store.state(c).orElseThrow().taken()).isEqualTo(1);
 
     assertThat(countsOf(activity)).isEqualTo(Map.of("u", 2, "v", 1));
-    assertThat(counts.present(activity)).isTrue();
+    assertThat(counts.restoredIn(activity, store.generation()))
+        .as("only a restore marks the counts whole")
+        .isFalse();
   }
 
   @Test
@@ -129,7 +133,7 @@ class RedisActivityTest {
     long a = arm(activity, 1, paid);
     long b = arm(activity, 1);
     // Arming again changes nothing, and so counts nothing twice.
-    counts.restore(activity, Map.of("u", List.of(a)), EXPIRES);
+    counts.restore(activity, Map.of("u", List.of(a)), EXPIRES, store.generation());
 
     assertThat(grab(a, "u")).isEqualTo(new GrabOutcome.AlreadyGrabbed(Amount.fen(100)));
     assertThat(grab(b, "u")).isEqualTo(GrabOutcome.LIMIT_REACHED);
@@ -137,18 +141,23 @@ class RedisActivityTest {
   }
 
   @Test
-  void restore_isAUnion_keepsGrabsTheLedgerHasNotPaid_andMarksTheCountsPresent() {
+  void restore_isAUnion_keepsGrabsTheLedgerHasNotPaid_andMarksTheCountsWhole() {
     long activity = ACTIVITIES.incrementAndGet();
-    assertThat(counts.present(activity)).isFalse();
+    String generation = store.generation();
+    assertThat(counts.restoredIn(activity, generation)).isFalse();
     long a = arm(activity, 3);
     long b = arm(activity, 3);
     long c = arm(activity, 3);
     grab(c, "u");
 
-    counts.restore(activity, Map.of("u", List.of(a), "v", List.of(a, b)), EXPIRES);
-    counts.restore(activity, Map.of("u", List.of(a, b)), EXPIRES);
+    counts.restore(activity, Map.of("u", List.of(a), "v", List.of(a, b)), EXPIRES, generation);
+    counts.restore(activity, Map.of("u", List.of(a, b)), EXPIRES, generation);
 
     assertThat(countsOf(activity)).isEqualTo(Map.of("u", 3, "v", 2));
+    assertThat(counts.restoredIn(activity, generation)).isTrue();
+    assertThat(counts.restoredIn(activity, generation + "-after-a-restart"))
+        .as("counts restored before a restart may have been rolled back with it")
+        .isFalse();
     assertThat(grab(b, "u")).isEqualTo(GrabOutcome.LIMIT_REACHED);
     long ttl = connection.sync().pttl(keys.activityGrabs(activity));
     assertThat(ttl).isGreaterThan(Duration.ofDays(1).toMillis());
@@ -201,6 +210,39 @@ class RedisActivityTest {
         .isEqualTo(Packet.MAX_ACTIVITY_ID);
   }
 
+  /**
+   * A restore too large for one script call that fails after its first call has put part of the
+   * counts back: they must not be taken for whole, or the users of the calls that never ran could
+   * grab past the limit until a restart.
+   */
+  @Test
+  void restore_thatStopsHalfWay_leavesTheCountsUnmarked_andTheNextRestoreCompletesThem() {
+    long activity = ACTIVITIES.incrementAndGet();
+    long a = arm(activity, 1);
+    long b = arm(activity, 1);
+    String generation = store.generation();
+    var paid = new HashMap<String, List<Long>>();
+    for (int u = 0; u < RedisActivityCounts.RESTORE_CHUNK + 500; u++) {
+      paid.put("user" + u, List.of(a));
+    }
+    var failing =
+        new RedisActivityCounts(
+            ScriptFailures.onCall(connection, 2), keys, Duration.ofDays(1), Clock.systemUTC());
+
+    assertThatThrownBy(() -> failing.restore(activity, paid, EXPIRES, generation))
+        .isInstanceOf(Unavailable.class);
+    assertThat(counts.page(activity, null, 10).userCount())
+        .as("the first call put its users back")
+        .isEqualTo(RedisActivityCounts.RESTORE_CHUNK);
+    assertThat(counts.restoredIn(activity, generation)).isFalse();
+
+    counts.restore(activity, paid, EXPIRES, generation);
+    assertThat(counts.restoredIn(activity, generation)).isTrue();
+    assertThat(counts.page(activity, null, 10).userCount()).isEqualTo(paid.size());
+    assertThat(paid.keySet())
+        .allSatisfy(u -> assertThat(grab(b, u)).isEqualTo(GrabOutcome.LIMIT_REACHED));
+  }
+
   @Test
   void page_walksEveryUser_pageByPage() {
     long activity = ACTIVITIES.incrementAndGet();
@@ -209,7 +251,7 @@ class RedisActivityTest {
     for (int u = 0; u < 250; u++) {
       many.put("user" + u, List.of(a));
     }
-    counts.restore(activity, many, EXPIRES);
+    counts.restore(activity, many, EXPIRES, store.generation());
 
     var seen = new HashSet<String>();
     String cursor = null;
