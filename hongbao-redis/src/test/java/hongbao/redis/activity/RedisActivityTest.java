@@ -107,7 +107,7 @@ class RedisActivityTest {
     assertThat(store.state(c).orElseThrow().taken()).isEqualTo(1);
 
     assertThat(countsOf(activity)).isEqualTo(Map.of("u", 2, "v", 1));
-    assertThat(counts.restoredIn(activity, store.generation()))
+    assertThat(connection.sync().hexists(keys.activityGrabs(activity), "#"))
         .as("only a restore marks the counts whole")
         .isFalse();
   }
@@ -155,6 +155,10 @@ class RedisActivityTest {
 
     assertThat(countsOf(activity)).isEqualTo(Map.of("u", 3, "v", 2));
     assertThat(counts.restoredIn(activity, generation)).isTrue();
+    arm(activity, 3);
+    assertThat(counts.restoredIn(activity, generation))
+        .as("arming leaves the mark as the restore wrote it")
+        .isTrue();
     assertThat(counts.restoredIn(activity, generation + "-after-a-restart"))
         .as("counts restored before a restart may have been rolled back with it")
         .isFalse();
