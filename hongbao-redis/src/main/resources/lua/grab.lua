@@ -47,7 +47,7 @@ grab has its payout task. The grabs value and the stream fields are kept short: 
 each grab costs.
 --]]
 local meta = redis.call('HMGET', KEYS[1], 'count', 'taken', 'status', 'expireAt', 'pw', 'type',
-  'ttlAt', 'mode', 'total', 'takenAmount', 'cap', 'lim')
+  'ttlAt', 'mode', 'total', 'takenAmount', 'cap', 'lim', 'createdAt')
 local count = meta[1]
 if not count then
   return 'NOT_FOUND'
@@ -138,7 +138,7 @@ end
 if lim then
   redis.call('HSET', KEYS[6], user, mine and (mine .. ',' .. ARGV[4]) or ARGV[4])
 end
-redis.call('XADD', KEYS[5], '*', 'p', ARGV[4], 'u', user, 'a', share, 't', now)
+redis.call('XADD', KEYS[5], '*', 'p', ARGV[4], 'u', user, 'a', share, 't', now, 'c', meta[13] or '')
 if ARGV[6] and ARGV[6] ~= '' then
   local pending = KEYS[#KEYS]
   redis.call('HSET', pending, ARGV[4], share)

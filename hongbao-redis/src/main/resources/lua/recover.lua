@@ -42,7 +42,7 @@ at 1 fen at least. Atomic because a script runs alone on the shard.
 --]]
 local results = {}
 local meta = redis.call('HMGET', KEYS[1], 'count', 'taken', 'status', 'mode', 'total',
-  'takenAmount', 'ttlAt', 'lim')
+  'takenAmount', 'ttlAt', 'lim', 'createdAt')
 if not meta[1] then
   for i = 3, #ARGV, 3 do
     table.insert(results, {'NOT_FOUND'})
@@ -139,7 +139,8 @@ for i = 3, #ARGV, 3 do
       end
     end
     if ARGV[1] == 'CLAIM' then
-      redis.call('XADD', KEYS[4], '*', 'p', ARGV[2], 'u', user, 'a', string.format('%d', amount), 't', at)
+      redis.call('XADD', KEYS[4], '*', 'p', ARGV[2], 'u', user, 'a', string.format('%d', amount),
+        't', at, 'c', meta[9] or '')
     end
     table.insert(results, {'RECOVERED', amount, seq})
   end

@@ -15,18 +15,20 @@ import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
 import hongbao.core.payout.PayoutRefused;
 import hongbao.core.payout.PayoutTask;
-import hongbao.core.payout.Payouts;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -264,19 +266,18 @@ public final class PostgresLedger implements Ledger {
   /**
    * Locks the batch's escrows in id order before anything else touches them. Its wallets are locked
    * after them by {@link #POST_GRABS}'s upsert, which takes them in id order too; locking them here
-   * as well cost an index probe per grab, most of them for wallets that do not exist yet.
+   * as well cost an index probe per grab, most of them for wallets that do not exist yet. The rows
+   * come back with when each escrow was opened, for the check that the tasks are its packet's.
    */
   private static final String LOCK_ESCROWS =
-      "SELECT count(*) FROM (SELECT id FROM account WHERE id = ANY(?) ORDER BY id FOR UPDATE) l";
+      "SELECT id, opened_at FROM account WHERE id = ANY(?) ORDER BY id FOR UPDATE";
 
   /**
    * The whole batch in one statement: insert the transfers that are new (a replayed key inserts
    * nothing), then move exactly what was inserted: debit each escrow by its sum, credit each wallet
    * by its sum (creating it), in account-id order. The CHECKs on account reject an overdrawn escrow
    * and an escrow paying more grabs than it has shares, failing the statement and so the batch: the
-   * ledger itself refuses to pay a share the grab store handed out twice. An escrow opened after
-   * the batch's first grab of it (beyond {@link Payouts#CLOCK_SKEW}) is not debited, so the batch
-   * is refused: those grabs are of an older packet of the same id (see V16).
+   * ledger itself refuses to pay a share the grab store handed out twice.
    */
   private static final String POST_GRABS =
       """
@@ -291,16 +292,13 @@ public final class PostgresLedger implements Ledger {
                  timestamptz 'epoch' + grabbed_micros * interval '1 microsecond'
           FROM task
           ON CONFLICT (key) DO NOTHING
-          RETURNING debit_account, credit_account, amount, grabbed_at
+          RETURNING debit_account, credit_account, amount
       ), debited AS (
           UPDATE account SET balance = account.balance - d.total,
                              shares_left = account.shares_left - d.grabs
-          FROM (SELECT debit_account AS id, sum(amount)::bigint AS total, count(*)::int AS grabs,
-                       min(grabbed_at) AS first_grab
+          FROM (SELECT debit_account AS id, sum(amount)::bigint AS total, count(*)::int AS grabs
                 FROM paid GROUP BY debit_account) d
           WHERE account.id = d.id
-            AND (account.opened_at IS NULL
-                 OR account.opened_at <= d.first_grab + ? * interval '1 millisecond')
           RETURNING account.id
       ), credited AS (
           INSERT INTO account (id, kind, balance)
@@ -315,37 +313,54 @@ public final class PostgresLedger implements Ledger {
       """;
 
   /**
-   * A task whose transfer was already posted with another amount: the grab store handed the user a
+   * A task whose transfer was already posted for another share: the grab store handed the user a
    * second share of the packet (it lost the first grab, and the user grabbed again before the
-   * repair put it back). Skipping it like a replay would lose it without a word; the whole batch is
-   * refused instead, so the task is dead-lettered and the reconciler names it.
+   * repair put it back). A replay carries the grab's amount and time (a redelivery, a retried dead
+   * letter and a claim all carry the grab's own); a second grab has another time, and with an
+   * unequal split another amount. Skipping it like a replay would lose it without a word; the whole
+   * batch is refused instead, so the task is dead-lettered and the reconciler names it. Times are
+   * compared to the millisecond, the grab store's precision.
    */
-  private static final String DIFFERENT_AMOUNT =
+  private static final String ANOTHER_SHARE =
       """
-      SELECT t.key, transfer.amount, t.amount
-      FROM (SELECT 'grab:' || packet_id || ':' || user_id AS key, amount
-            FROM unnest(?::bigint[], ?::text[], ?::bigint[]) AS u(packet_id, user_id, amount)) t
+      SELECT t.key, transfer.amount, transfer.grabbed_at, t.amount, t.grabbed_at
+      FROM (SELECT 'grab:' || packet_id || ':' || user_id AS key, amount,
+                   timestamptz 'epoch' + grabbed_micros * interval '1 microsecond' AS grabbed_at
+            FROM unnest(?::bigint[], ?::text[], ?::bigint[], ?::bigint[])
+                AS u(packet_id, user_id, amount, grabbed_micros)) t
       JOIN transfer ON transfer.key = t.key
       WHERE transfer.amount <> t.amount
+         OR date_trunc('milliseconds', transfer.grabbed_at)
+            <> date_trunc('milliseconds', t.grabbed_at)
       LIMIT 1
       """;
 
   /** Only when some task was not inserted: a replay, or a second share under the same key. */
-  private static void refuseDifferentAmounts(
-      Connection connection, Long[] packetIds, String[] userIds, Long[] amounts)
+  private static void refuseAnotherShare(
+      Connection connection, Long[] packetIds, String[] userIds, Long[] amounts, Long[] micros)
       throws SQLException {
-    try (PreparedStatement check = connection.prepareStatement(DIFFERENT_AMOUNT)) {
+    try (PreparedStatement check = connection.prepareStatement(ANOTHER_SHARE)) {
       check.setArray(1, connection.createArrayOf("bigint", packetIds));
       check.setArray(2, connection.createArrayOf("text", userIds));
       check.setArray(3, connection.createArrayOf("bigint", amounts));
+      check.setArray(4, connection.createArrayOf("bigint", micros));
       try (ResultSet row = check.executeQuery()) {
         if (row.next()) {
           throw new PayoutRefused(
-              "%s was paid %d fen; this task pays %d fen"
-                  .formatted(row.getString(1), row.getLong(2), row.getLong(3)));
+              "%s was paid %d fen grabbed at %s; this task pays %d fen grabbed at %s"
+                  .formatted(
+                      row.getString(1),
+                      row.getLong(2),
+                      millis(row.getObject(3, OffsetDateTime.class)),
+                      row.getLong(4),
+                      millis(row.getObject(5, OffsetDateTime.class))));
         }
       }
     }
+  }
+
+  private static Instant millis(OffsetDateTime at) {
+    return Instant.ofEpochMilli(at.toInstant().toEpochMilli());
   }
 
   @Override
@@ -401,9 +416,48 @@ public final class PostgresLedger implements Ledger {
         previous = task.packetId();
       }
     }
+    var openedAt = new HashMap<String, Long>();
     try (PreparedStatement lock = connection.prepareStatement(LOCK_ESCROWS)) {
       lock.setArray(1, connection.createArrayOf("text", escrows.toArray()));
-      lock.executeQuery().close();
+      try (ResultSet rows = lock.executeQuery()) {
+        while (rows.next()) {
+          OffsetDateTime opened = rows.getObject(2, OffsetDateTime.class);
+          if (opened != null) {
+            openedAt.put(rows.getString(1), opened.toInstant().toEpochMilli());
+          }
+        }
+      }
+    }
+    refuseAnotherPacketsTasks(tasks, openedAt);
+  }
+
+  /**
+   * A task grabbed from another packet than the escrow's: an older packet under the same id, which
+   * the ledger forgot when it was restored from a backup while the grab store kept that packet's
+   * tasks. The escrow keeps its packet's creation time ({@code opened_at}, V16) and the task the
+   * one the grab store held; they differ, so the batch is refused and the task dead-lettered, not
+   * paid from the newer packet's money. Escrows opened before V16, and tasks that do not say
+   * (queued by an older version, or claimed from a receipt), are not checked.
+   */
+  private static void refuseAnotherPacketsTasks(
+      List<PayoutTask> tasks, Map<String, Long> openedAt) {
+    if (openedAt.isEmpty()) {
+      return;
+    }
+    for (PayoutTask task : tasks) {
+      if (task.packetCreatedAt() == null) {
+        continue;
+      }
+      Long opened = openedAt.get(Sql.escrowAccount(task.packetId()));
+      if (opened != null && opened != task.packetCreatedAt().toEpochMilli()) {
+        throw new PayoutRefused(
+            "%s was opened at %s, for another packet than the one %s was grabbed from (created %s)"
+                .formatted(
+                    Sql.escrowAccount(task.packetId()),
+                    Instant.ofEpochMilli(opened),
+                    task.transferKey(),
+                    task.packetCreatedAt()));
+      }
     }
   }
 
@@ -425,22 +479,19 @@ public final class PostgresLedger implements Ledger {
       post.setArray(2, connection.createArrayOf("text", userIds));
       post.setArray(3, connection.createArrayOf("bigint", amounts));
       post.setArray(4, connection.createArrayOf("bigint", grabbedMicros));
-      post.setLong(5, Payouts.CLOCK_SKEW.toMillis());
       try (ResultSet row = post.executeQuery()) {
         row.next();
         int paid = row.getInt(1);
         int escrows = row.getInt(2);
         int debited = row.getInt(3);
         if (debited != escrows) {
-          // A task of a packet the ledger does not know, or of an older packet under a reused id
-          // (the ledger restored from a backup older than the grab store's state): refused and
-          // reported, like any payout the books cannot make.
+          // A task of a packet the ledger does not know (restored from a backup older than the
+          // grab store's state): refused and reported, like any payout the books cannot make.
           throw new PayoutRefused(
-              "no escrow opened before the grab for %d of the batch's %d packets"
-                  .formatted(escrows - debited, escrows));
+              "no escrow for %d of the batch's %d packets".formatted(escrows - debited, escrows));
         }
         if (paid < n) {
-          refuseDifferentAmounts(connection, packetIds, userIds, amounts);
+          refuseAnotherShare(connection, packetIds, userIds, amounts, grabbedMicros);
         }
         return paid;
       }

@@ -86,11 +86,18 @@ public abstract class GrabStoreContract {
     assertThat(grab(packet, bob, at)).isEqualTo(new GrabOutcome.Grabbed(Amount.fen(200), 2, ""));
     assertThat(grab(packet, newUser("carol"), at)).isEqualTo(GrabOutcome.SOLD_OUT);
 
+    // Each task names its packet's creation (to the millisecond, as the store keeps it), so the
+    // ledger can tell it from an older packet under the same id.
+    Instant created = Instant.ofEpochMilli(packet.createdAt().toEpochMilli());
     assertThat(drain())
-        .extracting(PayoutTask::packetId, PayoutTask::userId, PayoutTask::amount)
+        .extracting(
+            PayoutTask::packetId,
+            PayoutTask::userId,
+            PayoutTask::amount,
+            PayoutTask::packetCreatedAt)
         .containsExactlyInAnyOrder(
-            org.assertj.core.groups.Tuple.tuple(packet.id(), alice, Amount.fen(100)),
-            org.assertj.core.groups.Tuple.tuple(packet.id(), bob, Amount.fen(200)));
+            org.assertj.core.groups.Tuple.tuple(packet.id(), alice, Amount.fen(100), created),
+            org.assertj.core.groups.Tuple.tuple(packet.id(), bob, Amount.fen(200), created));
     PacketState state = store().state(packet.id()).orElseThrow();
     assertThat(state.taken()).isEqualTo(2);
     assertThat(state.takenAmount()).isEqualTo(Amount.fen(300));

@@ -172,7 +172,13 @@ public final class MemoryGrabStore implements GrabStore {
       slot.emptiedAt = attempt.at();
     }
     queue.append(
-        new PayoutTask(attempt.packetId(), attempt.userId(), Amount.fen(share), attempt.at(), ""));
+        new PayoutTask(
+            attempt.packetId(),
+            attempt.userId(),
+            Amount.fen(share),
+            attempt.at(),
+            "",
+            Instant.ofEpochMilli(slot.createdAt.toEpochMilli())));
     return new GrabOutcome.Grabbed(Amount.fen(share), seq, "");
   }
 
@@ -307,7 +313,14 @@ public final class MemoryGrabStore implements GrabStore {
       slot.emptiedAt = grab.at();
     }
     if (claimed) {
-      queue.append(new PayoutTask(packetId, grab.userId(), grab.amount(), grab.at(), ""));
+      queue.append(
+          new PayoutTask(
+              packetId,
+              grab.userId(),
+              grab.amount(),
+              grab.at(),
+              "",
+              Instant.ofEpochMilli(slot.createdAt.toEpochMilli())));
     }
     return new Recovered.Done(grab.amount(), seq);
   }

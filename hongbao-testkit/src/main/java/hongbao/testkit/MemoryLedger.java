@@ -15,7 +15,6 @@ import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
 import hongbao.core.payout.PayoutRefused;
 import hongbao.core.payout.PayoutTask;
-import hongbao.core.payout.Payouts;
 import hongbao.testkit.MemoryBooks.PacketRow;
 import hongbao.testkit.MemoryBooks.Transfer;
 import java.time.Clock;
@@ -165,15 +164,15 @@ public class MemoryLedger implements Ledger {
     synchronized (books) {
       books.checkUp();
       List<PayoutTask> toPay = new ArrayList<>();
-      var seen = new java.util.HashMap<String, Amount>();
+      var seen = new java.util.HashMap<String, PayoutTask>();
       for (PayoutTask task : sorted) {
         Transfer posted = books.transfers.get(task.transferKey());
-        if (posted != null && posted.amount() != task.amount().fen()) {
-          throw differentAmount(task, Amount.fen(posted.amount()));
+        if (posted != null && !sameShare(posted.amount(), posted.at(), task)) {
+          throw anotherShare(task, posted.amount(), posted.at());
         }
-        Amount before = seen.putIfAbsent(task.transferKey(), task.amount());
-        if (before != null && !before.equals(task.amount())) {
-          throw differentAmount(task, before);
+        PayoutTask before = seen.putIfAbsent(task.transferKey(), task);
+        if (before != null && !sameShare(before.amount().fen(), before.grabbedAt(), task)) {
+          throw anotherShare(task, before.amount().fen(), before.grabbedAt());
         }
         if ((posted != null && skipsPaidTransfer()) || before != null) {
           continue;
@@ -199,9 +198,20 @@ public class MemoryLedger implements Ledger {
     }
   }
 
-  private static PayoutRefused differentAmount(PayoutTask task, Amount paid) {
+  /** As the payout statement: a replay carries the grab's amount and time (to the millisecond). */
+  private static boolean sameShare(long fen, Instant at, PayoutTask task) {
+    return fen == task.amount().fen() && at.toEpochMilli() == task.grabbedAt().toEpochMilli();
+  }
+
+  private static PayoutRefused anotherShare(PayoutTask task, long fen, Instant at) {
     return new PayoutRefused(
-        "%s was paid %s; this task pays %s".formatted(task.transferKey(), paid, task.amount()));
+        "%s was paid %d fen grabbed at %s; this task pays %s grabbed at %s"
+            .formatted(
+                task.transferKey(),
+                fen,
+                Instant.ofEpochMilli(at.toEpochMilli()),
+                task.amount(),
+                Instant.ofEpochMilli(task.grabbedAt().toEpochMilli())));
   }
 
   /** All or nothing, as the rolled-back transaction: every escrow must cover its payouts. */
@@ -218,9 +228,10 @@ public class MemoryLedger implements Ledger {
         missing++;
         continue;
       }
-      if (openedAfterItsGrabs(entry.getKey(), toPay)) {
-        missing++;
-        continue;
+      if (grabbedFromAnotherPacket(entry.getKey(), toPay)) {
+        throw new PayoutRefused(
+            "%s was opened for another packet than the one its task was grabbed from"
+                .formatted(entry.getKey()));
       }
       if (books.balance(entry.getKey()) < entry.getValue()[0]
           || books.sharesLeft.get(entry.getKey()) < entry.getValue()[1]) {
@@ -233,19 +244,18 @@ public class MemoryLedger implements Ledger {
     }
     if (missing > 0) {
       throw new PayoutRefused(
-          "no escrow opened before the grab for %d of the batch's %d packets"
-              .formatted(missing, owed.size()));
+          "no escrow for %d of the batch's %d packets".formatted(missing, owed.size()));
     }
   }
 
-  /** As the payout statement: grabs of an older packet under the id, beyond the clocks' skew. */
-  private boolean openedAfterItsGrabs(String escrow, List<PayoutTask> toPay) {
+  /** As the escrow lock's check: a task grabbed from another packet under the id. */
+  private boolean grabbedFromAnotherPacket(String escrow, List<PayoutTask> toPay) {
     for (PayoutTask task : toPay) {
-      if (MemoryBooks.escrow(task.packetId()).equals(escrow)) {
-        Instant opened = books.packets.get(task.packetId()).packet.createdAt();
-        if (opened.isAfter(task.grabbedAt().plus(Payouts.CLOCK_SKEW))) {
-          return true;
-        }
+      if (task.packetCreatedAt() != null
+          && MemoryBooks.escrow(task.packetId()).equals(escrow)
+          && books.packets.get(task.packetId()).packet.createdAt().toEpochMilli()
+              != task.packetCreatedAt().toEpochMilli()) {
+        return true;
       }
     }
     return false;

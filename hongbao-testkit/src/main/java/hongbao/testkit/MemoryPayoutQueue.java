@@ -73,8 +73,7 @@ public final class MemoryPayoutQueue implements PayoutQueue {
   /** What a grab appends: the task, its delivery tag assigned here. */
   public synchronized PayoutTask append(PayoutTask task) {
     long id = ++state.lastId;
-    PayoutTask tagged =
-        new PayoutTask(task.packetId(), task.userId(), task.amount(), task.grabbedAt(), "m-" + id);
+    PayoutTask tagged = task.taggedAs("m-" + id);
     state.entries.put(id, tagged);
     state.undelivered.addLast(id);
     return tagged;

@@ -141,7 +141,8 @@ class FaultDrillTest {
             d ->
                 assertThat(d)
                     .startsWith("packet " + id + ": payout of 1 fen to poison-7 was dead-lettered")
-                    .contains("was paid 100 fen; this task pays 1 fen"))
+                    .contains("was paid 100 fen grabbed at")
+                    .contains("this task pays 1 fen grabbed at"))
         .anySatisfy(
             d ->
                 assertThat(d)
@@ -484,7 +485,7 @@ class FaultDrillTest {
 
     // ... and a grab of that packet still waiting for its payout.
     Drills.payouts(parts, false);
-    xadd(last + 1, last + 1, "stale-grabber", 111, now.minusSeconds(600));
+    xadd(last + 1, last + 1, "stale-grabber", 111, now.minusSeconds(600), stale.createdAt());
 
     String reused = sendFixed(api, sender, 500, 5, 600);
     assertThat(decode(reused)).isEqualTo(last + 1);
@@ -510,29 +511,33 @@ class FaultDrillTest {
                         "packet "
                             + (last + 1)
                             + ": payout of 111 fen to stale-grabber was dead-lettered")
-                    .contains("no escrow opened before the grab"));
+                    .contains("for another packet than the one"));
   }
 
   private void xadd(long streamOf, long packetId, String user, long fen) {
-    xadd(streamOf, packetId, user, fen, Instant.now());
+    xadd(streamOf, packetId, user, fen, Instant.now(), null);
   }
 
-  private void xadd(long streamOf, long packetId, String user, long fen, Instant grabbedAt) {
+  /** A payout task as the grab script writes it; {@code packetCreatedAt} null: as before it did. */
+  private void xadd(
+      long streamOf,
+      long packetId,
+      String user,
+      long fen,
+      Instant grabbedAt,
+      Instant packetCreatedAt) {
     RedisClient client = RedisClient.create(redis.url());
     try (var connection = client.connect()) {
       String stream = new RedisKeys(RedisKeys.DEFAULT_SHARDS).payoutsOf(streamOf);
-      connection
-          .sync()
-          .xadd(
-              stream,
-              "p",
-              Long.toString(packetId),
-              "u",
-              user,
-              "a",
-              Long.toString(fen),
-              "t",
-              Long.toString(grabbedAt.toEpochMilli()));
+      var fields = new java.util.LinkedHashMap<String, String>();
+      fields.put("p", Long.toString(packetId));
+      fields.put("u", user);
+      fields.put("a", Long.toString(fen));
+      fields.put("t", Long.toString(grabbedAt.toEpochMilli()));
+      if (packetCreatedAt != null) {
+        fields.put("c", Long.toString(packetCreatedAt.toEpochMilli()));
+      }
+      connection.sync().xadd(stream, fields);
     } finally {
       client.shutdown();
     }

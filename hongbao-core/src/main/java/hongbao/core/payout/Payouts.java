@@ -1,6 +1,5 @@
 package hongbao.core.payout;
 
-import java.time.Duration;
 import java.util.List;
 
 /**
@@ -10,18 +9,11 @@ import java.util.List;
 public interface Payouts {
 
   /**
-   * How far the clock that timed a grab may run behind the one that timed its packet's creation. A
-   * task grabbed earlier than that before its packet was created is of an older packet of the same
-   * id (the ledger restored from a backup forgot it and handed the id out again), and {@link #pay}
-   * refuses it rather than pay it from the newer packet's escrow.
-   */
-  Duration CLOCK_SKEW = Duration.ofMinutes(1);
-
-  /**
    * Pays grabbed shares from escrow to wallets in one transaction. Tasks already paid are skipped.
    * Throws {@link PayoutRefused} for the whole batch when the books refuse one of its tasks: an
-   * escrow would pay beyond its amount or count of shares, its packet is unknown, or it was opened
-   * after the task's grab (beyond {@link #CLOCK_SKEW}).
+   * escrow would pay beyond its amount or count of shares, its packet is unknown or is not the one
+   * the task was grabbed from ({@link PayoutTask#packetCreatedAt}), or the task's transfer was
+   * already posted for another share (another amount or grab time).
    *
    * @return how many tasks were paid now
    */

@@ -635,12 +635,17 @@ public final class RedisPayoutQueue implements PayoutQueue, AutoCloseable {
         stream,
         message.getId(),
         body);
+    // The packet's creation time: absent from tasks queued by an older version.
+    String created = body.get("c");
     return new PayoutTask(
         Long.parseLong(packet),
         user,
         Amount.fen(Long.parseLong(amount)),
         Instant.ofEpochMilli(Long.parseLong(at)),
-        stream + " " + message.getId());
+        stream + " " + message.getId(),
+        created == null || created.isEmpty()
+            ? null
+            : Instant.ofEpochMilli(Long.parseLong(created)));
   }
 
   private static void checkBatch(int max) {
