@@ -2,9 +2,10 @@
 activity.lua: put an activity's counts back from the ledger, keeping what is there.
 
 KEYS[1] activity hash  hb:{sNNN}:a:<activity>   user -> "p1,p2,..." (packet ids grabbed),
-                       # -> the store generation the counts were restored in
+                       # -> the run id of the server (the master) holding them when they were
+                            restored
 ARGV[1] now (ms)   ARGV[2] keep until (ms): when the activity's latest packet's keys expire
-ARGV[3] the store's generation on the restore's last call, "" on the calls before it
+ARGV[3] that run id on the restore's last call, "" on the calls before it
 then 2 values per user: user, the packet ids the ledger paid the user, comma-separated
 
 Each user's entry becomes the union of the packets listed there and those given, so restoring the
@@ -13,8 +14,8 @@ kept. The hash lives at least until ARGV[2].
 
 The field # marks the counts as whole: written only by the last call of a restore (a restore too
 large for one call that stops half-way leaves it unwritten, and the next arming restores again),
-and holding the generation, so that counts a restart rolled back (an older AOF, a lagging replica
-promoted) are not taken for whole: the server's run id, and so the generation, changed.
+and holding the server's run id, so that counts a restart rolled back (an older AOF, a lagging
+replica promoted) are not taken for whole: the run id changed.
 
 Reply: the number of users whose entry changed.
 

@@ -16,6 +16,7 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.AsyncExecutions;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
@@ -283,6 +284,13 @@ public abstract sealed class RedisLink implements AutoCloseable {
   public abstract String generation();
 
   /**
+   * The {@link #generation} of the data under {@code key} alone: the run id of the server, or of
+   * the master serving the key's slot. Data kept with it can only have been rolled back when this
+   * changes, and reading it asks one server, not every master.
+   */
+  public abstract String generationOf(String key);
+
+  /**
    * Splits keys into groups that one multi-key command may name: on a cluster, the keys of one hash
    * slot; on one server, any keys. No group holds more than {@code maxPerGroup}; the order of the
    * keys is kept within a group.
@@ -483,6 +491,11 @@ public abstract sealed class RedisLink implements AutoCloseable {
     }
 
     @Override
+    public String generationOf(String key) {
+      return generation();
+    }
+
+    @Override
     public List<List<String>> groupsOf(List<String> keys, int maxPerGroup) {
       return chunks(keys, maxPerGroup);
     }
@@ -593,6 +606,20 @@ public abstract sealed class RedisLink implements AutoCloseable {
       replies.forEach(info -> runIds.add(runId(info)));
       Invariants.check(!runIds.isEmpty(), "a cluster without masters");
       return String.join(",", runIds);
+    }
+
+    @Override
+    public String generationOf(String key) {
+      refuseBlocking("reading a master's run id");
+      try {
+        RedisClusterNode master = connection.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
+        if (master == null) {
+          throw new Unavailable("redis", "no master serves the slot of " + key, null);
+        }
+        return runId(connection.getConnection(master.getNodeId()).sync().info("server"));
+      } catch (RuntimeException e) {
+        throw RedisFaults.translate(e);
+      }
     }
 
     @Override

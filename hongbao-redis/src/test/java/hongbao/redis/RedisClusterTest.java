@@ -175,6 +175,24 @@ class RedisClusterTest {
     assertThat(store.generation()).isEqualTo(String.join(",", runIds));
   }
 
+  /** A key's generation asks only the master serving its slot, and is that master's run id. */
+  @Test
+  void generationOfAKey_isTheRunIdOfTheMasterServingItsSlot() {
+    Partitions partitions = partitions();
+    var runIds = new TreeSet<String>();
+    for (long activity = 1; activity <= 64; activity++) {
+      String key = keys.activityGrabs(activity);
+      var master = partitions.getMasterBySlot(SlotHash.getSlot(key));
+      String servedBy;
+      try (var connection = nodeClient.connect(master.getUri())) {
+        servedBy = RedisLink.runId(connection.sync().info("server"));
+      }
+      assertThat(cluster.generationOf(key)).isEqualTo(servedBy);
+      runIds.add(servedBy);
+    }
+    assertThat(String.join(",", runIds)).as("keys on every master").isEqualTo(store.generation());
+  }
+
   @Test
   void scriptsForgottenByEveryMaster_areLoadedAgainWhenNeeded() {
     onEveryMaster(c -> c.sync().scriptFlush());

@@ -12,19 +12,18 @@ import java.util.Map;
 public interface ActivityCounts {
 
   /**
-   * Whether the store holds the activity's whole counts, restored from the ledger in this
-   * generation of the store: false after they were lost or aged out, after a restore that stopped
-   * half-way, and after a restart (which may have rolled them back).
+   * Whether the store holds the activity's whole counts, restored from the ledger since the server
+   * holding them last started: false after they were lost or aged out, after a restore that stopped
+   * half-way, and after a restart or a failover (which may have rolled them back).
    */
-  boolean restoredIn(long activityId, String generation);
+  boolean whole(long activityId);
 
   /**
    * Adds the given grabs (user id to packet ids) to the activity's counts, keeping those already
    * there, and keeps the counts at least as long as a packet expiring at {@code expiresAt}. Once
-   * every grab is in, marks the counts whole for {@code generation}.
+   * every grab is in, marks the counts whole.
    */
-  void restore(
-      long activityId, Map<String, List<Long>> grabs, Instant expiresAt, String generation);
+  void restore(long activityId, Map<String, List<Long>> grabs, Instant expiresAt);
 
   /** A page of the activity's users with their grab counts. */
   Page page(long activityId, String cursor, int limit);

@@ -30,17 +30,17 @@ public final class ActivityGrabs {
   }
 
   /**
-   * Rebuilds the counts from the ledger unless the store has them whole for its {@code generation}
-   * (the store's, read before: counts restored in an older generation may have been rolled back).
+   * Rebuilds the counts from the ledger unless the store has them whole (restored in full since its
+   * server last started: counts restored before a restart may have been rolled back).
    */
-  public void ensurePresent(long activityId, Instant expiresAt, String generation) {
-    if (!counts.restoredIn(activityId, generation)) {
-      restore(activityId, expiresAt, generation);
+  public void ensurePresent(long activityId, Instant expiresAt) {
+    if (!counts.whole(activityId)) {
+      restore(activityId, expiresAt);
     }
   }
 
   /** Puts every grab the ledger has paid in the activity back into the store's counts. */
-  public void restore(long activityId, Instant expiresAt, String generation) {
-    counts.restore(activityId, activities.paidGrabs(activityId), expiresAt, generation);
+  public void restore(long activityId, Instant expiresAt) {
+    counts.restore(activityId, activities.paidGrabs(activityId), expiresAt);
   }
 }

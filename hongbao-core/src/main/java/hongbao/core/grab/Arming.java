@@ -90,17 +90,17 @@ public final class Arming {
 
   /**
    * Puts every grab the ledger has paid in the activity back into the store's counts (after the
-   * store restarted and may have lost some of them), marking them whole for {@code generation}.
+   * store restarted and may have lost some of them).
    */
-  public void restoreActivity(long activityId, Instant expiresAt, String generation) {
-    activities.restore(activityId, expiresAt, generation);
+  public void restoreActivity(long activityId, Instant expiresAt) {
+    activities.restore(activityId, expiresAt);
   }
 
   private void armWith(Packet packet, List<GrabRecord> paid) {
     int limit = 0;
     if (packet.activityId() != 0) {
       limit = activities.maxGrabsPerUser(packet.activityId());
-      activities.ensurePresent(packet.activityId(), packet.expiresAt(), store.generation());
+      activities.ensurePresent(packet.activityId(), packet.expiresAt());
     }
     ArmResult result = store.arm(armed(packet, paid, limit), clock.instant());
     switch (result) {

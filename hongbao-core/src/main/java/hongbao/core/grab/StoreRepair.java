@@ -66,9 +66,9 @@ public final class StoreRepair {
         return 0;
       }
       passesLeft--;
-      return repairAll(generation);
+      return repairAll();
     }
-    int repaired = repairAll(generation);
+    int repaired = repairAll();
     repairedGeneration = generation;
     passesLeft = PASSES_AFTER_RESTART;
     if (repaired > 0) {
@@ -96,7 +96,7 @@ public final class StoreRepair {
     }
   }
 
-  private int repairAll(String generation) {
+  int repairAll() {
     int repaired = 0;
     long after = 0;
     Set<Long> restoredActivities = new HashSet<>();
@@ -104,7 +104,7 @@ public final class StoreRepair {
         !page.isEmpty();
         page = packets.open(after, PAGE)) {
       Set<Long> held = packets.heldAmong(page.stream().map(Packet::id).toList());
-      restoreActivities(page, restoredActivities, generation);
+      restoreActivities(page, restoredActivities);
       for (Packet packet : page) {
         if (!held.contains(packet.id())) {
           repaired += repair(packet);
@@ -119,15 +119,14 @@ public final class StoreRepair {
    * Counts first: a grab of a repaired packet must not slip past a count the restart lost. Each
    * activity once per pass, with every grab the ledger paid in it, closed packets' included.
    */
-  private void restoreActivities(List<Packet> page, Set<Long> restored, String generation) {
+  private void restoreActivities(List<Packet> page, Set<Long> restored) {
     Map<Long, Instant> latestExpiry = new HashMap<>();
     for (Packet packet : page) {
       if (packet.activityId() != 0 && !restored.contains(packet.activityId())) {
         latestExpiry.merge(packet.activityId(), packet.expiresAt(), StoreRepair::later);
       }
     }
-    latestExpiry.forEach(
-        (activity, expiresAt) -> arming.restoreActivity(activity, expiresAt, generation));
+    latestExpiry.forEach(arming::restoreActivity);
     restored.addAll(latestExpiry.keySet());
   }
 

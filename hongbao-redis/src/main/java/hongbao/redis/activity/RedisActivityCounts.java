@@ -62,18 +62,24 @@ public final class RedisActivityCounts implements ActivityCounts {
   }
 
   @Override
-  public boolean restoredIn(long activityId, String generation) {
+  public boolean whole(long activityId) {
+    String key = keys.activityGrabs(activityId);
+    String generation = redis.generationOf(key);
     try {
-      return generation.equals(redis.sync().hget(keys.activityGrabs(activityId), PRESENT));
+      return generation.equals(redis.sync().hget(key, PRESENT));
     } catch (RuntimeException e) {
       throw RedisFaults.translate(e);
     }
   }
 
+  /**
+   * Marks the counts whole with the generation read before the first call: a restart during the
+   * restore leaves a mark that no longer matches, and the next arming restores again.
+   */
   @Override
-  public void restore(
-      long activityId, Map<String, List<Long>> grabs, Instant expiresAt, String generation) {
+  public void restore(long activityId, Map<String, List<Long>> grabs, Instant expiresAt) {
     String[] key = {keys.activityGrabs(activityId)};
+    String generation = redis.generationOf(key[0]);
     String now = Long.toString(clock.millis());
     String keepUntil = Long.toString(expiresAt.plus(keyGrace).toEpochMilli());
     var users = new ArrayList<>(grabs.entrySet());

@@ -133,7 +133,7 @@ class RedisActivityTest {
     long a = arm(activity, 1, paid);
     long b = arm(activity, 1);
     // Arming again changes nothing, and so counts nothing twice.
-    counts.restore(activity, Map.of("u", List.of(a)), EXPIRES, store.generation());
+    counts.restore(activity, Map.of("u", List.of(a)), EXPIRES);
 
     assertThat(grab(a, "u")).isEqualTo(new GrabOutcome.AlreadyGrabbed(Amount.fen(100)));
     assertThat(grab(b, "u")).isEqualTo(GrabOutcome.LIMIT_REACHED);
@@ -143,24 +143,27 @@ class RedisActivityTest {
   @Test
   void restore_isAUnion_keepsGrabsTheLedgerHasNotPaid_andMarksTheCountsWhole() {
     long activity = ACTIVITIES.incrementAndGet();
-    String generation = store.generation();
-    assertThat(counts.restoredIn(activity, generation)).isFalse();
+    assertThat(counts.whole(activity)).isFalse();
     long a = arm(activity, 3);
     long b = arm(activity, 3);
     long c = arm(activity, 3);
     grab(c, "u");
 
-    counts.restore(activity, Map.of("u", List.of(a), "v", List.of(a, b)), EXPIRES, generation);
-    counts.restore(activity, Map.of("u", List.of(a, b)), EXPIRES, generation);
+    counts.restore(activity, Map.of("u", List.of(a), "v", List.of(a, b)), EXPIRES);
+    counts.restore(activity, Map.of("u", List.of(a, b)), EXPIRES);
 
     assertThat(countsOf(activity)).isEqualTo(Map.of("u", 3, "v", 2));
-    assertThat(counts.restoredIn(activity, generation)).isTrue();
+    assertThat(counts.whole(activity)).isTrue();
+    assertThat(connection.sync().hget(keys.activityGrabs(activity), "#"))
+        .as("marked with the run id of the server holding them")
+        .isEqualTo(store.generation());
     arm(activity, 3);
-    assertThat(counts.restoredIn(activity, generation))
+    assertThat(counts.whole(activity))
         .as("arming leaves the mark as the restore wrote it")
         .isTrue();
-    assertThat(counts.restoredIn(activity, generation + "-after-a-restart"))
-        .as("counts restored before a restart may have been rolled back with it")
+    connection.sync().hset(keys.activityGrabs(activity), "#", "a-server-since-restarted");
+    assertThat(counts.whole(activity))
+        .as("counts marked before a restart may have been rolled back with it")
         .isFalse();
     assertThat(grab(b, "u")).isEqualTo(GrabOutcome.LIMIT_REACHED);
     long ttl = connection.sync().pttl(keys.activityGrabs(activity));
@@ -224,7 +227,6 @@ class RedisActivityTest {
     long activity = ACTIVITIES.incrementAndGet();
     long a = arm(activity, 1);
     long b = arm(activity, 1);
-    String generation = store.generation();
     var paid = new HashMap<String, List<Long>>();
     for (int u = 0; u < RedisActivityCounts.RESTORE_CHUNK + 500; u++) {
       paid.put("user" + u, List.of(a));
@@ -233,15 +235,15 @@ class RedisActivityTest {
         new RedisActivityCounts(
             ScriptFailures.onCall(connection, 2), keys, Duration.ofDays(1), Clock.systemUTC());
 
-    assertThatThrownBy(() -> failing.restore(activity, paid, EXPIRES, generation))
+    assertThatThrownBy(() -> failing.restore(activity, paid, EXPIRES))
         .isInstanceOf(Unavailable.class);
     assertThat(counts.page(activity, null, 10).userCount())
         .as("the first call put its users back")
         .isEqualTo(RedisActivityCounts.RESTORE_CHUNK);
-    assertThat(counts.restoredIn(activity, generation)).isFalse();
+    assertThat(counts.whole(activity)).isFalse();
 
-    counts.restore(activity, paid, EXPIRES, generation);
-    assertThat(counts.restoredIn(activity, generation)).isTrue();
+    counts.restore(activity, paid, EXPIRES);
+    assertThat(counts.whole(activity)).isTrue();
     assertThat(counts.page(activity, null, 10).userCount()).isEqualTo(paid.size());
     assertThat(paid.keySet())
         .allSatisfy(u -> assertThat(grab(b, u)).isEqualTo(GrabOutcome.LIMIT_REACHED));
@@ -255,7 +257,7 @@ class RedisActivityTest {
     for (int u = 0; u < 250; u++) {
       many.put("user" + u, List.of(a));
     }
-    counts.restore(activity, many, EXPIRES, store.generation());
+    counts.restore(activity, many, EXPIRES);
 
     var seen = new HashSet<String>();
     String cursor = null;
