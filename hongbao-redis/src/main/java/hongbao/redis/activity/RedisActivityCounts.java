@@ -26,8 +26,9 @@ import java.util.Map;
 public final class RedisActivityCounts implements ActivityCounts {
 
   /**
-   * The field that marks an activity's counts as whole, holding the store generation they were
-   * restored in; never a user id (no '#' in those).
+   * The field that marks an activity's counts as whole, holding the run id of the server that held
+   * them when they were restored ({@link RedisLink#generationOf}); never a user id (no '#' in
+   * those).
    */
   static final String PRESENT = "#";
 
@@ -73,8 +74,8 @@ public final class RedisActivityCounts implements ActivityCounts {
   }
 
   /**
-   * Marks the counts whole with the generation read before the first call: a restart during the
-   * restore leaves a mark that no longer matches, and the next arming restores again.
+   * Marks the counts whole with the run id read before the first call: a restart during the restore
+   * leaves a mark that no longer matches, and the next arming restores again.
    */
   @Override
   public void restore(long activityId, Map<String, List<Long>> grabs, Instant expiresAt) {
