@@ -6,7 +6,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Finds a free loopback port for an embedded server, below the kernel's ephemeral range: a port in
@@ -24,6 +24,8 @@ public final class FreePorts {
 
   private static final int ATTEMPTS = 200;
 
+  private static final AtomicLong CANDIDATES = new AtomicLong();
+
   private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
 
   private FreePorts() {}
@@ -31,7 +33,7 @@ public final class FreePorts {
   public static int find() {
     int highest = ephemeralFloor() - 1;
     for (int attempt = 0; highest > LOWEST && attempt < ATTEMPTS; attempt++) {
-      int port = ThreadLocalRandom.current().nextInt(LOWEST, highest + 1);
+      int port = next(highest);
       if (isFree(port)) {
         return port;
       }
@@ -43,7 +45,7 @@ public final class FreePorts {
   public static int findWithBus() {
     int highest = ephemeralFloor() - 1 - CLUSTER_BUS_OFFSET;
     for (int attempt = 0; highest > LOWEST && attempt < ATTEMPTS; attempt++) {
-      int port = ThreadLocalRandom.current().nextInt(LOWEST, highest + 1);
+      int port = next(highest);
       if (isFree(port) && isFree(port + CLUSTER_BUS_OFFSET)) {
         return port;
       }
@@ -55,6 +57,18 @@ public final class FreePorts {
       }
     }
     throw new IllegalStateException("no free port with a free cluster bus port");
+  }
+
+  /**
+   * The next candidate in [LOWEST, highest]: each process walks the range from its own place (set
+   * by its pid, so that test forks side by side try different ports) and onwards, so a port comes
+   * round again only after the whole range: a server just stopped does not find its port handed to
+   * another of the process's servers.
+   */
+  private static int next(int highest) {
+    int span = highest - LOWEST + 1;
+    long start = ProcessHandle.current().pid() * 7_919L;
+    return LOWEST + (int) Math.floorMod(start + CANDIDATES.getAndIncrement(), (long) span);
   }
 
   /** The first port of the kernel's ephemeral range, or 32768 (Linux's default) if unreadable. */
