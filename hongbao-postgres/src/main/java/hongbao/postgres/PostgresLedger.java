@@ -416,14 +416,15 @@ public final class PostgresLedger implements Ledger {
         previous = task.packetId();
       }
     }
-    var openedAt = new HashMap<String, Long>();
+    // By packet: naming each task's escrow would build a string per task on the hottest write.
+    var openedAt = new HashMap<Long, Long>();
     try (PreparedStatement lock = connection.prepareStatement(LOCK_ESCROWS)) {
       lock.setArray(1, connection.createArrayOf("text", escrows.toArray()));
       try (ResultSet rows = lock.executeQuery()) {
         while (rows.next()) {
           OffsetDateTime opened = rows.getObject(2, OffsetDateTime.class);
           if (opened != null) {
-            openedAt.put(rows.getString(1), opened.toInstant().toEpochMilli());
+            openedAt.put(Sql.packetOfEscrow(rows.getString(1)), opened.toInstant().toEpochMilli());
           }
         }
       }
@@ -439,8 +440,7 @@ public final class PostgresLedger implements Ledger {
    * paid from the newer packet's money. Escrows opened before V16, and tasks that do not say
    * (queued by an older version, or claimed from a receipt), are not checked.
    */
-  private static void refuseAnotherPacketsTasks(
-      List<PayoutTask> tasks, Map<String, Long> openedAt) {
+  private static void refuseAnotherPacketsTasks(List<PayoutTask> tasks, Map<Long, Long> openedAt) {
     if (openedAt.isEmpty()) {
       return;
     }
@@ -448,7 +448,7 @@ public final class PostgresLedger implements Ledger {
       if (task.packetCreatedAt() == null) {
         continue;
       }
-      Long opened = openedAt.get(Sql.escrowAccount(task.packetId()));
+      Long opened = openedAt.get(task.packetId());
       if (opened != null && opened != task.packetCreatedAt().toEpochMilli()) {
         throw new PayoutRefused(
             "%s was opened at %s, for another packet than the one %s was grabbed from (created %s)"

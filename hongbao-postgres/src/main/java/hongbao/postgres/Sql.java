@@ -37,6 +37,11 @@ final class Sql {
     return "escrow:" + packetId;
   }
 
+  /** The packet of an {@link #escrowAccount}. */
+  static long packetOfEscrow(String account) {
+    return Long.parseLong(account.substring("escrow:".length()));
+  }
+
   static final String SYSTEM_ACCOUNT = "system";
 
   static final String UNIQUE_VIOLATION = "23505";
