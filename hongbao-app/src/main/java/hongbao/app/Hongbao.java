@@ -235,6 +235,7 @@ public final class Hongbao implements AutoCloseable {
     var fixed = SplitPolicies.named("fixed");
     var pronunciation = new PinyinPronunciation().warmUp();
     var activityCounts = new RedisActivityCounts(redis, keys, config.keyGrace(), clock);
+    var activityGrabs = new ActivityGrabs(database.activities(), activityCounts);
     var arming =
         new Arming(
             store,
@@ -244,7 +245,7 @@ public final class Hongbao implements AutoCloseable {
             () -> RandomGeneratorFactory.of("L64X128MixRandom").create(seeds.nextLong()),
             clock,
             pronunciation,
-            new ActivityGrabs(database.activities(), activityCounts));
+            activityGrabs);
     var limits = PacketLimits.DEFAULTS.withMaxCount(config.maxShares());
     var details = new DetailsService(database.packets(), store, clock);
     var violations = new Violations();
@@ -340,6 +341,7 @@ public final class Hongbao implements AutoCloseable {
                 new PasswordCheck(new RedisPasswordLocks(redis, keys), pronunciation),
                 database.packets(),
                 arming,
+                activityGrabs,
                 switches,
                 receipts,
                 grabRandom(seeds),

@@ -104,4 +104,24 @@ public final class PostgresActivityStore implements ActivityStore {
           }
         });
   }
+
+  @Override
+  public int paidGrabsOf(long activityId, String userId) {
+    Invariants.check(
+        activityId >= 1 && activityId <= Packet.MAX_ACTIVITY_ID, "activity id %s", activityId);
+    return transactions.read(
+        "paid grabs of a user in activity " + activityId,
+        connection -> {
+          // The trigger's own count (V7), one row per user and activity.
+          try (PreparedStatement count =
+              connection.prepareStatement(
+                  "SELECT grabs FROM activity_grab WHERE activity_id = ? AND user_id = ?")) {
+            count.setLong(1, activityId);
+            count.setString(2, userId);
+            try (ResultSet row = count.executeQuery()) {
+              return row.next() ? row.getInt(1) : 0;
+            }
+          }
+        });
+  }
 }

@@ -89,6 +89,11 @@ class PostgresActivityStoreTest extends LedgerTestBase {
 
     assertThat(activities().paidGrabs(activity.id()))
         .isEqualTo(Map.of(bob, List.of(first.id(), second.id()), carol, List.of(first.id())));
+    assertThat(activities().paidGrabsOf(activity.id(), bob)).isEqualTo(2);
+    assertThat(activities().paidGrabsOf(activity.id(), carol)).isEqualTo(1);
+    assertThat(activities().paidGrabsOf(activity.id(), user("dave"))).isZero();
+    Activity other = activities().create("端午", 3, "ops", T0);
+    assertThat(activities().paidGrabsOf(other.id(), bob)).isZero();
   }
 
   @Test

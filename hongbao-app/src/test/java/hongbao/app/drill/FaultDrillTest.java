@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import hongbao.app.Parts;
+import hongbao.app.activity.Activities;
 import hongbao.app.embedded.EmbeddedRedis;
 import hongbao.app.support.Api;
 import hongbao.app.support.TestService;
@@ -399,7 +400,8 @@ class FaultDrillTest {
    * A packet whose keys aged out of Redis after it closed is answered from the ledger, in the order
    * the grab script answers while it is there: a grabber keeps ALREADY_GRABBED; an expired packet
    * with shares left is EXPIRED to anyone, a non-recipient included; an emptied one is NOT_ELIGIBLE
-   * to a non-recipient and WRONG_PASSWORD to a wrong phrase before it is SOLD_OUT.
+   * to a non-recipient, WRONG_PASSWORD to a wrong phrase and LIMIT_REACHED to a user at its
+   * activity's limit before it is SOLD_OUT.
    */
   @Test
   void longGone_aPacketOutOfRedis_isAnsweredInTheGrabsOrder() {
@@ -415,9 +417,17 @@ class FaultDrillTest {
     String exclusive = send(api, sender, JsonObject.of("recipients", List.of("gone-a", "gone-b")));
     String left = send(api, sender, JsonObject.of("recipients", List.of("gone-c", "gone-d")));
     String phrase = send(api, sender, JsonObject.of("password", "恭喜发财"));
+    String activity = Activities.create(api, "long-gone", 1);
+    String mine = send(api, sender, JsonObject.of("activityId", activity));
+    String full = send(api, sender, JsonObject.of("activityId", activity));
     for (var grab :
         List.of(
-            List.of("gone-a", exclusive), List.of("gone-b", exclusive), List.of("gone-c", left))) {
+            List.of("gone-a", exclusive),
+            List.of("gone-b", exclusive),
+            List.of("gone-c", left),
+            List.of("gone-f", mine),
+            List.of("gone-g", full),
+            List.of("gone-h", full))) {
       assertThat(grab(api, grab.get(0), grab.get(1)).getString("outcome")).isEqualTo("GRABBED");
     }
     var opened = api.grab(api.token("gone-e"), phrase, "恭喜发财");
@@ -428,7 +438,7 @@ class FaultDrillTest {
         .pollInterval(Duration.ofMillis(100))
         .until(
             () ->
-                List.of(exclusive, left, phrase).stream()
+                List.of(exclusive, left, phrase, mine, full).stream()
                     .allMatch(p -> parts.store().state(decode(p)).isEmpty()));
 
     assertThat(grab(api, "gone-a", exclusive).getString("outcome")).isEqualTo("ALREADY_GRABBED");
@@ -439,6 +449,9 @@ class FaultDrillTest {
     assertThat(wrong.json().getString("outcome")).isEqualTo("WRONG_PASSWORD");
     var right = api.grab(api.token("gone-x"), phrase, "恭喜发财");
     assertThat(right.json().getString("outcome")).isEqualTo("SOLD_OUT");
+    assertThat(grab(api, "gone-f", mine).getString("outcome")).isEqualTo("ALREADY_GRABBED");
+    assertThat(grab(api, "gone-f", full).getString("outcome")).isEqualTo("LIMIT_REACHED");
+    assertThat(grab(api, "gone-x", full).getString("outcome")).isEqualTo("SOLD_OUT");
     drained(parts);
     service.assertReconciled();
   }

@@ -30,6 +30,15 @@ public final class ActivityGrabs {
   }
 
   /**
+   * Whether the ledger has paid the user as many shares of the activity as its limit allows. A
+   * floor of the truth (grabs not yet paid are not counted): it answers for packets whose state the
+   * store no longer has, which grab nothing more.
+   */
+  public boolean limitReached(long activityId, String userId) {
+    return activities.paidGrabsOf(activityId, userId) >= maxGrabsPerUser(activityId);
+  }
+
+  /**
    * Rebuilds the counts from the ledger unless the store has them whole (restored in full since its
    * server last started: counts restored before a restart may have been rolled back).
    */

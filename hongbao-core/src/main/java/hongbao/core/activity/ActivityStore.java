@@ -18,4 +18,7 @@ public interface ActivityStore {
    * {@code maxGrabsPerUser} per user, which the ledger itself enforces.
    */
   Map<String, List<Long>> paidGrabs(long activityId);
+
+  /** How many shares of the activity's packets the ledger has paid the user: 0 when none. */
+  int paidGrabsOf(long activityId, String userId);
 }

@@ -2,6 +2,7 @@ package hongbao.core.grab;
 
 import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
+import hongbao.core.activity.ActivityGrabs;
 import hongbao.core.money.Amount;
 import hongbao.core.ops.Switch;
 import hongbao.core.ops.Switches;
@@ -39,6 +40,7 @@ public final class GrabService {
   private final PasswordCheck passwords;
   private final PacketStore packets;
   private final Arming arming;
+  private final ActivityGrabs activities;
   private final Switches switches;
   private final Receipts receipts;
   private final LongSupplier random;
@@ -54,6 +56,7 @@ public final class GrabService {
       PasswordCheck passwords,
       PacketStore packets,
       Arming arming,
+      ActivityGrabs activities,
       Switches switches,
       Receipts receipts,
       LongSupplier random,
@@ -63,6 +66,7 @@ public final class GrabService {
     this.passwords = passwords;
     this.packets = packets;
     this.arming = arming;
+    this.activities = activities;
     this.switches = switches;
     this.receipts = receipts;
     this.random = random;
@@ -152,8 +156,9 @@ public final class GrabService {
       return new GrabOutcome.AlreadyGrabbed(mine);
     }
     // The order the grab script answers in while the packet is in the store: an expired packet
-    // with shares left is EXPIRED to anyone; an emptied one is refused to a non-recipient and to
-    // a wrong phrase as such, and SOLD_OUT only to whoever could have grabbed it.
+    // with shares left is EXPIRED to anyone; an emptied one is refused to a non-recipient, to a
+    // wrong phrase and to a user at the activity's limit as such, and SOLD_OUT only to whoever
+    // could have grabbed it. The limit is the ledger's count here, a floor of the store's.
     if (paid.size() < packet.count()) {
       return GrabOutcome.EXPIRED;
     }
@@ -162,6 +167,9 @@ public final class GrabService {
     }
     if (packet.passwordKey() != null && !opens(packet, password)) {
       return GrabOutcome.WRONG_PASSWORD;
+    }
+    if (packet.activityId() != 0 && activities.limitReached(packet.activityId(), userId)) {
+      return GrabOutcome.LIMIT_REACHED;
     }
     return GrabOutcome.SOLD_OUT;
   }

@@ -100,7 +100,7 @@ final class World {
             () -> RandomGeneratorFactory.of("L64X128MixRandom").create(random.nextLong()),
             clock,
             NO_PRONUNCIATION,
-            new ActivityGrabs(NO_ACTIVITIES, null));
+            NO_ACTIVITY_GRABS);
     this.send =
         new SendService(
             new SendRules(PacketLimits.DEFAULTS), ledger, arming, switches, NO_ACTIVITIES, clock);
@@ -111,6 +111,7 @@ final class World {
                 id -> CompletableFuture.completedFuture(Optional.empty()), NO_PRONUNCIATION),
             packets,
             arming,
+            NO_ACTIVITY_GRABS,
             switches,
             NO_RECEIPTS,
             () -> random.nextLong(1L << 31),
@@ -194,7 +195,15 @@ final class World {
         public java.util.Map<String, List<Long>> paidGrabs(long activityId) {
           return java.util.Map.of();
         }
+
+        @Override
+        public int paidGrabsOf(long activityId, String userId) {
+          return 0;
+        }
       };
+
+  /** The simulation's packets belong to no activity: nothing reads the counts. */
+  static final ActivityGrabs NO_ACTIVITY_GRABS = new ActivityGrabs(NO_ACTIVITIES, null);
 
   static final Pronunciation NO_PRONUNCIATION =
       new Pronunciation() {

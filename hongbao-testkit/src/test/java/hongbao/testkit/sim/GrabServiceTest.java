@@ -39,6 +39,7 @@ class GrabServiceTest {
               id -> CompletableFuture.completedFuture(Optional.empty()), World.NO_PRONUNCIATION),
           world.packets,
           world.arming,
+          World.NO_ACTIVITY_GRABS,
           switches,
           World.NO_RECEIPTS,
           () -> 7,
