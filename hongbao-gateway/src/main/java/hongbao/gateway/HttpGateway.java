@@ -97,8 +97,7 @@ public final class HttpGateway implements Gateway, GatewayStatements, AutoClosea
                 GatewayProtocol.ref(answer), GatewayProtocol.paid(answer, amount.fen()));
         case GatewayProtocol.FAIL ->
             new TransferAnswer.Fail(
-                GatewayProtocol.text(answer, "reason", "FAIL"),
-                answer.getBoolean("retryable", false));
+                GatewayProtocol.text(answer, "reason", "FAIL"), retryable(answer));
         case GatewayProtocol.SYSTEM_ERROR ->
             new TransferAnswer.SystemError(GatewayProtocol.text(answer, "message", "SYSTEM_ERROR"));
         default ->
@@ -110,6 +109,19 @@ public final class HttpGateway implements Gateway, GatewayStatements, AutoClosea
         | ArithmeticException unreadable) {
       return new TransferAnswer.SystemError(unreadable(answer));
     }
+  }
+
+  /**
+   * Whether a FAIL leaves the number open. A FAIL that does not say is read as no answer: taken for
+   * a final refusal, it would return the money while an earlier request under the same number (one
+   * that timed out on its way) may still be paid.
+   */
+  private static boolean retryable(JsonObject fail) {
+    Boolean retryable = fail.getBoolean("retryable");
+    if (retryable == null) {
+      throw new IllegalArgumentException("a FAIL that does not say whether it is retryable");
+    }
+    return retryable;
   }
 
   @Override

@@ -81,13 +81,17 @@ class UnreadableAnswerTest {
             .isInstanceOf(TransferAnswer.SystemError.class);
         assertThat(gateway.query("T1")).as(body).isInstanceOf(QueryAnswer.NoAnswer.class);
       }
-      // A query does not read retryable; a transfer does.
-      for (String retryable : List.of("\"true\"", "null")) {
-        answer = "{\"result\":\"FAIL\",\"reason\":\"x\",\"retryable\":" + retryable + "}";
+      // A query does not read retryable; a transfer does, and a FAIL that leaves it out is no
+      // final refusal.
+      for (String retryable : List.of(",\"retryable\":\"true\"", ",\"retryable\":null", "")) {
+        answer = "{\"result\":\"FAIL\",\"reason\":\"x\"" + retryable + "}";
         assertThat(gateway.transfer("T1", "alice", Amount.fen(5_000)))
             .as(answer)
             .isInstanceOf(TransferAnswer.SystemError.class);
       }
+      answer = "{\"result\":\"FAIL\",\"reason\":\"x\",\"retryable\":false}";
+      assertThat(gateway.transfer("T1", "alice", Amount.fen(5_000)))
+          .isEqualTo(new TransferAnswer.Fail("x", false));
       // A query's SUCCESS must say what was paid; a transfer's may leave it to the request.
       answer = "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\"}";
       assertThat(gateway.query("T1")).isInstanceOf(QueryAnswer.NoAnswer.class);
@@ -112,7 +116,7 @@ class UnreadableAnswerTest {
       assertThat(gateway.transfer("T1", "alice", Amount.fen(5_000)))
           .isEqualTo(new TransferAnswer.Fail("PAYEE?LIMIT?", true));
       assertThat(gateway.query("T1")).isEqualTo(new QueryAnswer.Fail("PAYEE?LIMIT?"));
-      answer = "{\"result\":\"FAIL\",\"reason\":null}";
+      answer = "{\"result\":\"FAIL\",\"reason\":null,\"retryable\":false}";
       assertThat(gateway.transfer("T1", "alice", Amount.fen(5_000)))
           .isEqualTo(new TransferAnswer.Fail("FAIL", false));
       assertThat(gateway.query("T1")).isEqualTo(new QueryAnswer.Fail("FAIL"));
