@@ -340,7 +340,9 @@ public final class PostgresPacketStore implements PacketStore {
         connection -> {
           try (PreparedStatement find =
               connection.prepareStatement(
-                  "SELECT packet_id, user_id, amount, reason, at FROM refused_claim"
+                  "SELECT packet_id, user_id, amount, reason, at FROM refused_claim r"
+                      + " WHERE NOT EXISTS (SELECT 1 FROM transfer t"
+                      + " WHERE t.key = 'grab:' || r.packet_id || ':' || r.user_id)"
                       + " ORDER BY at, packet_id, user_id LIMIT ?")) {
             find.setInt(1, limit);
             List<RefusedClaim> claims = new ArrayList<>();

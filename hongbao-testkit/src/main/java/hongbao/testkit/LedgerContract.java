@@ -14,6 +14,7 @@ import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketStore;
 import hongbao.core.packet.PacketType;
+import hongbao.core.packet.RefusedClaim;
 import hongbao.core.payout.PayoutRefused;
 import hongbao.core.payout.PayoutTask;
 import hongbao.core.reconcile.LedgerAudit;
@@ -136,6 +137,37 @@ public abstract class LedgerContract {
     assertThat(snapshot.wallet().balance()).isEqualTo(Amount.fen(300));
     assertThat(snapshot.paidPackets()).containsExactly(paid.id());
     assertThat(ledger().wallet(bob, 10, List.of()).paidPackets()).isEmpty();
+  }
+
+  /**
+   * A refused claim stays reported until its grab is paid: a worker that polled the payout before
+   * the loss may commit it after the claim read the ledger, and then nothing was lost.
+   */
+  @Test
+  void refusedClaims_areTheOnesStillUnpaid() {
+    String alice = user("alice");
+    String bob = user("bob");
+    String carol = user("carol");
+    topUp(alice, 1_000);
+    Packet packet = send(alice, 1_000, 3);
+    packets()
+        .recordRefusedClaim(
+            new RefusedClaim(packet.id(), bob, Amount.fen(300), "lost", T0.plusSeconds(5)));
+    packets()
+        .recordRefusedClaim(
+            new RefusedClaim(packet.id(), carol, Amount.fen(300), "lost", T0.plusSeconds(6)));
+    assertThat(refusedUsers(packet)).containsExactly(bob, carol);
+
+    ledger().pay(List.of(task(packet, bob, 300)));
+
+    assertThat(refusedUsers(packet)).containsExactly(carol);
+  }
+
+  private List<String> refusedUsers(Packet packet) {
+    return packets().refusedClaims(1_000).stream()
+        .filter(claim -> claim.packetId() == packet.id())
+        .map(RefusedClaim::userId)
+        .toList();
   }
 
   @Test

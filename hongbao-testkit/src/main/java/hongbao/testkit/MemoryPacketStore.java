@@ -274,7 +274,13 @@ public final class MemoryPacketStore implements PacketStore {
   public List<RefusedClaim> refusedClaims(int limit) {
     synchronized (books) {
       checkUp();
-      return new ArrayList<>(books.refusedClaims.values()).stream().limit(limit).toList();
+      return new ArrayList<>(books.refusedClaims.values())
+          .stream()
+              .filter(
+                  claim ->
+                      grabsOf(claim.packetId()).noneMatch(t -> t.userId().equals(claim.userId())))
+              .limit(limit)
+              .toList();
     }
   }
 

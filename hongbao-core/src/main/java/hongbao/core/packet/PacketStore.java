@@ -82,7 +82,11 @@ public interface PacketStore {
   /** Records a refused claim once per (packet, user); a repeat changes nothing. */
   void recordRefusedClaim(RefusedClaim claim);
 
-  /** Refused claims, oldest first. */
+  /**
+   * Refused claims whose grab the ledger has still not paid, oldest first. One paid since (a worker
+   * that polled its payout before the loss committed it after the claim read the ledger, or an
+   * operator's retry of its dead letter) was not lost after all.
+   */
   List<RefusedClaim> refusedClaims(int limit);
 
   /** What went back to the sender (zero before the refund). */
