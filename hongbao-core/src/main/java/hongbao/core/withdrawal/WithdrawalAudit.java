@@ -29,11 +29,14 @@ import java.util.Set;
  *   <li>time: still pending long after it was requested.
  * </ul>
  *
- * It looks at withdrawals created or moved since the start of the UTC day {@code lookbackDays} ago,
- * and at the statements from the day before that (one created then may have been paid then, and
- * settled here only after midnight) to tomorrow (the gateway's clock may run ahead of ours). A
- * day's statement is expected once the day is over. A pending withdrawal already paid at the
- * gateway is not a mismatch: the janitor is about to learn it.
+ * It looks at withdrawals created or moved since the start of the UTC day {@code lookbackDays} ago
+ * (and {@link #BOOKING_LAG} before it), and at the statements of every day the gateway may have
+ * booked one of them on: from the day it was created (paid then, it may have settled here only days
+ * later, after the janitor learnt it) to the day it settled here, {@link #BOOKING_LAG} later (the
+ * gateway's clock may run ahead of ours, or it books a moment after it answers). A day's statement
+ * is expected once the day is over, and a withdrawal is called missing at the gateway only once
+ * every day it may be booked on has its statement. A pending withdrawal already paid at the gateway
+ * is not a mismatch: the janitor is about to learn it.
  */
 public final class WithdrawalAudit implements Audit {
 
@@ -41,6 +44,15 @@ public final class WithdrawalAudit implements Audit {
    * Beyond this many withdrawals in the window, the audit says so instead of running out of heap.
    */
   public static final int WINDOW_MAX = 500_000;
+
+  /**
+   * How much later than our settling the gateway may book a payment: one settled here just before
+   * midnight may be on the next day's statement.
+   */
+  static final Duration BOOKING_LAG = Duration.ofMinutes(10);
+
+  /** The oldest statement read, in days before today, however old a withdrawal in the window. */
+  static final int STATEMENT_DAYS_MAX = 62;
 
   private final WithdrawalBooks books;
   private final GatewayStatements statements;
@@ -71,7 +83,9 @@ public final class WithdrawalAudit implements Audit {
     LocalDate first = today.minusDays(lookbackDays);
     List<String> problems = new ArrayList<>();
     Instant windowStart = first.atStartOfDay(ZoneOffset.UTC).toInstant();
-    List<Booked> window = books.since(windowStart, WINDOW_MAX);
+    // Settled just before the window's midnight, one may be booked on its first day: not judged
+    // until that day's statement is out, it is read from here as long as it may not have been.
+    List<Booked> window = books.since(windowStart.minus(BOOKING_LAG), WINDOW_MAX);
     if (window.size() == WINDOW_MAX) {
       problems.add("withdrawals: more than " + WINDOW_MAX + " since " + first + "; checked those");
     }
@@ -100,9 +114,14 @@ public final class WithdrawalAudit implements Audit {
     }
     Map<String, List<StatementLine>> gateway = new HashMap<>();
     Set<LocalDate> missing = new HashSet<>();
-    for (LocalDate day = first.minusDays(1);
-        !day.isAfter(today.plusDays(1));
-        day = day.plusDays(1)) {
+    LocalDate oldest = first.minusDays(1);
+    for (Booked booked : window) {
+      LocalDate created = createdOn(booked.withdrawal());
+      oldest = created.isBefore(oldest) ? created : oldest;
+    }
+    LocalDate read = today.minusDays(STATEMENT_DAYS_MAX);
+    oldest = oldest.isBefore(read) ? read : oldest;
+    for (LocalDate day = oldest; !day.isAfter(today.plusDays(1)); day = day.plusDays(1)) {
       try {
         for (StatementLine line : statements.statement(day)) {
           gateway.computeIfAbsent(line.outTradeNo(), no -> new ArrayList<>()).add(line);
@@ -123,7 +142,7 @@ public final class WithdrawalAudit implements Audit {
       gatewayProblem(
               withdrawal,
               gateway.getOrDefault(withdrawal.outTradeNo(), List.of()),
-              !missing.contains(settledOn(withdrawal)))
+              bookingDaysCame(withdrawal, oldest, today.plusDays(1), missing))
           .ifPresent(problems::add);
     }
     for (var entry : gateway.entrySet()) {
@@ -141,7 +160,10 @@ public final class WithdrawalAudit implements Audit {
       }
       ledgerProblem(older.get()).ifPresent(problems::add);
       Withdrawal withdrawal = older.get().withdrawal();
-      gatewayProblem(withdrawal, entry.getValue(), !missing.contains(settledOn(withdrawal)))
+      gatewayProblem(
+              withdrawal,
+              entry.getValue(),
+              bookingDaysCame(withdrawal, oldest, today.plusDays(1), missing))
           .ifPresent(problems::add);
     }
     return problems;
@@ -189,24 +211,42 @@ public final class WithdrawalAudit implements Audit {
         "%s: still pending since %s (last: %s)".formatted(name(w), w.createdAt(), w.cause()));
   }
 
-  /** The day (UTC) a withdrawal reached its status: for a settled one, the day it settled. */
-  private static LocalDate settledOn(Withdrawal w) {
-    return LocalDate.ofInstant(w.updatedAt(), ZoneOffset.UTC);
+  private static LocalDate createdOn(Withdrawal w) {
+    return LocalDate.ofInstant(w.createdAt(), ZoneOffset.UTC);
+  }
+
+  /**
+   * Whether the statement of every day (UTC) the gateway may have booked the withdrawal on was
+   * read: from the day it was created to the day it reached its status here, {@link #BOOKING_LAG}
+   * later. A day outside the days read ({@code from} to {@code to}) did not come.
+   */
+  private static boolean bookingDaysCame(
+      Withdrawal w, LocalDate from, LocalDate to, Set<LocalDate> missing) {
+    LocalDate last = LocalDate.ofInstant(w.updatedAt().plus(BOOKING_LAG), ZoneOffset.UTC);
+    if (createdOn(w).isBefore(from) || last.isAfter(to)) {
+      return false;
+    }
+    for (LocalDate day = createdOn(w); !day.isAfter(last); day = day.plusDays(1)) {
+      if (missing.contains(day)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
    * What the gateway's statement says against this withdrawal. A payment the statements show is a
    * fact whichever days are missing; a payment they do not show says something only once the
-   * statement of the day it settled has come (until then it may be there).
+   * statement of every day it may be booked on has come (until then it may be there).
    */
   private static Optional<String> gatewayProblem(
-      Withdrawal w, List<StatementLine> lines, boolean itsDayCame) {
+      Withdrawal w, List<StatementLine> lines, boolean itsDaysCame) {
     List<StatementLine> paid = lines.stream().filter(StatementLine::paid).toList();
     if (paid.size() > 1) {
       return Optional.of("%s: paid %d times at the gateway".formatted(name(w), paid.size()));
     }
     if (paid.isEmpty()) {
-      if (w.status() != WithdrawalStatus.SUCCEEDED || !itsDayCame) {
+      if (w.status() != WithdrawalStatus.SUCCEEDED || !itsDaysCame) {
         return Optional.empty();
       }
       return Optional.of(

@@ -282,4 +282,68 @@ class WithdrawalAuditTest {
         .asString()
         .startsWith("withdrawal 5 (" + pending.outTradeNo() + ", UNKNOWN): still pending since");
   }
+
+  private Withdrawal settled(long id, Instant created, Instant settled) {
+    Withdrawal w =
+        new Withdrawal(
+            id,
+            "alice",
+            A,
+            Withdrawal.outTradeNo(id, 0),
+            WithdrawalStatus.SUCCEEDED,
+            "G-" + id,
+            "x",
+            1,
+            0,
+            0,
+            created,
+            settled);
+    booked.add(new Booked(w, A, A, ZERO, ZERO));
+    return w;
+  }
+
+  /**
+   * Settled here two seconds before midnight, booked by the gateway a second after it: the settle
+   * day's statement does not list it, the next day's does. Until that one is out it is not called
+   * missing; the day after, still in the audit's window, it is judged against both.
+   */
+  @Test
+  void aWithdrawalSettledJustBeforeMidnight_isLookedForOnTheNextDaysStatementToo() {
+    Withdrawal late =
+        settled(5, Instant.parse("2026-11-20T23:59:00Z"), Instant.parse("2026-11-20T23:59:58Z"));
+    dayDown = LocalDate.ofInstant(NOW, ZoneOffset.UTC);
+
+    assertThat(audit.discrepancies()).isEmpty();
+
+    Instant tomorrow = NOW.plus(Duration.ofDays(1));
+    var nextDay =
+        new WithdrawalAudit(
+            books,
+            statements,
+            java.time.Clock.fixed(tomorrow, ZoneOffset.UTC),
+            1,
+            Duration.ofHours(1));
+    dayDown = null;
+    assertThat(nextDay.discrepancies())
+        .containsExactly(
+            "withdrawal 5 ("
+                + late.outTradeNo()
+                + ", SUCCEEDED): SUCCEEDED here but missing at the gateway");
+    statement.add(
+        new StatementLine(late.outTradeNo(), A, true, Instant.parse("2026-11-21T00:00:01Z")));
+    assertThat(nextDay.discrepancies()).isEmpty();
+  }
+
+  /**
+   * In doubt for days (its answers lost, the gateway silent), paid by the gateway on the day it was
+   * requested, settled here today: that day's statement, long before the window, is read.
+   */
+  @Test
+  void aWithdrawalInDoubtForDays_isLookedForOnTheStatementOfTheDayItWasRequested() {
+    Instant requested = Instant.parse("2026-11-16T10:00:00Z");
+    Withdrawal doubted = settled(6, requested, NOW.minusSeconds(60));
+    statement.add(new StatementLine(doubted.outTradeNo(), A, true, requested.plusSeconds(1)));
+
+    assertThat(audit.discrepancies()).isEmpty();
+  }
 }
