@@ -234,6 +234,42 @@ class ReconcilerTest {
             "packet 2: the close claimed 1000 fen but the escrow had only 700 fen to refund");
   }
 
+  /**
+   * Closed while its keys were gone, its remainder all owed to a dead-lettered payout: the close
+   * refunded 0 fen and the escrow still holds that payout's money. Reported by the packet's own
+   * numbers, not only by the dead letter, which Redis could lose.
+   */
+  @Test
+  void aTombstoneClosedWithNothingToRefund_whoseEscrowStillHoldsMoney_isReported() {
+    Packet expired =
+        new Packet(
+            7,
+            "alice",
+            PacketType.FIXED,
+            Amount.fen(600),
+            2,
+            null,
+            null,
+            List.of(),
+            NOW.minusSeconds(120),
+            NOW.minusSeconds(60));
+    books.packets.add(expired);
+    books.paid.put(7L, Map.of("bob", Amount.fen(300)));
+    books.escrow.put(7L, Amount.fen(300));
+    books.closed.add(7L);
+    books.states.put(
+        7L,
+        new PacketState(
+            7, Amount.ZERO, 0, 0, Amount.ZERO, Amount.ZERO, true, Amount.ZERO, null, List.of()));
+    assertThat(reconciler.reconcile().discrepancies())
+        .containsExactly(
+            "packet 7: grab records are gone but paid 300 fen + refunded 0 fen != amount 600 fen");
+
+    books.paid.put(7L, Map.of("bob", Amount.fen(300), "carol", Amount.fen(300)));
+    books.escrow.put(7L, Amount.ZERO);
+    assertThat(reconciler.reconcile().discrepancies()).isEmpty();
+  }
+
   @Test
   void aPacketPaidOutWhole_whoseKeysAgedOut_isSettled_butOneWithMoneyLeftIsReported() {
     for (long id : new long[] {3, 4}) {
