@@ -24,8 +24,10 @@ AtGrabSplit.nextShare (cap = M when there is none):
 Every value stays below 2^53, so Lua's doubles compute the same integers as Java's longs.
 
 Replies (one string: the outcome, then its numbers, separated by spaces):
-  'GRABBED amount seq'         took a share now, as the packet's seq-th grab; a payout task
-                               {p, u, a, t} was appended (and the pending entry set, with ARGV[6])
+  'GRABBED amount seq created' took a share now, as the packet's seq-th grab, of the packet
+                               created at 'created' (ms; left out for a packet armed before
+                               meta kept it); a payout task {p, u, a, t, c} was appended (and the
+                               pending entry set, with ARGV[6])
   'ALREADY_GRABBED amount'     took this amount earlier (answered forever, even after expiry)
   'EXPIRED'                    closed or past expireAt with shares left, or a close tombstone
   'NOT_ELIGIBLE'               EXCLUSIVE packet and the user is no recipient
@@ -143,5 +145,8 @@ if ARGV[6] and ARGV[6] ~= '' then
   local pending = KEYS[#KEYS]
   redis.call('HSET', pending, ARGV[4], share)
   redis.call('PEXPIRE', pending, ARGV[6])
+end
+if meta[13] then
+  return 'GRABBED ' .. share .. ' ' .. string.format('%d', seq) .. ' ' .. meta[13]
 end
 return 'GRABBED ' .. share .. ' ' .. string.format('%d', seq)

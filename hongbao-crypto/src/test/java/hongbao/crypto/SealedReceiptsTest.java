@@ -24,6 +24,41 @@ class SealedReceiptsTest {
     assertThat(token).hasSizeLessThan(100).matches("[A-Za-z0-9_-]+");
   }
 
+  /** A receipt names its packet's creation; one that does not (sealed so before) still opens. */
+  @Test
+  void open_ofAReceiptNamingItsPacketsCreation_givesItBack_andOneWithoutStillOpens() {
+    var named =
+        new GrabReceipt(
+            42,
+            "alice",
+            Amount.fen(1234),
+            7,
+            Instant.ofEpochMilli(1_790_000_000_123L),
+            Instant.ofEpochMilli(1_789_999_000_456L));
+    String token = receipts.seal(named);
+
+    assertThat(receipts.open(token, "alice")).contains(named);
+    assertThat(token).hasSizeLessThan(100).matches("[A-Za-z0-9_-]+");
+    assertThat(receipts.open(receipts.seal(RECEIPT), "alice").orElseThrow().packetCreatedAt())
+        .isNull();
+  }
+
+  /** A body whose length is not its version's is no receipt, whatever the seal. */
+  @Test
+  void open_ofABodyOfAnotherVersionsLength_isEmpty() {
+    byte[] aad = "hongbao.receipt.v1|alice".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    for (int version : new int[] {1, 2}) {
+      for (int length : new int[] {29, 37}) {
+        var body = java.nio.ByteBuffer.allocate(length);
+        body.put((byte) version).putLong(42).putLong(1234).putInt(7).putLong(1_790_000_000_123L);
+        boolean itsOwn = length == (version == 1 ? 29 : 37);
+        assertThat(receipts.open(sealer.seal(body.array(), aad), "alice"))
+            .as("version %d, %d bytes", version, length)
+            .matches(opened -> opened.isPresent() == itsOwn);
+      }
+    }
+  }
+
   @Test
   void open_forAnotherUser_isEmpty() {
     assertThat(receipts.open(receipts.seal(RECEIPT), "bob")).isEmpty();

@@ -19,6 +19,15 @@ public final class ScriptReply {
     return space < 0 ? reply : reply.substring(0, space);
   }
 
+  /** Whether the reply has an {@code index}-th value after the verdict (from 0). */
+  public static boolean has(String reply, int index) {
+    int from = reply.indexOf(' ');
+    for (int i = 0; i < index && from >= 0; i++) {
+      from = reply.indexOf(' ', from + 1);
+    }
+    return from >= 0;
+  }
+
   /** The {@code index}-th value after the verdict (from 0), as a number. */
   public static long number(String reply, int index) {
     int from = reply.indexOf(' ');

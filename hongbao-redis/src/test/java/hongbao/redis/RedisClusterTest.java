@@ -236,7 +236,7 @@ class RedisClusterTest {
     }
 
     GrabOutcome outcome = waiting.orTimeout(5, TimeUnit.SECONDS).join();
-    assertThat(outcome).isEqualTo(new GrabOutcome.Grabbed(Amount.fen(3), 1, ""));
+    assertThat(outcome).isEqualTo(new GrabOutcome.Grabbed(Amount.fen(3), 1, T0, ""));
     assertThat(grab(id, "erin", T0.plusSeconds(2))).isInstanceOf(GrabOutcome.Grabbed.class);
     assertThat(partitions().getPartitionBySlot(slot).getUri().getPort())
         .isEqualTo(target.getPort());

@@ -80,15 +80,17 @@ public abstract class GrabStoreContract {
     String alice = newUser("alice");
     String bob = newUser("bob");
     Instant at = start().plusSeconds(1);
+    // Each answer and each task name the packet's creation (to the millisecond, as the store keeps
+    // it): the receipt and the ledger tell it from an older packet under the same id.
+    Instant created = Instant.ofEpochMilli(packet.createdAt().toEpochMilli());
 
-    assertThat(grab(packet, alice, at)).isEqualTo(new GrabOutcome.Grabbed(Amount.fen(100), 1, ""));
+    assertThat(grab(packet, alice, at))
+        .isEqualTo(new GrabOutcome.Grabbed(Amount.fen(100), 1, created, ""));
     assertThat(grab(packet, alice, at)).isEqualTo(new GrabOutcome.AlreadyGrabbed(Amount.fen(100)));
-    assertThat(grab(packet, bob, at)).isEqualTo(new GrabOutcome.Grabbed(Amount.fen(200), 2, ""));
+    assertThat(grab(packet, bob, at))
+        .isEqualTo(new GrabOutcome.Grabbed(Amount.fen(200), 2, created, ""));
     assertThat(grab(packet, newUser("carol"), at)).isEqualTo(GrabOutcome.SOLD_OUT);
 
-    // Each task names its packet's creation (to the millisecond, as the store keeps it), so the
-    // ledger can tell it from an older packet under the same id.
-    Instant created = Instant.ofEpochMilli(packet.createdAt().toEpochMilli());
     assertThat(drain())
         .extracting(
             PayoutTask::packetId,
@@ -190,10 +192,11 @@ public abstract class GrabStoreContract {
         .containsExactly(
             new Recovered.Done(Amount.fen(150), 1), new Recovered.AlreadyThere(Amount.fen(150)));
     assertThat(grab(packet, lost, at)).isEqualTo(new GrabOutcome.AlreadyGrabbed(Amount.fen(150)));
+    Instant created = Instant.ofEpochMilli(packet.createdAt().toEpochMilli());
     assertThat(grab(packet, newUser("b"), at))
-        .isEqualTo(new GrabOutcome.Grabbed(Amount.fen(150), 2, ""));
+        .isEqualTo(new GrabOutcome.Grabbed(Amount.fen(150), 2, created, ""));
     assertThat(grab(packet, newUser("c"), at))
-        .isEqualTo(new GrabOutcome.Grabbed(Amount.fen(300), 3, ""));
+        .isEqualTo(new GrabOutcome.Grabbed(Amount.fen(300), 3, created, ""));
     assertThat(drain()).as("a restored grab appends no payout task").hasSize(2);
   }
 

@@ -179,7 +179,8 @@ public final class MemoryGrabStore implements GrabStore {
             attempt.at(),
             "",
             Instant.ofEpochMilli(slot.createdAt.toEpochMilli())));
-    return new GrabOutcome.Grabbed(Amount.fen(share), seq, "");
+    return new GrabOutcome.Grabbed(
+        Amount.fen(share), seq, Instant.ofEpochMilli(slot.createdAt.toEpochMilli()), "");
   }
 
   /** grab.lua's cut of a share from what is left, as {@code AtGrabSplit.nextShare}. */

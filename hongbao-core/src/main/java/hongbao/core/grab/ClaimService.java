@@ -8,6 +8,8 @@ import hongbao.core.packet.RefusedClaim;
 import hongbao.core.payout.PayoutRefused;
 import hongbao.core.payout.PayoutTask;
 import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 
@@ -17,6 +19,10 @@ import java.util.Optional;
  * receipt is paid exactly once if the packet's books still allow it — its share not handed to
  * someone else and its amount still in escrow — and otherwise refused and reported, never paid
  * beyond the packet's amount or count.
+ *
+ * <p>A receipt names its packet's creation (receipts sealed before it was kept do not): one of a
+ * packet the ledger created at another time is of an older packet under a reused id, and is
+ * refused.
  *
  * <p>Order: the ledger first (already paid?), then the grab store (it has the grab, or takes the
  * grab's amount out of what is left and queues its payout). A packet the store closed with its
@@ -60,6 +66,15 @@ public final class ClaimService {
     Optional<Packet> packet = packets.find(packetId);
     if (packet.isEmpty()) {
       return refuse(receipt, "the ledger has no such packet");
+    }
+    Instant created = packet.get().createdAt().truncatedTo(ChronoUnit.MILLIS);
+    if (receipt.packetCreatedAt() != null && !receipt.packetCreatedAt().equals(created)) {
+      // The ledger handed the id out again (restored from a backup): the grab was of a packet it
+      // no longer knows, and this packet's money is not its own.
+      return refuse(
+          receipt,
+          "the receipt is of a packet created at %s; the ledger's packet under this id was created at %s"
+              .formatted(receipt.packetCreatedAt(), created));
     }
     Amount paid = packets.paidGrabs(packetId).get(userId);
     if (paid != null) {
@@ -107,7 +122,12 @@ public final class ClaimService {
   private ClaimOutcome payFromLedger(GrabReceipt receipt) {
     var task =
         new PayoutTask(
-            receipt.packetId(), receipt.userId(), receipt.amount(), receipt.grabbedAt(), "claim");
+            receipt.packetId(),
+            receipt.userId(),
+            receipt.amount(),
+            receipt.grabbedAt(),
+            "claim",
+            receipt.packetCreatedAt());
     try {
       ledger.pay(List.of(task));
       return new ClaimOutcome.Paid(

@@ -1,6 +1,7 @@
 package hongbao.core.grab;
 
 import hongbao.core.money.Amount;
+import java.time.Instant;
 
 /**
  * What a grab attempt came to. Outcomes are values, not errors: every grab of an existing packet
@@ -11,13 +12,16 @@ public sealed interface GrabOutcome {
   /**
    * The user took a share now, as the packet's {@code seq}-th grab.
    *
+   * @param packetCreatedAt the packet's creation as the grab store armed it, to the millisecond;
+   *     null for a packet armed before the store kept it
    * @param receipt the sealed {@link GrabReceipt} the user keeps ("" until the grab service seals
    *     it)
    */
-  record Grabbed(Amount amount, int seq, String receipt) implements GrabOutcome {
+  record Grabbed(Amount amount, int seq, Instant packetCreatedAt, String receipt)
+      implements GrabOutcome {
 
     public Grabbed withReceipt(String sealed) {
-      return new Grabbed(amount, seq, sealed);
+      return new Grabbed(amount, seq, packetCreatedAt, sealed);
     }
   }
 

@@ -125,7 +125,9 @@ public final class GrabService {
 
   private GrabOutcome withReceipt(GrabOutcome outcome, long packetId, String userId, Instant at) {
     if (outcome instanceof GrabOutcome.Grabbed grabbed) {
-      var receipt = new GrabReceipt(packetId, userId, grabbed.amount(), grabbed.seq(), at);
+      var receipt =
+          new GrabReceipt(
+              packetId, userId, grabbed.amount(), grabbed.seq(), at, grabbed.packetCreatedAt());
       return grabbed.withReceipt(receipts.seal(receipt));
     }
     return outcome;

@@ -140,7 +140,10 @@ public final class RedisGrabStore implements GrabStore {
         if (!pendingInScript) {
           recordPending(attempt, amount);
         }
-        yield new GrabOutcome.Grabbed(amount, Math.toIntExact(ScriptReply.number(reply, 1)), "");
+        Instant created =
+            ScriptReply.has(reply, 2) ? Instant.ofEpochMilli(ScriptReply.number(reply, 2)) : null;
+        yield new GrabOutcome.Grabbed(
+            amount, Math.toIntExact(ScriptReply.number(reply, 1)), created, "");
       }
       case "ALREADY_GRABBED" ->
           new GrabOutcome.AlreadyGrabbed(Amount.fen(ScriptReply.number(reply, 0)));
