@@ -106,6 +106,45 @@ public abstract class GrabStoreContract {
     assertThat(state.available()).isEqualTo(Amount.ZERO);
   }
 
+  /**
+   * What a packet's waiting and dead-lettered payouts owe its grabbers other than one user: the
+   * escrow money a claim paid by the ledger must leave to them.
+   */
+  @Test
+  void owedToOthers_countsTheOtherUsersWaitingAndDeadLetteredPayouts_ofThisPacketOnly() {
+    Packet packet = packet(600, 3);
+    Packet other = packet(600, 3);
+    store()
+        .arm(
+            new ArmedPacket(packet, List.of(Amount.fen(100), Amount.fen(200), Amount.fen(300))),
+            start());
+    store()
+        .arm(
+            new ArmedPacket(other, List.of(Amount.fen(200), Amount.fen(200), Amount.fen(200))),
+            start());
+    drain();
+    String alice = newUser("alice");
+    String bob = newUser("bob");
+    String carol = newUser("carol");
+    Instant at = start().plusSeconds(1);
+    grab(packet, alice, at);
+    grab(packet, bob, at);
+    grab(other, carol, at);
+
+    assertThat(store().owedToOthers(packet.id(), alice)).contains(Amount.fen(200));
+    assertThat(store().owedToOthers(packet.id(), bob)).contains(Amount.fen(100));
+    assertThat(store().owedToOthers(packet.id(), carol)).contains(Amount.fen(300));
+
+    List<PayoutTask> polled = queue().poll("contract", 100, Duration.ZERO);
+    PayoutTask bobs = polled.stream().filter(t -> t.userId().equals(bob)).findFirst().orElseThrow();
+    queue().deadLetter(bobs, "refused");
+    queue().ack(polled.stream().filter(t -> !t.userId().equals(bob)).toList());
+
+    assertThat(store().owedToOthers(packet.id(), alice)).contains(Amount.fen(200));
+    assertThat(store().owedToOthers(packet.id(), bob)).contains(Amount.ZERO);
+    assertThat(store().owedToOthers(other.id(), alice)).contains(Amount.ZERO);
+  }
+
   @Test
   void grab_ofUnknownPacket_isNotFound_andAfterExpiry_isExpired() {
     Packet packet = packet(300, 3);

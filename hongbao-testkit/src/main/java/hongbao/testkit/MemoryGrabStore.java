@@ -271,6 +271,11 @@ public final class MemoryGrabStore implements GrabStore {
   }
 
   @Override
+  public synchronized Optional<Amount> owedToOthers(long packetId, String userId) {
+    return Optional.of(queue.owedToOthers(packetId, userId));
+  }
+
+  @Override
   public synchronized List<Recovered> recover(
       long packetId, List<GrabRecord> grabs, boolean claimed) {
     var results = new ArrayList<Recovered>(grabs.size());

@@ -212,6 +212,15 @@ public final class MemoryPayoutQueue implements PayoutQueue {
         .reduce(Amount.ZERO, Amount::plus);
   }
 
+  /** What the packet's tasks of users other than {@code userId} come to, waiting or dead. */
+  public synchronized Amount owedToOthers(long packetId, String userId) {
+    return java.util.stream.Stream.concat(
+            state.entries.values().stream(), state.dead.stream().map(DeadLetter::task))
+        .filter(t -> t.packetId() == packetId && !t.userId().equals(userId))
+        .map(PayoutTask::amount)
+        .reduce(Amount.ZERO, Amount::plus);
+  }
+
   /** Tasks not yet acknowledged, in append order: what the grab store counts as pending pay. */
   public synchronized List<PayoutTask> unacknowledged() {
     return List.copyOf(state.entries.values());

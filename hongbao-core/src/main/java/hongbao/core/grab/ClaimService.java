@@ -1,5 +1,6 @@
 package hongbao.core.grab;
 
+import hongbao.core.Unavailable;
 import hongbao.core.ledger.Ledger;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
@@ -28,8 +29,9 @@ import java.util.Optional;
  * grab's amount out of what is left and queues its payout). A packet the store closed with its
  * grabs recorded refunded its remainder without this grab: what its escrow still holds belongs to
  * the recorded grabs whose payouts are queued, so the claim is refused (and reported). For a packet
- * the store holds, or closed or forgot without its grabs, the ledger pays directly: its constraints
- * decide.
+ * the store holds, or closed or forgot without its grabs, the ledger pays directly (its constraints
+ * decide) from what the escrow holds beyond the payouts of the packet's other grabs still queued or
+ * dead-lettered.
  */
 public final class ClaimService {
 
@@ -102,8 +104,8 @@ public final class ClaimService {
               receipt,
               "the packet closed without this grab: its remainder, if any, went back to the"
                   + " sender, and its escrow holds only what the grabs it recorded are owed");
-      case Recovered.Closed closed -> payFromLedger(receipt);
-      case Recovered.Missing missing -> payFromLedger(receipt);
+      case Recovered.Closed closed -> payFromLedger(receipt, packet.get());
+      case Recovered.Missing missing -> payFromLedger(receipt, packet.get());
     };
   }
 
@@ -118,8 +120,32 @@ public final class ClaimService {
     return paid != null ? new ClaimOutcome.Paid(paid) : new ClaimOutcome.Recorded(recorded);
   }
 
-  /** The store closed or forgot the packet: the escrow pays if it still can. */
-  private ClaimOutcome payFromLedger(GrabReceipt receipt) {
+  /**
+   * The store closed or forgot the packet: the escrow pays if it still can, from what it holds
+   * beyond the payouts still owed to the packet's other grabs. Those (waiting, or dead-lettered for
+   * a retry) were counted when the packet closed; a grab that only this receipt remembers was not,
+   * and paid from their money it would leave one of them unpaid for good. The store is read before
+   * the ledger: a payout made in between is then counted twice, refusing, never missed.
+   */
+  private ClaimOutcome payFromLedger(GrabReceipt receipt, Packet packet) {
+    long id = receipt.packetId();
+    Amount owed =
+        store
+            .owedToOthers(id, receipt.userId())
+            .orElseThrow(
+                () ->
+                    new Unavailable(
+                        "redis",
+                        "too many payouts wait to tell what packet " + id + " still owes",
+                        null));
+    Amount paid = packets.paidGrabs(id).values().stream().reduce(Amount.ZERO, Amount::plus);
+    Amount free = packet.amount().minus(paid).minus(packets.refunded(id)).minus(owed);
+    if (free.fen() < receipt.amount().fen()) {
+      return refuse(
+          receipt,
+          "the escrow holds %s beyond the %s its other grabs' payouts are owed"
+              .formatted(free.fen() < 0 ? Amount.ZERO : free, owed));
+    }
     var task =
         new PayoutTask(
             receipt.packetId(),

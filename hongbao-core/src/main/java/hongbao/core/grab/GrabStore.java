@@ -42,6 +42,13 @@ public interface GrabStore {
   List<Recovered> recover(long packetId, List<GrabRecord> grabs, boolean claimed);
 
   /**
+   * What the packet's payout tasks of users other than {@code userId} still owe, waiting or
+   * dead-lettered (a retry may pay those): escrow money that is theirs. Empty when the queue holds
+   * too many tasks to look through.
+   */
+  Optional<Amount> owedToOthers(long packetId, String userId);
+
+  /**
    * Holds the state under this id if it was created at {@code createdAt}: grabs then answer HELD.
    *
    * @return false when the state there is another one

@@ -743,6 +743,11 @@ class ReconcilerTest {
     }
 
     @Override
+    public Optional<Amount> owedToOthers(long packetId, String userId) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
     public boolean hold(long packetId, Instant createdAt) {
       throw new UnsupportedOperationException();
     }

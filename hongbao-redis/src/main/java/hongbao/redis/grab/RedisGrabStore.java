@@ -65,6 +65,7 @@ public final class RedisGrabStore implements GrabStore {
   private static final LuaScript CLOSE = LuaScript.fromResource("close.lua");
   private static final LuaScript STATE = LuaScript.fromResource("state.lua");
   private static final LuaScript RECOVER = LuaScript.fromResource("recover.lua");
+  private static final LuaScript OWED = LuaScript.fromResource("owed.lua");
   private static final LuaScript HOLD = LuaScript.fromResource("hold.lua");
   private static final LuaScript PENDING = LuaScript.fromResource("pending.lua");
 
@@ -289,6 +290,24 @@ public final class RedisGrabStore implements GrabStore {
     }
     Invariants.check(reply >= 0, "packet %s: close replied %s", packetId, reply);
     return new Closing.Closed(Amount.fen(reply));
+  }
+
+  @Override
+  public Optional<Amount> owedToOthers(long packetId, String userId) {
+    String payouts = keys.payoutsOf(packetId);
+    Long reply =
+        OWED.run(
+            redis,
+            ScriptOutputType.INTEGER,
+            new String[] {payouts, RedisKeys.deadLettersOf(payouts)},
+            Long.toString(packetId),
+            userId,
+            Integer.toString(CLOSE_SCAN_MAX));
+    if (reply == -2L) {
+      return Optional.empty();
+    }
+    Invariants.check(reply >= 0, "packet %s: owed replied %s", packetId, reply);
+    return Optional.of(Amount.fen(reply));
   }
 
   @Override

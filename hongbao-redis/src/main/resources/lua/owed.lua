@@ -1,0 +1,39 @@
+--[[
+owed.lua: what a packet's payout tasks still owe its grabbers other than one user.
+
+KEYS[1] payout stream  hb:{sNNN}:payouts
+KEYS[2] dead letters   hb:{sNNN}:payouts:dead
+ARGV[1] packetId   ARGV[2] the user left out   ARGV[3] scan limit: the most entries of either
+        stream to look through
+
+Reply (integer): the fen the packet's tasks of other users come to, waiting and dead-lettered
+(an operator may still retry those, and the escrow must still hold their money); -2 when either
+stream is longer than the scan limit, so the sum cannot be told.
+
+Read by a claim that the ledger pays directly (the store no longer holds the packet's grabs): the
+escrow's money owed to these tasks is not the claim's. As close.lua, it looks at a whole shard's
+streams, which only a claim on a forgotten or closed packet does.
+--]]
+if redis.call('XLEN', KEYS[1]) > tonumber(ARGV[3]) or redis.call('XLEN', KEYS[2]) > tonumber(ARGV[3]) then
+  return -2
+end
+local owed = 0
+for k = 1, 2 do
+  for _, entry in ipairs(redis.call('XRANGE', KEYS[k], '-', '+')) do
+    local fields = entry[2]
+    local packet, user, fen
+    for i = 1, #fields, 2 do
+      if fields[i] == 'p' then
+        packet = fields[i + 1]
+      elseif fields[i] == 'u' then
+        user = fields[i + 1]
+      elseif fields[i] == 'a' then
+        fen = fields[i + 1]
+      end
+    end
+    if packet == ARGV[1] and user ~= ARGV[2] then
+      owed = owed + tonumber(fen)
+    end
+  end
+end
+return owed
