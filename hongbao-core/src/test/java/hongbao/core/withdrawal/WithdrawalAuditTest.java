@@ -82,6 +82,26 @@ class WithdrawalAuditTest {
     return w;
   }
 
+  /** A SUCCEEDED withdrawal, its books consistent. */
+  private Withdrawal settled(long id, Instant created, Instant settled) {
+    Withdrawal w =
+        new Withdrawal(
+            id,
+            "alice",
+            A,
+            Withdrawal.outTradeNo(id, 0),
+            WithdrawalStatus.SUCCEEDED,
+            "G-" + id,
+            "x",
+            1,
+            0,
+            0,
+            created,
+            settled);
+    booked.add(new Booked(w, A, A, ZERO, ZERO));
+    return w;
+  }
+
   private void paidAtGateway(Withdrawal w, Amount amount) {
     statement.add(new StatementLine(w.outTradeNo(), amount, true, NOW.minusSeconds(30)));
   }
@@ -231,20 +251,7 @@ class WithdrawalAuditTest {
   @Test
   void aWithdrawalCreatedBeforeTheWindowAndSettledWithinIt_isJudgedByItsSettleDay() {
     Withdrawal late =
-        new Withdrawal(
-            4,
-            "alice",
-            A,
-            Withdrawal.outTradeNo(4, 0),
-            WithdrawalStatus.SUCCEEDED,
-            "G-4",
-            "x",
-            1,
-            0,
-            0,
-            Instant.parse("2026-11-19T23:50:00Z"),
-            Instant.parse("2026-11-20T02:00:00Z"));
-    booked.add(new Booked(late, A, A, ZERO, ZERO));
+        settled(4, Instant.parse("2026-11-19T23:50:00Z"), Instant.parse("2026-11-20T02:00:00Z"));
 
     assertThat(audit.discrepancies())
         .containsExactly(
@@ -281,25 +288,6 @@ class WithdrawalAuditTest {
         .singleElement()
         .asString()
         .startsWith("withdrawal 5 (" + pending.outTradeNo() + ", UNKNOWN): still pending since");
-  }
-
-  private Withdrawal settled(long id, Instant created, Instant settled) {
-    Withdrawal w =
-        new Withdrawal(
-            id,
-            "alice",
-            A,
-            Withdrawal.outTradeNo(id, 0),
-            WithdrawalStatus.SUCCEEDED,
-            "G-" + id,
-            "x",
-            1,
-            0,
-            0,
-            created,
-            settled);
-    booked.add(new Booked(w, A, A, ZERO, ZERO));
-    return w;
   }
 
   /**
