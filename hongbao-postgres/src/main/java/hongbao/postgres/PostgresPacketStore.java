@@ -320,13 +320,15 @@ public final class PostgresPacketStore implements PacketStore {
         connection -> {
           try (PreparedStatement insert =
               connection.prepareStatement(
-                  "INSERT INTO refused_claim (packet_id, user_id, amount, reason, at)"
-                      + " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
+                  "INSERT INTO refused_claim"
+                      + " (packet_id, user_id, amount, reason, at, packet_created_at)"
+                      + " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
             insert.setLong(1, claim.packetId());
             insert.setString(2, claim.userId());
             insert.setLong(3, claim.amount().fen());
             insert.setString(4, claim.reason());
             insert.setObject(5, Sql.timestamp(claim.at()));
+            insert.setObject(6, Sql.timestamp(claim.packetCreatedAt()));
             return insert.executeUpdate();
           }
         });
@@ -340,10 +342,16 @@ public final class PostgresPacketStore implements PacketStore {
         connection -> {
           try (PreparedStatement find =
               connection.prepareStatement(
-                  "SELECT packet_id, user_id, amount, reason, at FROM refused_claim r"
-                      + " WHERE NOT EXISTS (SELECT 1 FROM transfer t"
-                      + " WHERE t.key = 'grab:' || r.packet_id || ':' || r.user_id)"
-                      + " ORDER BY at, packet_id, user_id LIMIT ?")) {
+                  """
+                  SELECT r.packet_id, r.user_id, r.amount, r.reason, r.at, r.packet_created_at
+                  FROM refused_claim r
+                  WHERE NOT EXISTS (
+                    SELECT 1 FROM transfer t JOIN packet p ON p.id = r.packet_id
+                    WHERE t.key = 'grab:' || r.packet_id || ':' || r.user_id
+                      AND (r.packet_created_at IS NULL
+                           OR r.packet_created_at = date_trunc('milliseconds', p.created_at)))
+                  ORDER BY r.at, r.packet_id, r.user_id LIMIT ?
+                  """)) {
             find.setInt(1, limit);
             List<RefusedClaim> claims = new ArrayList<>();
             try (ResultSet rows = find.executeQuery()) {
@@ -354,7 +362,8 @@ public final class PostgresPacketStore implements PacketStore {
                         rows.getString(2),
                         Amount.fen(rows.getLong(3)),
                         rows.getString(4),
-                        rows.getObject(5, OffsetDateTime.class).toInstant()));
+                        rows.getObject(5, OffsetDateTime.class).toInstant(),
+                        Sql.instant(rows, "packet_created_at")));
               }
             }
             return claims;

@@ -20,6 +20,7 @@ import hongbao.core.payout.PayoutTask;
 import hongbao.core.reconcile.LedgerAudit;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -161,6 +162,40 @@ public abstract class LedgerContract {
     ledger().pay(List.of(task(packet, bob, 300)));
 
     assertThat(refusedUsers(packet)).containsExactly(carol);
+  }
+
+  /**
+   * A claim refused because its receipt named an older packet under the same id is not paid when
+   * the ledger's packet pays the same user: that money is the new packet's, the old grab is still
+   * owed.
+   */
+  @Test
+  void refusedClaims_ofAnotherPacketCreation_stayWhenTheLedgersPacketPaysTheUser() {
+    String alice = user("alice");
+    String bob = user("bob");
+    String carol = user("carol");
+    topUp(alice, 1_000);
+    Packet packet = send(alice, 1_000, 3);
+    Instant created = packet.createdAt().truncatedTo(ChronoUnit.MILLIS);
+    Instant older = created.minus(Duration.ofDays(1));
+    packets()
+        .recordRefusedClaim(
+            new RefusedClaim(packet.id(), bob, Amount.fen(300), "older", T0.plusSeconds(5), older));
+    packets()
+        .recordRefusedClaim(
+            new RefusedClaim(
+                packet.id(), carol, Amount.fen(300), "lost", T0.plusSeconds(6), created));
+
+    ledger().pay(List.of(task(packet, bob, 300), task(packet, carol, 300)));
+
+    assertThat(packets().refusedClaims(1_000))
+        .filteredOn(claim -> claim.packetId() == packet.id())
+        .singleElement()
+        .satisfies(
+            claim -> {
+              assertThat(claim.userId()).isEqualTo(bob);
+              assertThat(claim.packetCreatedAt()).isEqualTo(older);
+            });
   }
 
   private List<String> refusedUsers(Packet packet) {

@@ -10,6 +10,7 @@ import hongbao.core.packet.StuckRefund;
 import hongbao.testkit.MemoryBooks.PacketRow;
 import hongbao.testkit.MemoryBooks.Transfer;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -275,13 +276,21 @@ public final class MemoryPacketStore implements PacketStore {
     synchronized (books) {
       checkUp();
       return new ArrayList<>(books.refusedClaims.values())
-          .stream()
-              .filter(
-                  claim ->
-                      grabsOf(claim.packetId()).noneMatch(t -> t.userId().equals(claim.userId())))
-              .limit(limit)
-              .toList();
+          .stream().filter(claim -> !paidAsNamed(claim)).limit(limit).toList();
     }
+  }
+
+  /** Whether the ledger paid the claim's grab, of the packet creation its receipt named. */
+  private boolean paidAsNamed(RefusedClaim claim) {
+    PacketRow row = books.packets.get(claim.packetId());
+    boolean samePacket =
+        claim.packetCreatedAt() == null
+            || (row != null
+                && row.packet
+                    .createdAt()
+                    .truncatedTo(ChronoUnit.MILLIS)
+                    .equals(claim.packetCreatedAt()));
+    return samePacket && grabsOf(claim.packetId()).anyMatch(t -> t.userId().equals(claim.userId()));
   }
 
   @Override

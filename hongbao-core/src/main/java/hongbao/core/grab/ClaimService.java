@@ -166,7 +166,12 @@ public final class ClaimService {
   private ClaimOutcome refuse(GrabReceipt receipt, String reason) {
     packets.recordRefusedClaim(
         new RefusedClaim(
-            receipt.packetId(), receipt.userId(), receipt.amount(), reason, clock.instant()));
+            receipt.packetId(),
+            receipt.userId(),
+            receipt.amount(),
+            reason,
+            clock.instant(),
+            receipt.packetCreatedAt()));
     return new ClaimOutcome.Refused(receipt.amount(), reason);
   }
 }

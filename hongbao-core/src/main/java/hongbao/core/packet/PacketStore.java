@@ -85,7 +85,8 @@ public interface PacketStore {
   /**
    * Refused claims whose grab the ledger has still not paid, oldest first. One paid since (a worker
    * that polled its payout before the loss committed it after the claim read the ledger, or an
-   * operator's retry of its dead letter) was not lost after all.
+   * operator's retry of its dead letter) was not lost after all; a payment of the ledger's packet
+   * does not pay a claim whose receipt named another packet's creation under the same id.
    */
   List<RefusedClaim> refusedClaims(int limit);
 
