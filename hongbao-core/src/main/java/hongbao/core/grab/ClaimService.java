@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -125,7 +126,8 @@ public final class ClaimService {
    * beyond the payouts still owed to the packet's other grabs. Those (waiting, or dead-lettered for
    * a retry) were counted when the packet closed; a grab that only this receipt remembers was not,
    * and paid from their money it would leave one of them unpaid for good. The store is read before
-   * the ledger: a payout made in between is then counted twice, refusing, never missed.
+   * the ledger: another grab's payout made in between is then counted twice, refusing, never
+   * missed; this grab's own is seen, and answered as paid.
    */
   private ClaimOutcome payFromLedger(GrabReceipt receipt, Packet packet) {
     long id = receipt.packetId();
@@ -138,7 +140,14 @@ public final class ClaimService {
                         "redis",
                         "too many payouts wait to tell what packet " + id + " still owes",
                         null));
-    Amount paid = packets.paidGrabs(id).values().stream().reduce(Amount.ZERO, Amount::plus);
+    Map<String, Amount> paidGrabs = packets.paidGrabs(id);
+    Amount paidToUser = paidGrabs.get(receipt.userId());
+    if (paidToUser != null) {
+      // Paid since the claim first read the ledger: a worker committed a batch it had polled
+      // before the loss. Counted among the packet's payouts below, it would refuse its own grab.
+      return new ClaimOutcome.Paid(paidToUser);
+    }
+    Amount paid = paidGrabs.values().stream().reduce(Amount.ZERO, Amount::plus);
     Amount free = packet.amount().minus(paid).minus(packets.refunded(id)).minus(owed);
     if (free.fen() < receipt.amount().fen()) {
       return refuse(

@@ -6,10 +6,13 @@ import hongbao.core.grab.ClaimOutcome;
 import hongbao.core.grab.ClaimService;
 import hongbao.core.grab.GrabOutcome;
 import hongbao.core.grab.GrabReceipt;
+import hongbao.core.grab.GrabStore;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.PacketStore;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -53,6 +56,65 @@ class ClaimWhilePaidTest {
     assertThat(claims.claim(packet, "bob", "receipt")).isEqualTo(new ClaimOutcome.Paid(share));
     assertThat(world.packets.paidGrabs(packet))
         .containsExactlyEntriesOf(java.util.Map.of("bob", share));
+  }
+
+  /**
+   * The packet closed at its expiry with both its grabs recorded and their payouts waiting, and its
+   * keys then aged out of the store. Bob claims his share just as the worker pays the two: the
+   * claim finds his grab unpaid, then the packet's whole amount paid. His own payment among them,
+   * the claim answers PAID, not a refusal of a grab the ledger just paid.
+   */
+  @Test
+  void claim_ofAGrabPaidWhileTheClaimWeighsTheEscrow_isPaid() {
+    long packet = world.aliceSendsFixed(200, 2);
+    GrabOutcome.Grabbed bobs =
+        (GrabOutcome.Grabbed) world.grab.grab(packet, "bob", null).toCompletableFuture().join();
+    assertThat(world.grab.grab(packet, "carol", null).toCompletableFuture().join())
+        .isInstanceOf(GrabOutcome.Grabbed.class);
+    world.clock.advance(Duration.ofSeconds(601));
+    world.sweepers.getFirst().sweepOnce();
+    assertThat(world.packets.closedAmong(List.of(packet))).containsExactly(packet);
+    world.clock.advance(world.keyGrace.plusMinutes(1));
+    assertThat(world.store.state(packet)).isEmpty();
+
+    var claims =
+        new ClaimService(
+            new OneReceipt(new GrabReceipt(packet, "bob", bobs.amount(), bobs.seq(), World.START)),
+            world.packets,
+            payingAsTheOwedAreRead(),
+            world.arming,
+            world.ledger,
+            world.clock);
+
+    assertThat(claims.claim(packet, "bob", "receipt"))
+        .isEqualTo(new ClaimOutcome.Paid(Amount.fen(100)));
+    assertThat(world.packets.paidGrabs(packet))
+        .containsOnlyKeys("bob", "carol")
+        .allSatisfy((user, paid) -> assertThat(paid).isEqualTo(Amount.fen(100)));
+  }
+
+  /** The world's store, with the worker paying and acking everything as the owed are read. */
+  private GrabStore payingAsTheOwedAreRead() {
+    return (GrabStore)
+        Proxy.newProxyInstance(
+            GrabStore.class.getClassLoader(),
+            new Class<?>[] {GrabStore.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("owedToOthers")) {
+                int paid = 0;
+                for (int round = 0; round < 5; round++) {
+                  paid += world.workers.getFirst().worker().payOnce();
+                }
+                assertThat(paid)
+                    .as("both waiting payouts are paid as the claim reads what they are owed")
+                    .isEqualTo(2);
+              }
+              try {
+                return method.invoke(world.store, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
   }
 
   /**
