@@ -1,6 +1,7 @@
 package hongbao.app.drill;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import hongbao.app.embedded.EmbeddedRedis;
 import hongbao.app.support.Backends;
@@ -12,6 +13,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -58,8 +60,35 @@ final class DrillRig implements AutoCloseable {
     }
   }
 
+  /**
+   * Waits until no client of this Redis is blocked in a read: once payouts are switched off, a
+   * worker's poll that began before then has returned (with whatever it found, which the worker
+   * then holds until payouts resume), and no other begins.
+   */
+  void awaitNoPollInProgress() {
+    RedisClient client = RedisClient.create(redis.url());
+    try (var connection = client.connect()) {
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .pollInterval(Duration.ofMillis(50))
+          .until(() -> connection.sync().info("clients").contains("blocked_clients:0\r\n"));
+    } finally {
+      client.shutdown();
+    }
+  }
+
   /** What the append-only file holds now: a point to cut it back to with {@link #powerLoss}. */
   long aofBytes() {
+    // With appendfsync everysec Redis may answer a write before it writes it to the file (it puts
+    // the write off while a slow fsync runs): a cut at the length read then would lose a write the
+    // drill means to keep. Written before each answer from here on, and everything held back
+    // written before this one's, the length is exact.
+    RedisClient client = RedisClient.create(redis.url());
+    try (var connection = client.connect()) {
+      connection.sync().configSet("appendfsync", "always");
+    } finally {
+      client.shutdown();
+    }
     try {
       return Files.size(redis.aof());
     } catch (IOException e) {

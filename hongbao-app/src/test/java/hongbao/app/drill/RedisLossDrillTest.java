@@ -114,6 +114,7 @@ class RedisLossDrillTest {
     String sender = "rc-sender-" + run;
     api.topUp(sender, 10_000);
     payouts(parts, false);
+    rig.awaitNoPollInProgress();
     String packet = sendFixed(api, sender, 200, 2, 1);
     List<String> users = List.of("rc-" + run + "-0", "rc-" + run + "-1");
     List<String> receipts = new ArrayList<>();
@@ -129,7 +130,9 @@ class RedisLossDrillTest {
 
     rig.flushRedis();
 
-    // Payouts are still off, so nothing a worker held in memory has been paid yet.
+    // No worker polled the two payouts (none was polling once payouts were off), and Redis lost
+    // them: the flush also switched payouts back on (a switch Redis does not hold is on), with
+    // nothing left to pay.
     assertThat(paid(parts, packet)).isEmpty();
     assertThat(parts.reconciler().reconcile().discrepancies())
         .containsExactly(
