@@ -75,6 +75,13 @@ public final class RedisGrabStore implements GrabStore {
    */
   static final int CLOSE_SCAN_MAX = 50_000;
 
+  /**
+   * How far a claim looks through a shard's payout streams for what a packet's other grabs are
+   * owed; a longer stream answers the claim 503. Lower than a close's: a claim is a user's request,
+   * and one repeated with the same receipt (it is refused each time) must not hold Redis for long.
+   */
+  static final int OWED_SCAN_MAX = 5_000;
+
   private final RedisLink redis;
   private final RedisKeys keys;
   private final Duration keyGrace;
@@ -302,7 +309,7 @@ public final class RedisGrabStore implements GrabStore {
             new String[] {payouts, RedisKeys.deadLettersOf(payouts)},
             Long.toString(packetId),
             userId,
-            Integer.toString(CLOSE_SCAN_MAX));
+            Integer.toString(OWED_SCAN_MAX));
     if (reply == -2L) {
       return Optional.empty();
     }

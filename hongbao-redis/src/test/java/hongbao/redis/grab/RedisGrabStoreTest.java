@@ -15,6 +15,7 @@ import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketType;
 import hongbao.redis.RedisKeys;
 import hongbao.redis.TestRedis;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.time.Instant;
@@ -328,6 +329,39 @@ class RedisGrabStoreTest {
         .extracting(GrabRecord::seq)
         .containsExactlyElementsOf(IntStream.rangeClosed(1, shares).boxed().toList());
     assertThat(connection.sync().xlen(keys.payoutsOf(id))).isGreaterThanOrEqualTo(shares);
+  }
+
+  /**
+   * A claim does not look through a longer payout stream than {@link RedisGrabStore#OWED_SCAN_MAX}:
+   * what the packet's other grabs are owed is then not told (the claim answers 503), and told again
+   * once the stream is short enough.
+   */
+  @Test
+  void owedToOthers_beyondTheScanLimit_isNotTold() {
+    RedisKeys ownKeys = TestRedis.freshKeys(1);
+    var ownStore = new RedisGrabStore(connection, ownKeys, Duration.ofDays(1));
+    long id = TestRedis.newPacketId();
+    String payouts = ownKeys.payoutsOf(id);
+    try {
+      connection
+          .sync()
+          .eval(
+              "for i = 1, tonumber(ARGV[1]) do"
+                  + " redis.call('XADD', KEYS[1], '*', 'p', ARGV[2], 'u', 'u' .. i, 'a', '1') end"
+                  + " return 1",
+              ScriptOutputType.INTEGER,
+              new String[] {payouts},
+              Integer.toString(RedisGrabStore.OWED_SCAN_MAX + 1),
+              Long.toString(id));
+
+      assertThat(ownStore.owedToOthers(id, "u1")).isEmpty();
+
+      connection.sync().xtrim(payouts, RedisGrabStore.OWED_SCAN_MAX);
+      assertThat(ownStore.owedToOthers(id, "bob"))
+          .contains(Amount.fen(RedisGrabStore.OWED_SCAN_MAX));
+    } finally {
+      TestRedis.deleteAll(connection, ownKeys);
+    }
   }
 
   @Test
