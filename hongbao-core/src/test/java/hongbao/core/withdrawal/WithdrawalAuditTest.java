@@ -334,4 +334,26 @@ class WithdrawalAuditTest {
 
     assertThat(audit.discrepancies()).isEmpty();
   }
+
+  /**
+   * The statement of a day before the window, read for a withdrawal requested then, is not judged
+   * again as a whole: its other lines, an unknown payment among them, were the business of the
+   * audits whose window held that day, and are not each looked up here.
+   */
+  @Test
+  void aDayBeforeTheWindow_isReadOnlyForTheWindowsWithdrawals() {
+    Instant requested = Instant.parse("2026-11-16T10:00:00Z");
+    Withdrawal doubted = settled(6, requested, NOW.minusSeconds(60));
+    statement.add(new StatementLine(doubted.outTradeNo(), A, true, requested.plusSeconds(1)));
+    statement.add(new StatementLine("W-someone-else", A, true, requested.plusSeconds(2)));
+    Withdrawal earlier = withdrawal(7, WithdrawalStatus.SUCCEEDED, requested);
+    older.add(new Booked(earlier, A, A, ZERO, ZERO));
+    statement.add(new StatementLine(earlier.outTradeNo(), Amount.fen(1), true, requested));
+
+    assertThat(audit.discrepancies()).isEmpty();
+
+    statement.add(new StatementLine("W-unknown-today", A, true, NOW.minusSeconds(30)));
+    assertThat(audit.discrepancies())
+        .containsExactly("out-trade-no W-unknown-today: paid at the gateway but unknown here");
+  }
 }
