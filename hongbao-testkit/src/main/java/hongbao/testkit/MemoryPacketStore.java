@@ -267,7 +267,8 @@ public final class MemoryPacketStore implements PacketStore {
   public void recordRefusedClaim(RefusedClaim claim) {
     synchronized (books) {
       checkUp();
-      books.refusedClaims.putIfAbsent(claim.packetId() + ":" + claim.userId(), claim);
+      books.refusedClaims.putIfAbsent(
+          claim.packetId() + ":" + claim.userId() + ":" + claim.packetCreatedAt(), claim);
     }
   }
 
