@@ -438,7 +438,8 @@ public final class PostgresLedger implements Ledger {
    * tasks. The escrow keeps its packet's creation time ({@code opened_at}, V16) and the task the
    * one the grab store held; they differ, so the batch is refused and the task dead-lettered, not
    * paid from the newer packet's money. Escrows opened before V16, and tasks that do not say
-   * (queued by an older version, or claimed from a receipt), are not checked.
+   * (queued by an older version, or claimed from a receipt sealed before version 2), are not
+   * checked.
    */
   private static void refuseAnotherPacketsTasks(List<PayoutTask> tasks, Map<Long, Long> openedAt) {
     if (openedAt.isEmpty()) {

@@ -455,10 +455,9 @@ public final class Reconciler {
           "packet %d: the close claimed %s but the escrow had only %s to refund"
               .formatted(packet.id(), tombstone.get().closedRemainder(), refunded));
     }
-    // Refunded, or closed with nothing left to refund (its dead letters took the remainder), the
-    // packet owes no one a share the ledger does not show: what the escrow still holds is named
-    // here
-    // too, not only by the dead letters that Redis could lose.
+    // Refunded, or closed with nothing left to refund (its dead letters took the remainder): what
+    // the escrow still holds beyond what the ledger paid and refunded is named here by the
+    // packet's own numbers, not only by the dead letters owed it, which Redis could lose.
     boolean settled = refunded.isPositive() || (tombstone.isPresent() && closed);
     if (settled && !paidSum.plus(refunded).equals(packet.amount())) {
       problems.add(
