@@ -54,9 +54,10 @@ public final class WithdrawalAudit implements Audit {
   /**
    * The oldest statement read, in days before today, however old a withdrawal in the window: one
    * created earlier and settled within the window is not called missing at the gateway (its first
-   * day is not read), and one pending that long is reported stuck anyway.
+   * day is not read), and one pending that long is reported stuck anyway. The day before the
+   * longest window (31 days) is always read.
    */
-  static final int STATEMENT_DAYS_MAX = 31;
+  static final int STATEMENT_DAYS_MAX = 32;
 
   private final WithdrawalBooks books;
   private final GatewayStatements statements;
@@ -131,7 +132,8 @@ public final class WithdrawalAudit implements Audit {
     for (LocalDate day = oldest; !day.isAfter(today.plusDays(1)); day = day.plusDays(1)) {
       try {
         // A day before the window's is read only for the window's withdrawals requested then:
-        // its other lines were checked by the audits whose window held that day.
+        // its other lines are the business of the audits whose window held that day (which also
+        // said so if its statement could not be read then).
         boolean windowDay = !day.isBefore(windowDays);
         for (StatementLine line : statements.statement(day)) {
           if (windowDay || windowTradeNos.contains(line.outTradeNo())) {
@@ -227,6 +229,11 @@ public final class WithdrawalAudit implements Audit {
     return LocalDate.ofInstant(w.createdAt(), ZoneOffset.UTC);
   }
 
+  /** The last day the gateway may book a withdrawal on: {@link #BOOKING_LAG} after it settled. */
+  private static LocalDate lastBookingDay(Withdrawal w) {
+    return LocalDate.ofInstant(w.updatedAt().plus(BOOKING_LAG), ZoneOffset.UTC);
+  }
+
   /**
    * Whether the statement of every day (UTC) the gateway may have booked the withdrawal on was
    * read: from the day it was created to the day it reached its status here, {@link #BOOKING_LAG}
@@ -234,7 +241,7 @@ public final class WithdrawalAudit implements Audit {
    */
   private static boolean bookingDaysCame(
       Withdrawal w, LocalDate from, LocalDate to, Set<LocalDate> missing) {
-    LocalDate last = LocalDate.ofInstant(w.updatedAt().plus(BOOKING_LAG), ZoneOffset.UTC);
+    LocalDate last = lastBookingDay(w);
     if (createdOn(w).isBefore(from) || last.isAfter(to)) {
       return false;
     }
@@ -267,6 +274,13 @@ public final class WithdrawalAudit implements Audit {
               : "%s: SUCCEEDED here but FAILED at the gateway".formatted(name(w)));
     }
     StatementLine line = paid.getFirst();
+    LocalDate booked = LocalDate.ofInstant(line.at(), ZoneOffset.UTC);
+    if (w.status() == WithdrawalStatus.SUCCEEDED && booked.isAfter(lastBookingDay(w))) {
+      // Its payment cannot be booked this late: a second one, whose first is on a day not read.
+      return Optional.of(
+          "%s: paid at the gateway on %s, after it settled here on %s"
+              .formatted(name(w), booked, LocalDate.ofInstant(w.updatedAt(), ZoneOffset.UTC)));
+    }
     if (w.status() == WithdrawalStatus.FAILED) {
       return Optional.of(
           "%s: paid %s at the gateway but FAILED here".formatted(name(w), line.amount()));

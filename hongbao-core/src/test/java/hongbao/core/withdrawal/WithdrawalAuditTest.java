@@ -356,4 +356,36 @@ class WithdrawalAuditTest {
     assertThat(audit.discrepancies())
         .containsExactly("out-trade-no W-unknown-today: paid at the gateway but unknown here");
   }
+
+  /**
+   * Settled days before the window, its payment on a day the audit no longer reads, and paid again
+   * within the window: the second payment is booked after the last day the first could be, and is
+   * named as such.
+   */
+  @Test
+  void aSecondPaymentWithinTheWindow_ofOneSettledBeforeIt_isNamed() {
+    Instant requested = Instant.parse("2026-11-16T10:00:00Z");
+    Withdrawal w =
+        new Withdrawal(
+            8,
+            "alice",
+            A,
+            Withdrawal.outTradeNo(8, 0),
+            WithdrawalStatus.SUCCEEDED,
+            "G-8",
+            "x",
+            1,
+            0,
+            0,
+            requested,
+            requested.plusSeconds(30));
+    older.add(new Booked(w, A, A, ZERO, ZERO));
+    statement.add(new StatementLine(w.outTradeNo(), A, true, requested.plusSeconds(1)));
+    statement.add(new StatementLine(w.outTradeNo(), A, true, NOW.minus(Duration.ofHours(20))));
+
+    assertThat(audit.discrepancies())
+        .containsExactly(
+            "withdrawal 8 (%s, SUCCEEDED): paid at the gateway on 2026-11-20, after it settled here on 2026-11-16"
+                .formatted(w.outTradeNo()));
+  }
 }
