@@ -55,7 +55,7 @@ class ActivityLossDrillTest {
 
     String a = Activities.send(api, sender, activity, 300, 3, 600);
     String b = Activities.send(api, sender, activity, 300, 3, 600);
-    String closing = Activities.send(api, sender, activity, 300, 3, 1);
+    String closing = Activities.send(api, sender, activity, 300, 3, 3);
     assertThat(grab(api, both, a).getString("outcome")).isEqualTo("GRABBED");
     assertThat(grab(api, both, b).getString("outcome")).isEqualTo("GRABBED");
     assertThat(grab(api, closedToo, closing).getString("outcome")).isEqualTo("GRABBED");

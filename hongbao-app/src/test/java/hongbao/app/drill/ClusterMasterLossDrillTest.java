@@ -97,14 +97,16 @@ class ClusterMasterLossDrillTest {
     for (int u = 0; u < 5; u++) {
       grab(api, "cm-" + run + "-a" + u, paidPacket);
     }
-    // 900 in 3 shares on the same master; 2 grabbed, paid; it expires in a few seconds. Packets
-    // sent to land there that land elsewhere expire too, and go back whole.
+    // 900 in 3 shares on the same master; 2 grabbed, paid; it expires in ten seconds, long enough
+    // for the grabs however slow finding its master is, and before the drill looks for its refund.
+    // Packets sent to land there that land elsewhere expire too, and go back whole.
     List<String> strays = new ArrayList<>();
     String expiring =
-        landing(port -> port == victim, () -> sendFixed(api, sender, 900, 3, 3), strays);
+        landing(port -> port == victim, () -> sendFixed(api, sender, 900, 3, 10), strays);
     spent += 900L * (strays.size() + 1);
-    grab(api, "cm-" + run + "-e0", expiring);
-    grab(api, "cm-" + run + "-e1", expiring);
+    for (String user : List.of("cm-" + run + "-e0", "cm-" + run + "-e1")) {
+      assertThat(grab(api, user, expiring).getString("outcome")).isEqualTo("GRABBED");
+    }
     drained(parts);
     // 600 in 6 shares on the same master; 3 grabbed while payouts are off: their payout tasks wait
     // in the master's streams, and only their receipts will remember them once it is lost.

@@ -251,34 +251,37 @@ class FaultDrillTest {
     Parts parts = service.hongbao().parts();
     String sender = "refund-failing-sender";
     api.topUp(sender, 10_000);
-    String failing = sendFixed(api, sender, 1000, 10, 1);
-    String other = sendFixed(api, sender, 1000, 10, 1);
-    long failingId = decode(failing);
-    grab(api, "refund-failing-grabber", failing);
-    grab(api, "refund-failing-grabber", other);
-    // The database refuses to close one packet: an error that is neither an outage nor a refusal
-    // of the books.
+    // The database refuses to close one packet (the sender's of 1000 fen): an error that is
+    // neither an outage nor a refusal of the books. In place before the packets are sent, as they
+    // expire a moment later.
     service
         .books()
         .execute(
             """
         CREATE FUNCTION fail_close() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
-            IF NEW.id = %d AND NEW.closed_at IS NOT NULL THEN
+            IF NEW.sender = '%s' AND NEW.amount = 1000 AND NEW.closed_at IS NOT NULL THEN
                 RAISE EXCEPTION 'the drill fails this refund';
             END IF;
             RETURN NEW;
         END $$"""
-                .formatted(failingId),
+                .formatted(sender),
             "CREATE TRIGGER fail_close BEFORE UPDATE ON packet"
                 + " FOR EACH ROW EXECUTE FUNCTION fail_close()");
+    String failing = sendFixed(api, sender, 1000, 10, 2);
+    String other = sendFixed(api, sender, 1200, 10, 2);
+    long failingId = decode(failing);
+    for (String packet : List.of(failing, other)) {
+      assertThat(grab(api, "refund-failing-grabber", packet).getString("outcome"))
+          .isEqualTo("GRABBED");
+    }
 
     // The other packet is refunded behind it; the failing one is tried again and again.
     await()
         .atMost(Duration.ofSeconds(30))
         .until(
             () ->
-                refunded(parts, decode(other)) == 900
+                refunded(parts, decode(other)) == 1080
                     && service
                             .books()
                             .value("SELECT refund_attempts FROM packet WHERE id = ?", failingId)
@@ -327,7 +330,7 @@ class FaultDrillTest {
     Parts parts = service.hongbao().parts();
     String sender = "grace-sender";
     api.topUp(sender, 1_000);
-    String packet = sendFixed(api, sender, 300, 3, 1);
+    String packet = sendFixed(api, sender, 300, 3, 3);
     long id = decode(packet);
     grab(api, "grace-a", packet);
     grab(api, "grace-b", packet);
@@ -363,7 +366,7 @@ class FaultDrillTest {
     Parts parts = service.hongbao().parts();
     String sender = "grace-dead-sender";
     api.topUp(sender, 1_000);
-    String packet = sendFixed(api, sender, 300, 3, 1);
+    String packet = sendFixed(api, sender, 300, 3, 3);
     long id = decode(packet);
     grab(api, "grace-dead-a", packet);
     grab(api, "grace-dead-b", packet);

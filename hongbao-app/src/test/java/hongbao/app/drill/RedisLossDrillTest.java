@@ -60,8 +60,8 @@ class RedisLossDrillTest {
     for (int u = 0; u < 5; u++) {
       grab(api, "rl-" + run + "-a" + u, paidPacket);
     }
-    // 900 in 3 shares; 2 grabbed, paid; it expires in a second.
-    String expiring = sendFixed(api, sender, 900, 3, 1);
+    // 900 in 3 shares; 2 grabbed, paid; it expires in three seconds.
+    String expiring = sendFixed(api, sender, 900, 3, 3);
     grab(api, "rl-" + run + "-e0", expiring);
     grab(api, "rl-" + run + "-e1", expiring);
     drained(parts);
@@ -115,7 +115,7 @@ class RedisLossDrillTest {
     api.topUp(sender, 10_000);
     payouts(parts, false);
     rig.awaitNoPollInProgress();
-    String packet = sendFixed(api, sender, 200, 2, 1);
+    String packet = sendFixed(api, sender, 200, 2, 3);
     List<String> users = List.of("rc-" + run + "-0", "rc-" + run + "-1");
     List<String> receipts = new ArrayList<>();
     for (String user : users) {
