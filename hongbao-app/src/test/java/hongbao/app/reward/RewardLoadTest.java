@@ -242,10 +242,10 @@ class RewardLoadTest {
     System.out.printf(
         "pushed %d at %.0f/s, %.1f times the limit of %d/s%n",
         rewards, offeredPerSecond, offeredPerSecond / rate, rate);
-    // Half again the limit at least: this JVM's sender, sharing two cores with the other test
-    // fork, reached 391-550/s in fresh-clone CI runs (2-2.75 times the limit), and anything well
-    // above the limit shows the bucket at work.
-    assertThat(offeredPerSecond).as("offered well above the rate").isGreaterThan(1.5 * rate);
+    // Above the limit: this JVM's sender, sharing two cores with the other test fork, reached
+    // 391-550/s in fresh-clone CI runs (2-2.75 times the limit) and 249/s beside a second build;
+    // anything above the limit shows the bucket at work.
+    assertThat(offeredPerSecond).as("offered above the rate").isGreaterThan((double) rate);
 
     // Let it run past the burst into the steady rate, then fuse the type.
     await()
@@ -254,9 +254,8 @@ class RewardLoadTest {
     putType(type, "ITEM", rate, "EXPRESS", true);
     long fusedAt = System.currentTimeMillis();
     // Every instance sees the fuse within a refresh (one second); events already past the bucket
-    // reach the issuer within milliseconds after it.
-    Thread.sleep(2_000);
-    int issuedFused = issuer.snapshot().issuedByType().get(type);
+    // reach the issuer after it, within milliseconds unless the loaded machine stalls.
+    int issuedFused = issuedOnceStill(type);
     Thread.sleep(3_000);
     assertThat(issuer.snapshot().issuedByType().get(type))
         .as("nothing issued while fused")
@@ -302,5 +301,24 @@ class RewardLoadTest {
     // a quarter of a one-second one.
     assertThat(maxInFive).isLessThanOrEqualTo((int) (5 * rate + burst + rate / 4));
     assertThat(maxInSecond).isLessThanOrEqualTo((int) (rate + burst + rate / 4));
+  }
+
+  /**
+   * What the issuer has issued of {@code type} once a second has passed without any more, after the
+   * fuse's refresh: events already past the bucket have arrived. Issuing on at the rate, it never
+   * is still, and that fails.
+   */
+  private int issuedOnceStill(String type) throws InterruptedException {
+    Thread.sleep(1_000);
+    int before = issuer.snapshot().issuedByType().get(type);
+    for (int second = 0; second < 20; second++) {
+      Thread.sleep(1_000);
+      int now = issuer.snapshot().issuedByType().get(type);
+      if (now == before) {
+        return now;
+      }
+      before = now;
+    }
+    throw new AssertionError("still issuing " + type + " twenty seconds after the fuse");
   }
 }
