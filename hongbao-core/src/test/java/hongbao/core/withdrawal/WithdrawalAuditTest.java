@@ -82,24 +82,27 @@ class WithdrawalAuditTest {
     return w;
   }
 
-  /** A SUCCEEDED withdrawal, its books consistent. */
+  /** A SUCCEEDED withdrawal, its books consistent, in the window's books. */
   private Withdrawal settled(long id, Instant created, Instant settled) {
-    Withdrawal w =
-        new Withdrawal(
-            id,
-            "alice",
-            A,
-            Withdrawal.outTradeNo(id, 0),
-            WithdrawalStatus.SUCCEEDED,
-            "G-" + id,
-            "x",
-            1,
-            0,
-            0,
-            created,
-            settled);
+    Withdrawal w = succeeded(id, created, settled);
     booked.add(new Booked(w, A, A, ZERO, ZERO));
     return w;
+  }
+
+  private static Withdrawal succeeded(long id, Instant created, Instant settled) {
+    return new Withdrawal(
+        id,
+        "alice",
+        A,
+        Withdrawal.outTradeNo(id, 0),
+        WithdrawalStatus.SUCCEEDED,
+        "G-" + id,
+        "x",
+        1,
+        0,
+        0,
+        created,
+        settled);
   }
 
   private void paidAtGateway(Withdrawal w, Amount amount) {
@@ -365,20 +368,7 @@ class WithdrawalAuditTest {
   @Test
   void aSecondPaymentWithinTheWindow_ofOneSettledBeforeIt_isNamed() {
     Instant requested = Instant.parse("2026-11-16T10:00:00Z");
-    Withdrawal w =
-        new Withdrawal(
-            8,
-            "alice",
-            A,
-            Withdrawal.outTradeNo(8, 0),
-            WithdrawalStatus.SUCCEEDED,
-            "G-8",
-            "x",
-            1,
-            0,
-            0,
-            requested,
-            requested.plusSeconds(30));
+    Withdrawal w = succeeded(8, requested, requested.plusSeconds(30));
     older.add(new Booked(w, A, A, ZERO, ZERO));
     statement.add(new StatementLine(w.outTradeNo(), A, true, requested.plusSeconds(1)));
     statement.add(new StatementLine(w.outTradeNo(), A, true, NOW.minus(Duration.ofHours(20))));
