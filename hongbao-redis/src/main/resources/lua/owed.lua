@@ -4,11 +4,13 @@ owed.lua: what a packet's payout tasks still owe its grabbers other than one use
 KEYS[1] payout stream  hb:{sNNN}:payouts
 KEYS[2] dead letters   hb:{sNNN}:payouts:dead
 ARGV[1] packetId   ARGV[2] the user left out   ARGV[3] scan limit: the most entries of either
-        stream to look through
+        stream to look through   ARGV[4] the packet's creation, epoch ms ('' when not known)
 
 Reply (integer): the fen the packet's tasks of other users come to, waiting and dead-lettered
 (an operator may still retry those, and the escrow must still hold their money); -2 when either
-stream is longer than the scan limit, so the sum cannot be told.
+stream is longer than the scan limit, so the sum cannot be told. A task naming another creation
+(`c`) is another packet's under a reused id and owes nothing from this escrow; a task naming none
+(queued by an older version), or a claim that knows none, counts: a claim refused, never overpaid.
 
 Read by a claim that the ledger pays directly (the store no longer holds the packet's grabs): the
 escrow's money owed to these tasks is not the claim's. As close.lua, it looks at a whole shard's
@@ -21,7 +23,7 @@ local owed = 0
 for k = 1, 2 do
   for _, entry in ipairs(redis.call('XRANGE', KEYS[k], '-', '+')) do
     local fields = entry[2]
-    local packet, user, fen
+    local packet, user, fen, created
     for i = 1, #fields, 2 do
       if fields[i] == 'p' then
         packet = fields[i + 1]
@@ -29,9 +31,12 @@ for k = 1, 2 do
         user = fields[i + 1]
       elseif fields[i] == 'a' then
         fen = fields[i + 1]
+      elseif fields[i] == 'c' then
+        created = fields[i + 1]
       end
     end
-    if packet == ARGV[1] and user ~= ARGV[2] then
+    local sameCreation = ARGV[4] == '' or created == nil or created == '' or created == ARGV[4]
+    if packet == ARGV[1] and user ~= ARGV[2] and sameCreation then
       owed = owed + tonumber(fen)
     end
   end

@@ -271,8 +271,9 @@ public final class MemoryGrabStore implements GrabStore {
   }
 
   @Override
-  public synchronized Optional<Amount> owedToOthers(long packetId, String userId) {
-    return Optional.of(queue.owedToOthers(packetId, userId));
+  public synchronized Optional<Amount> owedToOthers(
+      long packetId, Instant packetCreatedAt, String userId) {
+    return Optional.of(queue.owedToOthers(packetId, packetCreatedAt, userId));
   }
 
   @Override

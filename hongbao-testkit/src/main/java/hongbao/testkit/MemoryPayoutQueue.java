@@ -212,13 +212,21 @@ public final class MemoryPayoutQueue implements PayoutQueue {
         .reduce(Amount.ZERO, Amount::plus);
   }
 
-  /** What the packet's tasks of users other than {@code userId} come to, waiting or dead. */
-  public synchronized Amount owedToOthers(long packetId, String userId) {
+  /**
+   * What the packet's tasks of users other than {@code userId} come to, waiting or dead: those of
+   * another creation under the id left out, unless either side does not say (as {@code owed.lua}).
+   */
+  public synchronized Amount owedToOthers(long packetId, Instant packetCreatedAt, String userId) {
     return java.util.stream.Stream.concat(
             state.entries.values().stream(), state.dead.stream().map(DeadLetter::task))
         .filter(t -> t.packetId() == packetId && !t.userId().equals(userId))
+        .filter(t -> sameCreation(t.packetCreatedAt(), packetCreatedAt))
         .map(PayoutTask::amount)
         .reduce(Amount.ZERO, Amount::plus);
+  }
+
+  private static boolean sameCreation(Instant task, Instant meant) {
+    return task == null || meant == null || task.toEpochMilli() == meant.toEpochMilli();
   }
 
   /** Tasks not yet acknowledged, in append order: what the grab store counts as pending pay. */

@@ -133,7 +133,7 @@ public final class ClaimService {
     long id = receipt.packetId();
     Amount owed =
         store
-            .owedToOthers(id, receipt.userId())
+            .owedToOthers(id, receipt.packetCreatedAt(), receipt.userId())
             .orElseThrow(
                 () ->
                     new Unavailable(

@@ -743,7 +743,7 @@ class ReconcilerTest {
     }
 
     @Override
-    public Optional<Amount> owedToOthers(long packetId, String userId) {
+    public Optional<Amount> owedToOthers(long packetId, Instant packetCreatedAt, String userId) {
       throw new UnsupportedOperationException();
     }
 

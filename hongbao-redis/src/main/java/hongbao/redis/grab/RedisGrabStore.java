@@ -300,7 +300,7 @@ public final class RedisGrabStore implements GrabStore {
   }
 
   @Override
-  public Optional<Amount> owedToOthers(long packetId, String userId) {
+  public Optional<Amount> owedToOthers(long packetId, Instant packetCreatedAt, String userId) {
     String payouts = keys.payoutsOf(packetId);
     Long reply =
         OWED.run(
@@ -309,7 +309,8 @@ public final class RedisGrabStore implements GrabStore {
             new String[] {payouts, RedisKeys.deadLettersOf(payouts)},
             Long.toString(packetId),
             userId,
-            Integer.toString(OWED_SCAN_MAX));
+            Integer.toString(OWED_SCAN_MAX),
+            packetCreatedAt == null ? "" : Long.toString(packetCreatedAt.toEpochMilli()));
     if (reply == -2L) {
       return Optional.empty();
     }

@@ -354,10 +354,10 @@ class RedisGrabStoreTest {
               Integer.toString(RedisGrabStore.OWED_SCAN_MAX + 1),
               Long.toString(id));
 
-      assertThat(ownStore.owedToOthers(id, "u1")).isEmpty();
+      assertThat(ownStore.owedToOthers(id, null, "u1")).isEmpty();
 
       connection.sync().xtrim(payouts, RedisGrabStore.OWED_SCAN_MAX);
-      assertThat(ownStore.owedToOthers(id, "bob"))
+      assertThat(ownStore.owedToOthers(id, null, "bob"))
           .contains(Amount.fen(RedisGrabStore.OWED_SCAN_MAX));
     } finally {
       TestRedis.deleteAll(connection, ownKeys);
