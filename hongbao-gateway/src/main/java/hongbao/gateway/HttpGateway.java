@@ -40,6 +40,9 @@ public final class HttpGateway implements Gateway, GatewayStatements, AutoClosea
   /** Statements are read by the reconciler, not on a hot path: it may wait longer for them. */
   private static final Duration STATEMENT_TIMEOUT = Duration.ofSeconds(30);
 
+  /** How long, in seconds, an idle connection to the gateway is kept for the next request. */
+  private static final int KEEP_ALIVE_SECONDS = 10;
+
   /** Connections to the gateway: as many as requests may be waiting on it at once. */
   private static final int POOL_SIZE = 64;
 
@@ -61,7 +64,14 @@ public final class HttpGateway implements Gateway, GatewayStatements, AutoClosea
     this.client =
         WebClient.create(
             vertx,
-            new WebClientOptions().setKeepAlive(true).setConnectTimeout((int) timeout.toMillis()),
+            new WebClientOptions()
+                .setKeepAlive(true)
+                // Retire an idle connection before a gateway's own idle timeout can close it
+                // under a transfer: such a transfer has no answer and waits for the polling to
+                // learn its fate. Ten seconds is under the idle timeouts common in front of
+                // payment APIs (the client's default, 60 s, is over most of them).
+                .setKeepAliveTimeout(KEEP_ALIVE_SECONDS)
+                .setConnectTimeout((int) timeout.toMillis()),
             new PoolOptions().setHttp1MaxSize(POOL_SIZE));
     this.base = base.toString().replaceAll("/+$", "");
     this.signature = signature;
