@@ -7,6 +7,7 @@ KEYS[3] payout stream  hb:{sNNN}:payouts
 KEYS[4] dead letters   hb:{sNNN}:payouts:dead
 ARGV[1] now (ms)   ARGV[2] amountIfMissing (fen)   ARGV[3] ttlAt (ms) for a tombstone
 ARGV[4] packetId   ARGV[5] scan limit: the most stream entries to look through
+ARGV[6] the packet's creation, epoch ms ('' when not known)
 
 Replies (integer):
   >= 0  the remainder to refund: total - takenAmount; the same number on every later call
@@ -23,7 +24,9 @@ and the remainder is refunded exactly once. The caller passes what the ledger sa
 - paid - refunded), never the face amount, and the close waits until no payout task of the packet
 waits in the stream; the packet's dead-lettered payouts are taken off the remainder (never below
 0), for an operator may still retry them and the escrow must still hold their money. So the
-tombstone never claims money owed to a grabber.
+tombstone never claims money owed to a grabber. As in owed.lua, a dead letter naming another
+creation (`c`) is another packet's under a reused id and takes nothing off; one naming none, or a
+close that knows none, does: a remainder too small (reported by the reconciler), never too large.
 
 Atomic because a script runs alone on the shard: once it has run, no grab can take a share
 (status C, shares deleted), so grabbed + remainder = total whatever raced with it.
@@ -47,15 +50,18 @@ if not meta[1] then
   local owed = 0
   for _, entry in ipairs(redis.call('XRANGE', KEYS[4], '-', '+')) do
     local fields = entry[2]
-    local packet, fen
+    local packet, fen, created
     for i = 1, #fields, 2 do
       if fields[i] == 'p' then
         packet = fields[i + 1]
       elseif fields[i] == 'a' then
         fen = fields[i + 1]
+      elseif fields[i] == 'c' then
+        created = fields[i + 1]
       end
     end
-    if packet == ARGV[4] then
+    local sameCreation = ARGV[6] == '' or created == nil or created == '' or created == ARGV[6]
+    if packet == ARGV[4] and sameCreation then
       owed = owed + tonumber(fen)
     end
   end

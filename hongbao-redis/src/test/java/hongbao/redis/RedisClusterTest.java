@@ -153,7 +153,7 @@ class RedisClusterTest {
       assertThat(claimed.getFirst()).isInstanceOf(Recovered.Done.class);
       PacketState state = store.state(id).orElseThrow();
       assertThat(state.grabs()).extracting(GrabRecord::userId).containsExactly("alice", "bob");
-      assertThat(store.close(id, Amount.ZERO, T0.plusSeconds(61)))
+      assertThat(store.close(id, null, Amount.ZERO, T0.plusSeconds(61)))
           .isEqualTo(new Closing.Closed(Amount.fen(5)));
     }
     try (var queue = new RedisPayoutQueue(cluster, keys)) {

@@ -219,12 +219,14 @@ public abstract class GrabStoreContract {
             start());
     grab(packet, newUser("a"), start().plusSeconds(1));
 
-    assertThat(store().close(packet.id(), Amount.fen(300), start().plusSeconds(2)))
+    assertThat(
+            store().close(packet.id(), packet.createdAt(), Amount.fen(300), start().plusSeconds(2)))
         .isEqualTo(Closing.NOT_YET);
     Instant after = packet.expiresAt();
-    assertThat(store().close(packet.id(), Amount.fen(300), after))
+    assertThat(store().close(packet.id(), packet.createdAt(), Amount.fen(300), after))
         .isEqualTo(new Closing.Closed(Amount.fen(250)));
-    assertThat(store().close(packet.id(), Amount.fen(300), after.plusSeconds(5)))
+    assertThat(
+            store().close(packet.id(), packet.createdAt(), Amount.fen(300), after.plusSeconds(5)))
         .isEqualTo(new Closing.Closed(Amount.fen(250)));
     assertThat(grab(packet, newUser("b"), after.plusSeconds(1))).isEqualTo(GrabOutcome.EXPIRED);
     assertThat(store().state(packet.id()).orElseThrow().closedRemainder())
@@ -239,7 +241,8 @@ public abstract class GrabStoreContract {
     grab(armed, newUser("a"), start().plusSeconds(1));
     Packet missing = packet(500, 2);
 
-    assertThat(store().close(missing.id(), Amount.fen(500), missing.expiresAt()))
+    assertThat(
+            store().close(missing.id(), missing.createdAt(), Amount.fen(500), missing.expiresAt()))
         .as("no task of this packet waits")
         .isEqualTo(new Closing.Closed(Amount.fen(500)));
     assertThat(
@@ -303,7 +306,7 @@ public abstract class GrabStoreContract {
                 .recover(
                     newPacketId(), List.of(new GrabRecord(claimant, Amount.fen(1), at, 1)), false))
         .containsExactly(Recovered.MISSING);
-    store().close(packet.id(), Amount.fen(3), packet.expiresAt());
+    store().close(packet.id(), packet.createdAt(), Amount.fen(3), packet.expiresAt());
     assertThat(
             store()
                 .recover(

@@ -237,14 +237,17 @@ public final class MemoryGrabStore implements GrabStore {
   }
 
   @Override
-  public synchronized Closing close(long packetId, Amount amountIfMissing, Instant now) {
+  public synchronized Closing close(
+      long packetId, Instant packetCreatedAt, Amount amountIfMissing, Instant now) {
     Slot slot = live(packetId);
     if (slot == null) {
       if (queue.hasTasksOf(packetId)) {
         return Closing.BUSY;
       }
       // As close.lua: the dead-lettered payouts stay in the escrow for a retry.
-      long left = Math.max(0, amountIfMissing.fen() - queue.deadLetteredOf(packetId).fen());
+      long left =
+          Math.max(
+              0, amountIfMissing.fen() - queue.deadLetteredOf(packetId, packetCreatedAt).fen());
       Slot tombstone = new Slot();
       tombstone.total = left;
       tombstone.status = Status.CLOSED;

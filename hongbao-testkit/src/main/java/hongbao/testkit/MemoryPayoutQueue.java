@@ -203,11 +203,16 @@ public final class MemoryPayoutQueue implements PayoutQueue {
     return state.entries.values().stream().anyMatch(t -> t.packetId() == packetId);
   }
 
-  /** What the packet's dead-lettered payouts come to: still owed, for a retry may pay them. */
-  public synchronized Amount deadLetteredOf(long packetId) {
+  /**
+   * What the packet's dead-lettered payouts come to: still owed, for a retry may pay them. Those of
+   * another creation under the id are left out, unless either side does not say (as {@code
+   * close.lua}).
+   */
+  public synchronized Amount deadLetteredOf(long packetId, Instant packetCreatedAt) {
     return state.dead.stream()
         .map(DeadLetter::task)
         .filter(t -> t.packetId() == packetId)
+        .filter(t -> sameCreation(t.packetCreatedAt(), packetCreatedAt))
         .map(PayoutTask::amount)
         .reduce(Amount.ZERO, Amount::plus);
   }

@@ -141,7 +141,7 @@ public final class ExpirySweeper {
     if (held) {
       return refunded(ledger.refund(packet.id(), leftInLedger(packet), now));
     }
-    return switch (store.close(packet.id(), leftInLedger(packet), now)) {
+    return switch (store.close(packet.id(), packet.createdAt(), leftInLedger(packet), now)) {
       case Closing.Closed closed -> refunded(ledger.refund(packet.id(), closed.remainder(), now));
       case Closing.Busy busy -> {
         postpone(packet, now, null);

@@ -30,9 +30,12 @@ public interface GrabStore {
    * Closes an expired packet and returns the amount nobody took. Idempotent: a second close returns
    * the same remainder. A packet the store has no state of is closed with {@code amountIfMissing}
    * (what the ledger says is left) as remainder, and can no longer be armed — but only once no
-   * payout task of it waits, else {@link Closing.Busy}.
+   * payout task of it waits, else {@link Closing.Busy}. The packet's dead-lettered payouts stay in
+   * the escrow, taken off that remainder: those naming another {@code packetCreatedAt} are another
+   * packet's under a reused id and take nothing off; a task naming none, or a {@code null}
+   * creation, does.
    */
-  Closing close(long packetId, Amount amountIfMissing, Instant now);
+  Closing close(long packetId, Instant packetCreatedAt, Amount amountIfMissing, Instant now);
 
   /**
    * Puts grabs the store lost back, each taking its amount out of what is left; with {@code

@@ -733,7 +733,8 @@ class ReconcilerTest {
     }
 
     @Override
-    public Closing close(long packetId, Amount amountIfMissing, Instant now) {
+    public Closing close(
+        long packetId, Instant packetCreatedAt, Amount amountIfMissing, Instant now) {
       throw new UnsupportedOperationException();
     }
 

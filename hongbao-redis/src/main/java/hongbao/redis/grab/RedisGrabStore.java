@@ -270,7 +270,8 @@ public final class RedisGrabStore implements GrabStore {
   }
 
   @Override
-  public Closing close(long packetId, Amount amountIfMissing, Instant now) {
+  public Closing close(
+      long packetId, Instant packetCreatedAt, Amount amountIfMissing, Instant now) {
     String payouts = keys.payoutsOf(packetId);
     String[] scriptKeys = {
       keys.meta(packetId), keys.shares(packetId), payouts, RedisKeys.deadLettersOf(payouts)
@@ -285,7 +286,8 @@ public final class RedisGrabStore implements GrabStore {
             Long.toString(amountIfMissing.fen()),
             Long.toString(nowMillis + keyGrace.toMillis()),
             Long.toString(packetId),
-            Integer.toString(CLOSE_SCAN_MAX));
+            Integer.toString(CLOSE_SCAN_MAX),
+            packetCreatedAt == null ? "" : Long.toString(packetCreatedAt.toEpochMilli()));
     if (reply == -1L) {
       return Closing.NOT_YET;
     }

@@ -185,7 +185,7 @@ class RedisGrabStoreTest {
   void grab_whenGrabbedBeforeAndExpiredAndClosed_stillReturnsAlreadyGrabbed() {
     long id = armLucky(120, 80);
     grab(id, "u1", during());
-    store.close(id, Amount.fen(200), after());
+    store.close(id, null, Amount.fen(200), after());
     assertThat(grab(id, "u1", after())).isEqualTo(new GrabOutcome.AlreadyGrabbed(Amount.fen(120)));
   }
 
@@ -201,7 +201,7 @@ class RedisGrabStoreTest {
     long id = armLucky(100);
     grab(id, "u1", during());
     assertThat(grab(id, "u2", after())).isEqualTo(GrabOutcome.SOLD_OUT);
-    store.close(id, Amount.fen(100), after());
+    store.close(id, null, Amount.fen(100), after());
     assertThat(grab(id, "u2", after())).isEqualTo(GrabOutcome.SOLD_OUT);
   }
 
@@ -215,7 +215,7 @@ class RedisGrabStoreTest {
   @Test
   void grab_whenClosed_returnsExpired() {
     long id = armLucky(100, 100);
-    store.close(id, Amount.fen(200), after());
+    store.close(id, null, Amount.fen(200), after());
     // Even with a clock that lags behind, a closed packet hands out nothing.
     assertThat(grab(id, "u2", during())).isEqualTo(GrabOutcome.EXPIRED);
   }
@@ -367,7 +367,7 @@ class RedisGrabStoreTest {
   @Test
   void close_whenNotExpired_returnsEmptyAndChangesNothing() {
     long id = armLucky(100, 100);
-    assertThat(store.close(id, Amount.fen(200), during())).isEqualTo(Closing.NOT_YET);
+    assertThat(store.close(id, null, Amount.fen(200), during())).isEqualTo(Closing.NOT_YET);
     assertThat(grab(id, "u1", during())).isInstanceOf(GrabOutcome.Grabbed.class);
   }
 
@@ -376,9 +376,9 @@ class RedisGrabStoreTest {
     long id = armLucky(120, 80, 50);
     grab(id, "u1", during());
 
-    assertThat(store.close(id, Amount.fen(250), after()))
+    assertThat(store.close(id, null, Amount.fen(250), after()))
         .isEqualTo(new Closing.Closed(Amount.fen(130)));
-    assertThat(store.close(id, Amount.fen(250), after().plusSeconds(60)))
+    assertThat(store.close(id, null, Amount.fen(250), after().plusSeconds(60)))
         .isEqualTo(new Closing.Closed(Amount.fen(130)));
     PacketState state = store.state(id).orElseThrow();
     assertThat(state.closed()).isTrue();
@@ -389,9 +389,9 @@ class RedisGrabStoreTest {
   @Test
   void close_whenNeverArmed_writesATombstoneThatRefusesALateArm() {
     long id = TestRedis.newPacketId();
-    assertThat(store.close(id, Amount.fen(500), during()))
+    assertThat(store.close(id, null, Amount.fen(500), during()))
         .isEqualTo(new Closing.Closed(Amount.fen(500)));
-    assertThat(store.close(id, Amount.fen(999), during()))
+    assertThat(store.close(id, null, Amount.fen(999), during()))
         .isEqualTo(new Closing.Closed(Amount.fen(500)));
 
     assertThat(store.arm(armed(packet(id, PacketType.LUCKY, 500, 2), 250, 250), T0))
@@ -423,7 +423,7 @@ class RedisGrabStoreTest {
             .start(
                 () ->
                     closing.complete(
-                        ((Closing.Closed) store.close(id, Amount.fen(total), after()))
+                        ((Closing.Closed) store.close(id, null, Amount.fen(total), after()))
                             .remainder()));
     List<RaceResult> results = RaceResult.runConcurrently(store, attempts, 16);
     closer.join();

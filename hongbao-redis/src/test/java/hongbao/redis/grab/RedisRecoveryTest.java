@@ -110,7 +110,7 @@ class RedisRecoveryTest {
     assertThat(store.hold(id, T0.plusSeconds(5))).as("another state: not held").isFalse();
     assertThat(store.hold(id, T0)).isTrue();
     assertThat(grab(id, "anyone")).isEqualTo(GrabOutcome.HELD);
-    assertThat(store.close(id, Amount.fen(200), after())).isEqualTo(Closing.HELD);
+    assertThat(store.close(id, null, Amount.fen(200), after())).isEqualTo(Closing.HELD);
   }
 
   @Test
@@ -168,7 +168,7 @@ class RedisRecoveryTest {
 
     assertThat(grab(id, "d")).isEqualTo(GrabOutcome.SOLD_OUT);
     assertThat(state(id).available()).isEqualTo(Amount.fen(1));
-    assertThat(store.close(id, Amount.fen(1), after()))
+    assertThat(store.close(id, null, Amount.fen(1), after()))
         .isEqualTo(new Closing.Closed(Amount.fen(1)));
   }
 
@@ -191,7 +191,7 @@ class RedisRecoveryTest {
 
     assertThat(store.recover(id, List.of(record("there", 100, 1)), false))
         .containsExactly(new Recovered.AlreadyThere(Amount.fen(100)));
-    store.close(id, Amount.fen(300), after());
+    store.close(id, null, Amount.fen(300), after());
     assertThat(store.recover(id, List.of(record("late", 100, 2)), false))
         .containsExactly(Recovered.REFUNDED);
     assertThat(store.recover(IDS.incrementAndGet(), List.of(record("x", 1, 1)), false))
@@ -205,9 +205,9 @@ class RedisRecoveryTest {
         .sync()
         .xadd(keys.payoutsOf(id), "p", Long.toString(id), "u", "x", "a", "5", "t", "1");
 
-    assertThat(store.close(id, Amount.fen(95), after())).isEqualTo(Closing.BUSY);
+    assertThat(store.close(id, null, Amount.fen(95), after())).isEqualTo(Closing.BUSY);
     connection.sync().del(keys.payoutsOf(id));
-    assertThat(store.close(id, Amount.fen(95), after()))
+    assertThat(store.close(id, null, Amount.fen(95), after()))
         .isEqualTo(new Closing.Closed(Amount.fen(95)));
   }
 
@@ -230,10 +230,44 @@ class RedisRecoveryTest {
         .sync()
         .xadd(dead, "p", Long.toString(id), "u", "z", "a", "15", "t", "1", "n", "5", "r", "why");
 
-    assertThat(store.close(id, Amount.fen(95), after()))
+    assertThat(store.close(id, null, Amount.fen(95), after()))
         .isEqualTo(new Closing.Closed(Amount.fen(50)));
-    assertThat(store.close(id, Amount.fen(95), after()))
+    assertThat(store.close(id, null, Amount.fen(95), after()))
         .as("the same remainder every time")
         .isEqualTo(new Closing.Closed(Amount.fen(50)));
+  }
+
+  /**
+   * After PostgreSQL is restored from a backup, a packet may be given the id of an older one whose
+   * dead letters are still in the stream: those owe nothing from the new packet's escrow and must
+   * not keep its remainder from its sender. A dead letter naming no creation (queued by an older
+   * version), or a close that knows none, still takes off: a remainder too small, never too large.
+   */
+  @Test
+  void close_ofAPacketWithoutState_leavesOutDeadLettersOfAnotherCreationUnderItsId() {
+    long id = IDS.incrementAndGet();
+    String dead = RedisKeys.deadLettersOf(keys.payoutsOf(id));
+    String created = Long.toString(T0.toEpochMilli());
+    String older = Long.toString(T0.minusSeconds(86_400).toEpochMilli());
+    connection
+        .sync()
+        .xadd(dead, "p", Long.toString(id), "u", "x", "a", "30", "t", "1", "c", created, "n", "5");
+    connection
+        .sync()
+        .xadd(dead, "p", Long.toString(id), "u", "y", "a", "7", "t", "1", "c", older, "n", "5");
+    connection.sync().xadd(dead, "p", Long.toString(id), "u", "z", "a", "15", "t", "1", "n", "5");
+
+    assertThat(store.close(id, T0, Amount.fen(95), after()))
+        .as("the older packet's 7 fen left out; this one's 30 and the unnamed 15 kept")
+        .isEqualTo(new Closing.Closed(Amount.fen(50)));
+
+    long unknown = IDS.incrementAndGet();
+    String itsDead = RedisKeys.deadLettersOf(keys.payoutsOf(unknown));
+    connection
+        .sync()
+        .xadd(itsDead, "p", Long.toString(unknown), "u", "y", "a", "7", "t", "1", "c", older);
+    assertThat(store.close(unknown, null, Amount.fen(95), after()))
+        .as("a close that knows no creation counts every dead letter under the id")
+        .isEqualTo(new Closing.Closed(Amount.fen(88)));
   }
 }
