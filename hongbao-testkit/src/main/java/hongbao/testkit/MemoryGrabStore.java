@@ -274,7 +274,7 @@ public final class MemoryGrabStore implements GrabStore {
   }
 
   @Override
-  public synchronized Optional<Amount> owedToOthers(
+  public synchronized Optional<Map<String, Amount>> owedToOthers(
       long packetId, Instant packetCreatedAt, String userId) {
     return Optional.of(queue.owedToOthers(packetId, packetCreatedAt, userId));
   }

@@ -218,16 +218,19 @@ public final class MemoryPayoutQueue implements PayoutQueue {
   }
 
   /**
-   * What the packet's tasks of users other than {@code userId} come to, waiting or dead: those of
-   * another creation under the id left out, unless either side does not say (as {@code owed.lua}).
+   * What the packet's tasks of users other than {@code userId} come to, waiting or dead, by user:
+   * those of another creation under the id left out, unless either side does not say (as {@code
+   * owed.lua}).
    */
-  public synchronized Amount owedToOthers(long packetId, Instant packetCreatedAt, String userId) {
-    return java.util.stream.Stream.concat(
+  public synchronized Map<String, Amount> owedToOthers(
+      long packetId, Instant packetCreatedAt, String userId) {
+    var owed = new LinkedHashMap<String, Amount>();
+    java.util.stream.Stream.concat(
             state.entries.values().stream(), state.dead.stream().map(DeadLetter::task))
         .filter(t -> t.packetId() == packetId && !t.userId().equals(userId))
         .filter(t -> sameCreation(t.packetCreatedAt(), packetCreatedAt))
-        .map(PayoutTask::amount)
-        .reduce(Amount.ZERO, Amount::plus);
+        .forEach(t -> owed.merge(t.userId(), t.amount(), Amount::plus));
+    return owed;
   }
 
   private static boolean sameCreation(Instant task, Instant meant) {

@@ -126,12 +126,12 @@ public final class ClaimService {
    * beyond the payouts still owed to the packet's other grabs. Those (waiting, or dead-lettered for
    * a retry) were counted when the packet closed; a grab that only this receipt remembers was not,
    * and paid from their money it would leave one of them unpaid for good. The store is read before
-   * the ledger: another grab's payout made in between is then counted twice, refusing, never
-   * missed; this grab's own is seen, and answered as paid.
+   * the ledger: another grab's payout made in between is then counted once, as paid, never missed;
+   * this grab's own is seen, and answered as paid.
    */
   private ClaimOutcome payFromLedger(GrabReceipt receipt, Packet packet) {
     long id = receipt.packetId();
-    Amount owed =
+    Map<String, Amount> owedByUser =
         store
             .owedToOthers(id, receipt.packetCreatedAt(), receipt.userId())
             .orElseThrow(
@@ -148,6 +148,14 @@ public final class ClaimService {
       return new ClaimOutcome.Paid(paidToUser);
     }
     Amount paid = paidGrabs.values().stream().reduce(Amount.ZERO, Amount::plus);
+    // A task of a grab the ledger paid pays nothing again (its transfer key is the grab's), so it
+    // owes nothing beyond what is counted as paid: a dead letter left of a grab a claim paid, or a
+    // payout committed since the store was read.
+    Amount owed =
+        owedByUser.entrySet().stream()
+            .filter(task -> !paidGrabs.containsKey(task.getKey()))
+            .map(Map.Entry::getValue)
+            .reduce(Amount.ZERO, Amount::plus);
     Amount free = packet.amount().minus(paid).minus(packets.refunded(id)).minus(owed);
     if (free.fen() < receipt.amount().fen()) {
       return refuse(

@@ -45,16 +45,17 @@ public interface GrabStore {
   List<Recovered> recover(long packetId, List<GrabRecord> grabs, boolean claimed);
 
   /**
-   * What the packet's payout tasks of users other than {@code userId} still owe, waiting or
-   * dead-lettered (a retry may pay those): escrow money that is theirs. Empty when the queue holds
-   * too many tasks to look through.
+   * What the packet's payout tasks of users other than {@code userId} come to, waiting or
+   * dead-lettered (a retry may pay those), by user: escrow money that is theirs unless the ledger
+   * paid them already (a task of a paid grab pays nothing again). Empty when the queue holds too
+   * many tasks to look through.
    *
    * @param packetCreatedAt the creation of the packet meant, to the millisecond: tasks of another
    *     packet under the same id (PostgreSQL restored from a backup) owe nothing from this one's
    *     escrow. Null counts every task of the id, as do tasks that do not name their packet's
    *     creation (queued by an older version): refusing a claim, never overpaying.
    */
-  Optional<Amount> owedToOthers(long packetId, Instant packetCreatedAt, String userId);
+  Optional<Map<String, Amount>> owedToOthers(long packetId, Instant packetCreatedAt, String userId);
 
   /**
    * Holds the state under this id if it was created at {@code createdAt}: grabs then answer HELD.

@@ -744,7 +744,8 @@ class ReconcilerTest {
     }
 
     @Override
-    public Optional<Amount> owedToOthers(long packetId, Instant packetCreatedAt, String userId) {
+    public Optional<Map<String, Amount>> owedToOthers(
+        long packetId, Instant packetCreatedAt, String userId) {
       throw new UnsupportedOperationException();
     }
 

@@ -302,22 +302,29 @@ public final class RedisGrabStore implements GrabStore {
   }
 
   @Override
-  public Optional<Amount> owedToOthers(long packetId, Instant packetCreatedAt, String userId) {
+  public Optional<Map<String, Amount>> owedToOthers(
+      long packetId, Instant packetCreatedAt, String userId) {
     String payouts = keys.payoutsOf(packetId);
-    Long reply =
+    List<Object> reply =
         OWED.run(
             redis,
-            ScriptOutputType.INTEGER,
+            ScriptOutputType.MULTI,
             new String[] {payouts, RedisKeys.deadLettersOf(payouts)},
             Long.toString(packetId),
             userId,
             Integer.toString(OWED_SCAN_MAX),
             packetCreatedAt == null ? "" : Long.toString(packetCreatedAt.toEpochMilli()));
-    if (reply == -2L) {
+    if (reply.size() == 1 && Long.valueOf(-2L).equals(reply.getFirst())) {
       return Optional.empty();
     }
-    Invariants.check(reply >= 0, "packet %s: owed replied %s", packetId, reply);
-    return Optional.of(Amount.fen(reply));
+    Invariants.check(reply.size() % 2 == 0, "packet %s: owed replied %s", packetId, reply);
+    var owed = new LinkedHashMap<String, Amount>();
+    for (int i = 0; i < reply.size(); i += 2) {
+      long fen = (Long) reply.get(i + 1);
+      Invariants.check(fen >= 0, "packet %s: owed replied %s", packetId, reply);
+      owed.put((String) reply.get(i), Amount.fen(fen));
+    }
+    return Optional.of(owed);
   }
 
   @Override

@@ -357,8 +357,11 @@ class RedisGrabStoreTest {
       assertThat(ownStore.owedToOthers(id, null, "u1")).isEmpty();
 
       connection.sync().xtrim(payouts, RedisGrabStore.OWED_SCAN_MAX);
-      assertThat(ownStore.owedToOthers(id, null, "bob"))
-          .contains(Amount.fen(RedisGrabStore.OWED_SCAN_MAX));
+      assertThat(ownStore.owedToOthers(id, null, "bob").orElseThrow())
+          .hasSize(RedisGrabStore.OWED_SCAN_MAX)
+          .as("the trim left the newest, u2 onwards")
+          .containsEntry("u2", Amount.fen(1))
+          .containsEntry("u" + (RedisGrabStore.OWED_SCAN_MAX + 1), Amount.fen(1));
     } finally {
       TestRedis.deleteAll(connection, ownKeys);
     }

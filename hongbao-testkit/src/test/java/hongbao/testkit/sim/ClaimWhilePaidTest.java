@@ -9,10 +9,12 @@ import hongbao.core.grab.GrabReceipt;
 import hongbao.core.grab.GrabStore;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.PacketStore;
+import hongbao.core.payout.PayoutTask;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -54,8 +56,7 @@ class ClaimWhilePaidTest {
 
     assertThat(claims.claim(packet, "bob", "receipt")).isEqualTo(new ClaimOutcome.Paid(share));
     assertThat(claims.claim(packet, "bob", "receipt")).isEqualTo(new ClaimOutcome.Paid(share));
-    assertThat(world.packets.paidGrabs(packet))
-        .containsExactlyEntriesOf(java.util.Map.of("bob", share));
+    assertThat(world.packets.paidGrabs(packet)).containsExactlyEntriesOf(Map.of("bob", share));
   }
 
   /**
@@ -91,6 +92,62 @@ class ClaimWhilePaidTest {
     assertThat(world.packets.paidGrabs(packet))
         .containsOnlyKeys("bob", "carol")
         .allSatisfy((user, paid) -> assertThat(paid).isEqualTo(Amount.fen(100)));
+  }
+
+  /**
+   * Bob's payout was dead-lettered, and his claim, the packet's keys having aged out of the store,
+   * was paid by the ledger directly; his dead letter stays until an operator clears it. Carol's
+   * claim must not count that dead letter as money the escrow still owes: a retry of it pays
+   * nothing (the ledger pays a grab once), and counted it would refuse her a share the escrow
+   * holds.
+   */
+  @Test
+  void claim_besideTheDeadLetterOfAGrabTheLedgerPaid_isPaid() {
+    long packet = world.aliceSendsFixed(200, 2);
+    GrabOutcome.Grabbed bobs =
+        (GrabOutcome.Grabbed) world.grab.grab(packet, "bob", null).toCompletableFuture().join();
+    GrabOutcome.Grabbed carols =
+        (GrabOutcome.Grabbed) world.grab.grab(packet, "carol", null).toCompletableFuture().join();
+    List<PayoutTask> held = world.queue.poll("stalled", 10, Duration.ZERO);
+    assertThat(held).extracting(PayoutTask::userId).containsExactlyInAnyOrder("bob", "carol");
+    world.queue.deadLetter(
+        held.stream().filter(t -> t.userId().equals("bob")).findFirst().orElseThrow(),
+        "a wallet refused it");
+    world.clock.advance(Duration.ofSeconds(601));
+    world.sweepers.getFirst().sweepOnce();
+    world.clock.advance(world.keyGrace.plusMinutes(1));
+    assertThat(world.store.state(packet)).isEmpty();
+
+    assertThat(claimsOf(packet, "bob", bobs).claim(packet, "bob", "receipt"))
+        .as("the escrow holds bob's share beside carol's waiting payout")
+        .isEqualTo(new ClaimOutcome.Paid(Amount.fen(100)));
+    assertThat(claimsOf(packet, "carol", carols).claim(packet, "carol", "receipt"))
+        .as("bob's dead letter owes nothing: the ledger paid his grab")
+        .isEqualTo(new ClaimOutcome.Paid(Amount.fen(100)));
+
+    // The operator retries the dead letter and the stalled payout is reclaimed: both pay nothing.
+    assertThat(world.queue.deadLetters(10)).hasSize(1);
+    assertThat(world.queue.redrive(world.queue.deadLetters(10).getFirst().id())).isTrue();
+    world.clock.advance(world.reclaimIdle.plusSeconds(1));
+    world.workers.getFirst().worker().reclaimOnce();
+    for (int round = 0; round < 5; round++) {
+      world.workers.getFirst().worker().payOnce();
+    }
+    assertThat(world.queue.unacknowledged()).isEmpty();
+    assertThat(world.queue.deadLetters(10)).isEmpty();
+    assertThat(world.packets.paidGrabs(packet))
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of("bob", Amount.fen(100), "carol", Amount.fen(100)));
+  }
+
+  private ClaimService claimsOf(long packet, String user, GrabOutcome.Grabbed grabbed) {
+    return new ClaimService(
+        new OneReceipt(new GrabReceipt(packet, user, grabbed.amount(), grabbed.seq(), World.START)),
+        world.packets,
+        world.store,
+        world.arming,
+        world.ledger,
+        world.clock);
   }
 
   /** The world's store, with the worker paying and acking everything as the owed are read. */
