@@ -9,9 +9,10 @@ ARGV[1] packetId   ARGV[2] the user left out   ARGV[3] scan limit: the most entr
 Reply (array): user, fen, user, fen, ...: what the packet's tasks of each other user come to,
 waiting and dead-lettered (an operator may still retry those, and the escrow must still hold their
 money unless the ledger paid the grab: the caller, who reads the ledger, leaves those out); {-2}
-when either stream is longer than the scan limit, so the sums cannot be told. A task naming another creation
-(`c`) is another packet's under a reused id and owes nothing from this escrow; a task naming none
-(queued by an older version), or a claim that knows none, counts: a claim refused, never overpaid.
+when either stream is longer than the scan limit, so the sums cannot be told. A task naming
+another creation (`c`) is another packet's under a reused id and owes nothing from this escrow; a
+task naming none (queued by an older version), or a claim that knows none, counts: a claim
+refused, never overpaid.
 
 Read by a claim that the ledger pays directly (the store no longer holds the packet's grabs): the
 escrow's money owed to these tasks is not the claim's. As close.lua, it looks at a whole shard's
