@@ -401,6 +401,36 @@ public final class PostgresLedger implements Ledger {
         });
   }
 
+  @Override
+  public boolean payClaim(PayoutTask task, Amount keep) {
+    Invariants.check(
+        task.amount().isPositive(), "payout %s of %s", task.transferKey(), task.amount());
+    return transactions.write(
+        "pay claimed " + task.transferKey(),
+        connection -> {
+          lockEscrows(connection, List.of(task));
+          if (!transferExists(connection, task.transferKey())) {
+            Amount balance =
+                lockedBalance(connection, Sql.escrowAccount(task.packetId()), task.packetId());
+            if (balance.minus(task.amount()).fen() < keep.fen()) {
+              return false;
+            }
+          }
+          postGrabs(connection, List.of(task));
+          return true;
+        });
+  }
+
+  private static boolean transferExists(Connection connection, String key) throws SQLException {
+    try (PreparedStatement find =
+        connection.prepareStatement("SELECT 1 FROM transfer WHERE key = ?")) {
+      find.setString(1, key);
+      try (ResultSet row = find.executeQuery()) {
+        return row.next();
+      }
+    }
+  }
+
   /**
    * The statement orders the locks; each escrow is named once. Nothing else needs the batch in any
    * order: the upsert sorts the wallets, and two batches holding the same transfer key hold the

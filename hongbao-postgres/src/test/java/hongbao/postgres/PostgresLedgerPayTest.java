@@ -125,6 +125,34 @@ class PostgresLedgerPayTest extends LedgerTestBase {
         .allSatisfy(p -> assertThat(db.audit.escrowBalance(p.id())).isEqualTo(Amount.ZERO));
   }
 
+  /**
+   * Claims of one packet, each weighed against what the others' queued payouts are owed: the
+   * escrow's lock lets them through one at a time, so exactly the room beyond what it keeps is
+   * paid, however many race for it.
+   */
+  @Test
+  void payClaim_fromSeveralThreads_paysOnlyTheRoomBeyondWhatTheEscrowKeeps()
+      throws InterruptedException {
+    String alice = user("alice");
+    db.topUp(alice, 1_000);
+    Packet packet = db.send(alice, 1_000, 10);
+    List<Callable<Boolean>> claims = new ArrayList<>();
+    List<String> claimants = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      String claimant = user("claimant");
+      claimants.add(claimant);
+      claims.add(() -> db.ledger.payClaim(task(packet, claimant, 100), Amount.fen(200)));
+    }
+
+    List<Race.Result<Boolean>> results = Race.run(claims);
+
+    assertThat(results).allSatisfy(r -> assertThat(r.failure()).isNull());
+    assertThat(results).filteredOn(Race.Result::value).as("1,000 less the 200 kept").hasSize(8);
+    assertThat(db.audit.escrowBalance(packet.id())).isEqualTo(Amount.fen(200));
+    assertThat(db.packets.paidGrabs(packet.id())).hasSize(8);
+    assertThat(claimants.stream().mapToLong(c -> db.balance(c).fen()).sum()).isEqualTo(800);
+  }
+
   @Test
   void pay_batchThatWouldOverdrawAnEscrow_failsAndPaysNothing() {
     String alice = user("alice");

@@ -226,6 +226,32 @@ public abstract class LedgerContract {
     assertThat(packets().paidGrabs(packet.id())).isEqualTo(Map.of(bob, Amount.fen(300)));
   }
 
+  /**
+   * A claimed grab is paid only if the escrow keeps what the packet's other payouts are owed; one
+   * already paid answers true and moves nothing, whatever the escrow keeps.
+   */
+  @Test
+  void payClaim_paysOnlyFromWhatTheEscrowSparesBeyondWhatItKeeps() {
+    String alice = user("alice");
+    String bob = user("bob");
+    String carol = user("carol");
+    topUp(alice, 1_000);
+    Packet packet = send(alice, 1_000, 3);
+
+    assertThat(ledger().payClaim(task(packet, bob, 300), Amount.fen(700))).isTrue();
+    assertThat(ledger().payClaim(task(packet, carol, 300), Amount.fen(401)))
+        .as("700 left: 300 paid would leave 400, one fen short of what it keeps")
+        .isFalse();
+    assertThat(ledger().payClaim(task(packet, bob, 300), Amount.fen(1_000)))
+        .as("bob's grab is paid already: a replay")
+        .isTrue();
+
+    assertThat(balance(bob)).isEqualTo(Amount.fen(300));
+    assertThat(balance(carol)).isEqualTo(Amount.ZERO);
+    assertThat(audit().escrowBalance(packet.id())).isEqualTo(Amount.fen(700));
+    assertThat(packets().paidGrabs(packet.id())).isEqualTo(Map.of(bob, Amount.fen(300)));
+  }
+
   @Test
   void pay_beyondTheEscrow_refusesTheWholeBatch() {
     String alice = user("alice");

@@ -262,6 +262,20 @@ public class MemoryLedger implements Ledger {
   }
 
   @Override
+  public boolean payClaim(PayoutTask task, Amount keep) {
+    synchronized (books) {
+      books.checkUp();
+      if (!books.transfers.containsKey(task.transferKey())
+          && books.balance(MemoryBooks.escrow(task.packetId())) - task.amount().fen()
+              < keep.fen()) {
+        return false;
+      }
+      pay(List.of(task));
+      return true;
+    }
+  }
+
+  @Override
   public boolean refund(long packetId, Amount remainder, Instant at) {
     Invariants.check(!remainder.isNegative(), "refund of %s for packet %d", remainder, packetId);
     synchronized (books) {

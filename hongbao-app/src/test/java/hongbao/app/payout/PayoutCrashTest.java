@@ -172,6 +172,11 @@ class PayoutCrashTest {
     }
 
     @Override
+    public boolean payClaim(PayoutTask task, Amount keep) {
+      return ledger.payClaim(task, keep);
+    }
+
+    @Override
     public WalletSnapshot wallet(String userId, int limit, Collection<Long> packetIds) {
       return ledger.wallet(userId, limit, packetIds);
     }

@@ -172,9 +172,18 @@ public final class ClaimService {
             "claim",
             receipt.packetCreatedAt());
     try {
-      ledger.pay(List.of(task));
-      return new ClaimOutcome.Paid(
-          packets.paidGrabs(receipt.packetId()).getOrDefault(receipt.userId(), receipt.amount()));
+      // Weighed again with the escrow locked: another claim of the packet may have been paid
+      // since the ledger was read, and the room it used is not there twice.
+      boolean paidNow = ledger.payClaim(task, owed);
+      Amount paidToIt = packets.paidGrabs(receipt.packetId()).get(receipt.userId());
+      if (paidNow || paidToIt != null) {
+        return new ClaimOutcome.Paid(paidToIt == null ? receipt.amount() : paidToIt);
+      }
+      return refuse(
+          receipt,
+          "the escrow, weighed again under its lock, holds too little beyond the %s its other"
+                  .formatted(owed)
+              + " grabs' payouts are owed");
     } catch (PayoutRefused refused) {
       return refuse(receipt, "the escrow cannot pay it: " + refused.getMessage());
     }

@@ -2,6 +2,7 @@ package hongbao.core.ledger;
 
 import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
+import hongbao.core.payout.PayoutTask;
 import hongbao.core.payout.Payouts;
 import java.time.Instant;
 import java.util.Collection;
@@ -49,6 +50,18 @@ public interface Ledger extends Payouts {
    * @return true if this call moved the money
    */
   boolean refund(long packetId, Amount remainder, Instant at);
+
+  /**
+   * Pays a grab that a claim presented the receipt of, as {@link #pay} pays one task, but in a
+   * transaction that first locks the packet's escrow and pays only if the escrow keeps at least
+   * {@code keep} (what the packet's other grabs' payouts are still owed) beyond the share: two
+   * claims of one packet are weighed one after the other, so room for one share is given once. A
+   * grab already paid moves nothing and answers true.
+   *
+   * @return false, moving nothing, when the escrow cannot spare the share
+   * @throws hongbao.core.payout.PayoutRefused as {@link #pay} does
+   */
+  boolean payClaim(PayoutTask task, Amount keep);
 
   /** A wallet with at most {@code limit} newest entries; a wallet never funded has balance 0. */
   default Wallet wallet(String userId, int limit) {

@@ -190,6 +190,11 @@ class PayoutWorkerTest {
     }
 
     @Override
+    public boolean payClaim(PayoutTask task, Amount keep) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
     public WalletSnapshot wallet(String userId, int limit, Collection<Long> packetIds) {
       throw new UnsupportedOperationException();
     }
