@@ -181,9 +181,9 @@ public final class ClaimService {
       }
       return refuse(
           receipt,
-          "the escrow, weighed again under its lock, holds too little beyond the %s its other"
-                  .formatted(owed)
-              + " grabs' payouts are owed");
+          ("the escrow, weighed again under its lock, holds too little beyond the %s its other"
+                  + " grabs' payouts are owed")
+              .formatted(owed));
     } catch (PayoutRefused refused) {
       return refuse(receipt, "the escrow cannot pay it: " + refused.getMessage());
     }
