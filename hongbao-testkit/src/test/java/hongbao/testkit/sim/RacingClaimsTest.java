@@ -12,6 +12,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -81,7 +82,7 @@ class RacingClaimsTest {
 
   /** The world's packets, running {@code meanwhile} once, as the claim reads what was refunded. */
   private PacketStore claimingWhileWeighed(Runnable meanwhile) {
-    var ran = new java.util.concurrent.atomic.AtomicBoolean();
+    var ran = new AtomicBoolean();
     return (PacketStore)
         Proxy.newProxyInstance(
             PacketStore.class.getClassLoader(),
