@@ -3,6 +3,7 @@ package hongbao.postgres;
 import hongbao.core.Invariants;
 import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
+import hongbao.core.ledger.ClaimPayment;
 import hongbao.core.ledger.EntryKind;
 import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.IdempotencyRaceException;
@@ -402,7 +403,7 @@ public final class PostgresLedger implements Ledger {
   }
 
   @Override
-  public boolean payClaim(PayoutTask task, Amount keep) {
+  public ClaimPayment payClaim(PayoutTask task, Amount keep) {
     Invariants.check(
         task.amount().isPositive(), "payout %s of %s", task.transferKey(), task.amount());
     return transactions.write(
@@ -410,15 +411,31 @@ public final class PostgresLedger implements Ledger {
         connection -> {
           lockEscrows(connection, List.of(task));
           if (!transferExists(connection, task.transferKey())) {
+            // Read under the escrow's lock, which a sweeper's claim of the packet and its refund
+            // take too.
+            if (closing(connection, task.packetId())) {
+              return ClaimPayment.CLOSING;
+            }
             Amount balance =
                 lockedBalance(connection, Sql.escrowAccount(task.packetId()), task.packetId());
             if (balance.minus(task.amount()).fen() < keep.fen()) {
-              return false;
+              return ClaimPayment.NO_ROOM;
             }
           }
           postGrabs(connection, List.of(task));
-          return true;
+          return ClaimPayment.PAID;
         });
+  }
+
+  private static boolean closing(Connection connection, long packetId) throws SQLException {
+    try (PreparedStatement find =
+        connection.prepareStatement(
+            "SELECT closing_at IS NOT NULL AND closed_at IS NULL FROM packet WHERE id = ?")) {
+      find.setLong(1, packetId);
+      try (ResultSet row = find.executeQuery()) {
+        return row.next() && row.getBoolean(1);
+      }
+    }
   }
 
   private static boolean transferExists(Connection connection, String key) throws SQLException {

@@ -139,9 +139,11 @@ public final class PostgresPacketStore implements PacketStore {
         transactions.write(
             "claim expired packets",
             connection -> {
+              List<Packet> rows;
               try (PreparedStatement claim =
                   connection.prepareStatement(
-                      "UPDATE packet SET refund_retry_at = ? WHERE id IN (SELECT id FROM packet"
+                      "UPDATE packet SET refund_retry_at = ?, closing_at = COALESCE(closing_at, ?)"
+                          + " WHERE id IN (SELECT id FROM packet"
                           + " WHERE closed_at IS NULL AND expires_at <= ?"
                           + " AND (refund_retry_at IS NULL OR refund_retry_at <= ?)"
                           + " ORDER BY expires_at, id LIMIT ? FOR UPDATE SKIP LOCKED)"
@@ -150,9 +152,27 @@ public final class PostgresPacketStore implements PacketStore {
                 claim.setObject(1, Sql.timestamp(until));
                 claim.setObject(2, Sql.timestamp(now));
                 claim.setObject(3, Sql.timestamp(now));
-                claim.setInt(4, limit);
-                return PacketRows.readAll(claim);
+                claim.setObject(4, Sql.timestamp(now));
+                claim.setInt(5, limit);
+                rows = PacketRows.readAll(claim);
               }
+              // The mark commits only once no claim of these packets is being paid: a payment
+              // holds its escrow's lock until it commits, so the sweeper's reads that follow see
+              // it. Escrows in id order, as a payout batch locks them; the packets are never
+              // waited for (skipped when locked), so no cycle can form.
+              if (rows.isEmpty()) {
+                return rows;
+              }
+              try (PreparedStatement lock =
+                  connection.prepareStatement(
+                      "SELECT 1 FROM account WHERE id = ANY(?) ORDER BY id FOR UPDATE")) {
+                lock.setArray(
+                    1,
+                    connection.createArrayOf(
+                        "text", rows.stream().map(p -> Sql.escrowAccount(p.id())).toArray()));
+                lock.executeQuery().close();
+              }
+              return rows;
             });
     return claimed.stream()
         .sorted(Comparator.comparing(Packet::expiresAt).thenComparingLong(Packet::id))

@@ -4,20 +4,32 @@ import static hongbao.postgres.TestSchema.task;
 import static hongbao.postgres.TestSchema.user;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import hongbao.core.ledger.ClaimPayment;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
 import hongbao.core.payout.PayoutRefused;
 import hongbao.core.payout.PayoutTask;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class PostgresLedgerPayTest extends LedgerTestBase {
+
+  private static final Duration DAY = Duration.ofDays(1);
 
   @Test
   void pay_batch_movesEachShareFromEscrowToItsGrabber() {
@@ -136,7 +148,7 @@ class PostgresLedgerPayTest extends LedgerTestBase {
     String alice = user("alice");
     db.topUp(alice, 1_000);
     Packet packet = db.send(alice, 1_000, 10);
-    List<Callable<Boolean>> claims = new ArrayList<>();
+    List<Callable<ClaimPayment>> claims = new ArrayList<>();
     List<String> claimants = new ArrayList<>();
     for (int i = 0; i < 12; i++) {
       String claimant = user("claimant");
@@ -144,13 +156,70 @@ class PostgresLedgerPayTest extends LedgerTestBase {
       claims.add(() -> db.ledger.payClaim(task(packet, claimant, 100), Amount.fen(200)));
     }
 
-    List<Race.Result<Boolean>> results = Race.run(claims);
+    List<Race.Result<ClaimPayment>> results = Race.run(claims);
 
     assertThat(results).allSatisfy(r -> assertThat(r.failure()).isNull());
-    assertThat(results).filteredOn(Race.Result::value).as("1,000 less the 200 kept").hasSize(8);
+    assertThat(results)
+        .filteredOn(r -> r.value() == ClaimPayment.PAID)
+        .as("1,000 less the 200 kept")
+        .hasSize(8);
+    assertThat(results).filteredOn(r -> r.value() == ClaimPayment.NO_ROOM).hasSize(4);
     assertThat(db.audit.escrowBalance(packet.id())).isEqualTo(Amount.fen(200));
     assertThat(db.packets.paidGrabs(packet.id())).hasSize(8);
     assertThat(claimants.stream().mapToLong(c -> db.balance(c).fen()).sum()).isEqualTo(800);
+  }
+
+  /**
+   * A sweeper claiming an expired packet marks it closing only once no claim of it is being paid: a
+   * payment holds its escrow's lock until it commits, and the claim waits for that lock, so what
+   * the sweeper reads next has the payment. After the mark, no claim of the packet is paid.
+   */
+  @Test
+  void claimExpired_waitsForAClaimBeingPaid_andThenNoClaimIsPaid() throws Exception {
+    String alice = user("alice");
+    String bob = user("bob");
+    db.topUp(alice, 1_000);
+    // Expired before every other packet of the schema, so that only it is claimed.
+    Packet packet =
+        db.send(db.packet(alice, 1_000, 3, TestSchema.T0.minus(Duration.ofDays(30)), DAY));
+    Instant expiry = packet.expiresAt();
+    try (Connection paying = db.database.dataSource().getConnection()) {
+      paying.setAutoCommit(false);
+      try (PreparedStatement lock =
+          paying.prepareStatement("SELECT 1 FROM account WHERE id = ? FOR UPDATE")) {
+        lock.setString(1, Sql.escrowAccount(packet.id()));
+        lock.executeQuery().close();
+      }
+      var sweeping =
+          CompletableFuture.supplyAsync(
+              () -> db.packets.claimExpired(expiry, expiry.plusSeconds(30), 10));
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> sweeping.isDone() || waitingForAnEscrow() > 0);
+      assertThat(sweeping.isDone())
+          .as("the claim waits for the payment's lock: %s", sweeping.getNow(null))
+          .isFalse();
+      paying.commit();
+      assertThat(sweeping.get(30, TimeUnit.SECONDS)).extracting(Packet::id).contains(packet.id());
+    }
+
+    assertThat(db.ledger.payClaim(task(packet, bob, 300), Amount.ZERO))
+        .isEqualTo(ClaimPayment.CLOSING);
+    assertThat(db.balance(bob)).isEqualTo(Amount.ZERO);
+    assertThat(db.audit.escrowBalance(packet.id())).isEqualTo(Amount.fen(1_000));
+  }
+
+  private static long waitingForAnEscrow() throws SQLException {
+    try (Connection connection = db.database.dataSource().getConnection();
+        PreparedStatement waiting =
+            connection.prepareStatement(
+                "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+                    + " WHERE NOT l.granted AND a.query LIKE 'SELECT 1 FROM account WHERE id ="
+                    + " ANY%'");
+        ResultSet count = waiting.executeQuery()) {
+      count.next();
+      return count.getLong(1);
+    }
   }
 
   @Test

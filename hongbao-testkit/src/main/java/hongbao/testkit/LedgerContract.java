@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
+import hongbao.core.ledger.ClaimPayment;
 import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.IdempotencyRaceException;
 import hongbao.core.ledger.Ledger;
@@ -228,7 +229,7 @@ public abstract class LedgerContract {
 
   /**
    * A claimed grab is paid only if the escrow keeps what the packet's other payouts are owed; one
-   * already paid answers true and moves nothing, whatever the escrow keeps.
+   * already paid answers paid and moves nothing, whatever the escrow keeps.
    */
   @Test
   void payClaim_paysOnlyFromWhatTheEscrowSparesBeyondWhatItKeeps() {
@@ -238,18 +239,61 @@ public abstract class LedgerContract {
     topUp(alice, 1_000);
     Packet packet = send(alice, 1_000, 3);
 
-    assertThat(ledger().payClaim(task(packet, bob, 300), Amount.fen(700))).isTrue();
+    assertThat(ledger().payClaim(task(packet, bob, 300), Amount.fen(700)))
+        .isEqualTo(ClaimPayment.PAID);
     assertThat(ledger().payClaim(task(packet, carol, 300), Amount.fen(401)))
         .as("700 left: 300 paid would leave 400, one fen short of what it keeps")
-        .isFalse();
+        .isEqualTo(ClaimPayment.NO_ROOM);
     assertThat(ledger().payClaim(task(packet, bob, 300), Amount.fen(1_000)))
         .as("bob's grab is paid already: a replay")
-        .isTrue();
+        .isEqualTo(ClaimPayment.PAID);
 
     assertThat(balance(bob)).isEqualTo(Amount.fen(300));
     assertThat(balance(carol)).isEqualTo(Amount.ZERO);
     assertThat(audit().escrowBalance(packet.id())).isEqualTo(Amount.fen(700));
     assertThat(packets().paidGrabs(packet.id())).isEqualTo(Map.of(bob, Amount.fen(300)));
+  }
+
+  /**
+   * Once a sweeper has claimed the expired packet to close it, no claim of it is paid until it is
+   * refunded, whatever room the escrow has, and a released claim does not end that; a grab paid
+   * before still answers paid. After the refund, claims are weighed against the escrow again.
+   */
+  @Test
+  void payClaim_betweenASweepersClaimAndTheRefund_isNotPaid_butAGrabPaidBeforeAnswersPaid() {
+    String alice = user("alice");
+    String bob = user("bob");
+    String carol = user("carol");
+    topUp(alice, 1_000);
+    Packet packet = send(alice, 1_000, 3);
+    assertThat(ledger().payClaim(task(packet, bob, 300), Amount.ZERO)).isEqualTo(ClaimPayment.PAID);
+    Instant claimedUntil = packet.expiresAt().plusSeconds(30);
+
+    assertThat(packets().claimExpired(packet.expiresAt(), claimedUntil, 1_000))
+        .extracting(Packet::id)
+        .contains(packet.id());
+    assertThat(ledger().payClaim(task(packet, carol, 300), Amount.ZERO))
+        .as("the sweeper closes it with what the ledger paid")
+        .isEqualTo(ClaimPayment.CLOSING);
+    packets().releaseClaims(List.of(packet.id()), claimedUntil);
+    assertThat(ledger().payClaim(task(packet, carol, 300), Amount.ZERO))
+        .as("released to be swept again, it is still being closed")
+        .isEqualTo(ClaimPayment.CLOSING);
+    assertThat(ledger().payClaim(task(packet, bob, 300), Amount.ZERO))
+        .as("bob's grab is paid already: a replay")
+        .isEqualTo(ClaimPayment.PAID);
+    assertThat(balance(carol)).isEqualTo(Amount.ZERO);
+
+    assertThat(ledger().refund(packet.id(), Amount.fen(400), packet.expiresAt())).isTrue();
+    assertThat(ledger().payClaim(task(packet, carol, 300), Amount.fen(1)))
+        .as("refunded: 300 left, one fen short of what it keeps")
+        .isEqualTo(ClaimPayment.NO_ROOM);
+    assertThat(ledger().payClaim(task(packet, carol, 300), Amount.ZERO))
+        .isEqualTo(ClaimPayment.PAID);
+    assertThat(balance(carol)).isEqualTo(Amount.fen(300));
+    assertThat(audit().escrowBalance(packet.id())).isEqualTo(Amount.ZERO);
+    assertThat(packets().paidGrabs(packet.id()))
+        .isEqualTo(Map.of(bob, Amount.fen(300), carol, Amount.fen(300)));
   }
 
   @Test

@@ -55,6 +55,7 @@ public final class MemoryBooks implements LedgerAudit {
     final Packet packet;
     boolean armed;
     String heldReason;
+    Instant closingAt;
     Instant closedAt;
     int refundAttempts;
     Instant refundRetryAt;

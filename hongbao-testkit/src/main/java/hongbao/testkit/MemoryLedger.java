@@ -3,6 +3,7 @@ package hongbao.testkit;
 import hongbao.core.Invariants;
 import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
+import hongbao.core.ledger.ClaimPayment;
 import hongbao.core.ledger.EntryKind;
 import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.IdempotencyRaceException;
@@ -262,16 +263,20 @@ public class MemoryLedger implements Ledger {
   }
 
   @Override
-  public boolean payClaim(PayoutTask task, Amount keep) {
+  public ClaimPayment payClaim(PayoutTask task, Amount keep) {
     synchronized (books) {
       books.checkUp();
-      if (!books.transfers.containsKey(task.transferKey())
-          && books.balance(MemoryBooks.escrow(task.packetId())) - task.amount().fen()
-              < keep.fen()) {
-        return false;
+      if (!books.transfers.containsKey(task.transferKey())) {
+        PacketRow row = books.packets.get(task.packetId());
+        if (row != null && row.closingAt != null && row.closedAt == null) {
+          return ClaimPayment.CLOSING;
+        }
+        if (books.balance(MemoryBooks.escrow(task.packetId())) - task.amount().fen() < keep.fen()) {
+          return ClaimPayment.NO_ROOM;
+        }
       }
       pay(List.of(task));
-      return true;
+      return ClaimPayment.PAID;
     }
   }
 

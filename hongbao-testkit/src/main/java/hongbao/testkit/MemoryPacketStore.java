@@ -184,7 +184,11 @@ public final class MemoryPacketStore implements PacketStore {
               .sorted(byExpiry())
               .limit(limit)
               .toList();
-      claimed.forEach(r -> r.refundRetryAt = until);
+      claimed.forEach(
+          r -> {
+            r.refundRetryAt = until;
+            r.closingAt = r.closingAt == null ? now : r.closingAt;
+          });
       return claimed.stream().map(r -> r.packet).toList();
     }
   }

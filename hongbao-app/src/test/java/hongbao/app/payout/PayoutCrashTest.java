@@ -10,6 +10,7 @@ import hongbao.app.support.Api;
 import hongbao.app.support.Backends;
 import hongbao.app.support.TestService;
 import hongbao.app.workers.Workers;
+import hongbao.core.ledger.ClaimPayment;
 import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.Ledger;
 import hongbao.core.ledger.StoredAnswer;
@@ -172,7 +173,7 @@ class PayoutCrashTest {
     }
 
     @Override
-    public boolean payClaim(PayoutTask task, Amount keep) {
+    public ClaimPayment payClaim(PayoutTask task, Amount keep) {
       return ledger.payClaim(task, keep);
     }
 

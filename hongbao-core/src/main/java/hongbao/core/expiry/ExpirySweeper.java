@@ -24,6 +24,12 @@ import java.util.Set;
  * packet exactly once, and a grab racing the close either gets its share (not refunded) or is told
  * the packet expired.
  *
+ * <p>A receipt's claim (a grab the store lost) is not paid from the escrow between a sweeper's
+ * claim of the packet ({@link PacketStore#claimExpired}) and its refund: paid after the sweeper
+ * read what the ledger paid, it would be missing from the remainder the refund takes, and the
+ * refund would take its share from the packet's waiting payouts. It is answered "try again", and
+ * once refunded the escrow pays it if it holds more than the waiting payouts are owed.
+ *
  * <p>The ledger is the truth: a packet the store no longer has (its keys aged out or were lost) is
  * closed with what the ledger says is left, once its queued payouts are paid; a held packet is
  * refunded from the ledger alone. A packet whose refund fails for any reason but an outage is put

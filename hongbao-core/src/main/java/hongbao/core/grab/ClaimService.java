@@ -1,6 +1,7 @@
 package hongbao.core.grab;
 
 import hongbao.core.Unavailable;
+import hongbao.core.ledger.ClaimPayment;
 import hongbao.core.ledger.Ledger;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.Packet;
@@ -32,7 +33,8 @@ import java.util.Optional;
  * the recorded grabs whose payouts are queued, so the claim is refused (and reported). For a packet
  * the store holds, or closed or forgot without its grabs, the ledger pays directly (its constraints
  * decide) from what the escrow holds beyond the payouts of the packet's other grabs still queued or
- * dead-lettered.
+ * dead-lettered; not while a sweeper closes the packet at its expiry (counting its remainder
+ * without this grab) and has not refunded it yet: then the claim is to be tried again.
  */
 public final class ClaimService {
 
@@ -173,17 +175,29 @@ public final class ClaimService {
             receipt.packetCreatedAt());
     try {
       // Weighed again with the escrow locked: another claim of the packet may have been paid
-      // since the ledger was read, and the room it used is not there twice.
-      boolean paidNow = ledger.payClaim(task, owed);
+      // since the ledger was read, and the room it used is not there twice; or a sweeper may be
+      // closing the packet, its remainder counted without this grab.
+      ClaimPayment payment = ledger.payClaim(task, owed);
       Amount paidToIt = packets.paidGrabs(receipt.packetId()).get(receipt.userId());
-      if (paidNow || paidToIt != null) {
-        return new ClaimOutcome.Paid(paidToIt == null ? receipt.amount() : paidToIt);
+      if (paidToIt != null) {
+        return new ClaimOutcome.Paid(paidToIt);
       }
-      return refuse(
-          receipt,
-          ("the escrow, weighed again under its lock, holds too little beyond the %s its other"
-                  + " grabs' payouts are owed")
-              .formatted(owed));
+      return switch (payment) {
+        case PAID -> new ClaimOutcome.Paid(receipt.amount());
+        case NO_ROOM ->
+            refuse(
+                receipt,
+                ("the escrow, weighed again under its lock, holds too little beyond the %s its"
+                        + " other grabs' payouts are owed")
+                    .formatted(owed));
+        case CLOSING ->
+            throw new Unavailable(
+                "packet",
+                ("packet %d is being closed at its expiry: its claims are weighed again once its"
+                        + " remainder is refunded")
+                    .formatted(id),
+                null);
+      };
     } catch (PayoutRefused refused) {
       return refuse(receipt, "the escrow cannot pay it: " + refused.getMessage());
     }

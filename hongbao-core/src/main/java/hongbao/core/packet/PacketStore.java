@@ -48,6 +48,10 @@ public interface PacketStore {
    * until {@code until}, so that a sweeper on another instance claims the next ones instead of the
    * same. A claim that lapses (its sweeper died) lets the packet be claimed again; a refund is
    * once-only either way.
+   *
+   * <p>A claimed packet is marked closing, under its escrow's lock: until it is refunded the ledger
+   * pays no receipt's claim of it ({@link hongbao.core.ledger.Ledger#payClaim}), and one paid
+   * before is in what the sweeper reads next. A released claim keeps the mark.
    */
   List<Packet> claimExpired(Instant now, Instant until, int limit);
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import hongbao.core.Unavailable;
+import hongbao.core.ledger.ClaimPayment;
 import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.Ledger;
 import hongbao.core.ledger.StoredAnswer;
@@ -190,7 +191,7 @@ class PayoutWorkerTest {
     }
 
     @Override
-    public boolean payClaim(PayoutTask task, Amount keep) {
+    public ClaimPayment payClaim(PayoutTask task, Amount keep) {
       throw new UnsupportedOperationException();
     }
 
