@@ -12,12 +12,9 @@ import hongbao.core.grab.GrabReceipt;
 import hongbao.core.ledger.Ledger;
 import hongbao.core.money.Amount;
 import hongbao.core.payout.PayoutTask;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -52,7 +49,12 @@ class ClaimWhileClosingTest {
     world.clock.advance(Duration.ofSeconds(601));
 
     var daves = new AtomicReference<Throwable>();
-    sweeperWith(claimingBeforeTheRefund(() -> daves.set(catchThrowable(() -> davesClaim(packet)))))
+    sweeperWith(
+            Interleaved.before(
+                Ledger.class,
+                world.ledger,
+                "refund",
+                () -> daves.set(catchThrowable(() -> davesClaim(packet)))))
         .sweepOnce();
 
     assertThat(daves.get())
@@ -94,24 +96,5 @@ class ClaimWhileClosingTest {
 
   private ExpirySweeper sweeperWith(Ledger ledger) {
     return new ExpirySweeper(world.packets, world.store, ledger, world.repair, world.clock, 10);
-  }
-
-  /** The world's ledger, running {@code meanwhile} once, as the sweeper's refund begins. */
-  private Ledger claimingBeforeTheRefund(Runnable meanwhile) {
-    var ran = new AtomicBoolean();
-    return (Ledger)
-        Proxy.newProxyInstance(
-            Ledger.class.getClassLoader(),
-            new Class<?>[] {Ledger.class},
-            (proxy, method, args) -> {
-              if (method.getName().equals("refund") && ran.compareAndSet(false, true)) {
-                meanwhile.run();
-              }
-              try {
-                return method.invoke(world.ledger, args);
-              } catch (InvocationTargetException e) {
-                throw e.getCause();
-              }
-            });
   }
 }

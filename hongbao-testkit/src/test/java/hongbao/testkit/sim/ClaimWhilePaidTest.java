@@ -152,26 +152,19 @@ class ClaimWhilePaidTest {
 
   /** The world's store, with the worker paying and acking everything as the owed are read. */
   private GrabStore payingAsTheOwedAreRead() {
-    return (GrabStore)
-        Proxy.newProxyInstance(
-            GrabStore.class.getClassLoader(),
-            new Class<?>[] {GrabStore.class},
-            (proxy, method, args) -> {
-              if (method.getName().equals("owedToOthers")) {
-                int paid = 0;
-                for (int round = 0; round < 5; round++) {
-                  paid += world.workers.getFirst().worker().payOnce();
-                }
-                assertThat(paid)
-                    .as("both waiting payouts are paid as the claim reads what they are owed")
-                    .isEqualTo(2);
-              }
-              try {
-                return method.invoke(world.store, args);
-              } catch (InvocationTargetException e) {
-                throw e.getCause();
-              }
-            });
+    return Interleaved.before(
+        GrabStore.class,
+        world.store,
+        "owedToOthers",
+        () -> {
+          int paid = 0;
+          for (int round = 0; round < 5; round++) {
+            paid += world.workers.getFirst().worker().payOnce();
+          }
+          assertThat(paid)
+              .as("both waiting payouts are paid as the claim reads what they are owed")
+              .isEqualTo(2);
+        });
   }
 
   /**

@@ -8,11 +8,8 @@ import hongbao.core.grab.GrabOutcome;
 import hongbao.core.grab.GrabReceipt;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.PacketStore;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -41,7 +38,14 @@ class RacingClaimsTest {
 
     var eves = new AtomicReference<ClaimOutcome>();
     ClaimService daves =
-        claims(packet, "dave", claimingWhileWeighed(() -> eves.set(claim(packet, "eve"))));
+        claims(
+            packet,
+            "dave",
+            Interleaved.before(
+                PacketStore.class,
+                world.packets,
+                "refunded",
+                () -> eves.set(claim(packet, "eve"))));
 
     assertThat(daves.claim(packet, "dave", "receipt"))
         .as("Eve was paid the room for one while Dave's claim was weighed")
@@ -78,24 +82,5 @@ class RacingClaimsTest {
         world.arming,
         world.ledger,
         world.clock);
-  }
-
-  /** The world's packets, running {@code meanwhile} once, as the claim reads what was refunded. */
-  private PacketStore claimingWhileWeighed(Runnable meanwhile) {
-    var ran = new AtomicBoolean();
-    return (PacketStore)
-        Proxy.newProxyInstance(
-            PacketStore.class.getClassLoader(),
-            new Class<?>[] {PacketStore.class},
-            (proxy, method, args) -> {
-              if (method.getName().equals("refunded") && ran.compareAndSet(false, true)) {
-                meanwhile.run();
-              }
-              try {
-                return method.invoke(world.packets, args);
-              } catch (InvocationTargetException e) {
-                throw e.getCause();
-              }
-            });
   }
 }
