@@ -6,6 +6,7 @@ import static hongbao.app.drill.Drills.grab;
 import static hongbao.app.drill.Drills.paid;
 import static hongbao.app.drill.Drills.sendFixed;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
 import hongbao.app.Parts;
@@ -18,6 +19,7 @@ import hongbao.core.money.Amount;
 import hongbao.core.ops.Violations;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketType;
+import hongbao.core.payout.PayoutRefused;
 import hongbao.core.payout.PayoutTask;
 import hongbao.core.reconcile.Reconciler;
 import hongbao.redis.RedisKeys;
@@ -528,6 +530,71 @@ class FaultDrillTest {
                             + (last + 1)
                             + ": payout of 111 fen to stale-grabber was dead-lettered")
                     .contains("for another packet than the one"));
+  }
+
+  /**
+   * The ledger, restored from a backup, hands an id out again while Redis keeps a payout task of
+   * the older packet under it; the ledger refuses that task as another packet's, and it is
+   * dead-lettered. The new packet's keys then age out of Redis with one of its grabs lost (its
+   * payout task gone, only the receipt remembers it). That grab's claim is paid: the older packet's
+   * dead letter is not owed from this packet's escrow. At expiry the sweeper closes the packet from
+   * the ledger and refunds the share nobody grabbed, not shortened by that dead letter. The
+   * reconciler names the dead letter alone.
+   */
+  @Test
+  void reusedId_anOlderPacketsDeadLetterUnderTheId_neitherRefusesAClaimNorShortensTheRefund() {
+    start("reused-id-close", Map.of("HONGBAO_KEY_GRACE_SECONDS", "1"), false);
+    Api api = service.api();
+    Parts parts = service.hongbao().parts();
+    String sender = "reclose-sender";
+    api.topUp(sender, 10_000);
+    String packet = sendFixed(api, sender, 400, 4, 3);
+    long id = decode(packet);
+    Instant created = parts.database().packets().find(id).orElseThrow().createdAt();
+    Instant olderCreated = created.minus(Duration.ofDays(2));
+    xadd(id, id, "reclose-stale", 111, olderCreated.plusSeconds(60), olderCreated);
+    String receipt = grab(api, "reclose-lost", packet).getString("receipt");
+    assertThat(receipt).isNotNull();
+    grab(api, "reclose-a", packet);
+    grab(api, "reclose-b", packet);
+    List<PayoutTask> tasks = parts.queue().poll("drill", 10, Duration.ofMillis(100));
+    assertThat(tasks)
+        .extracting(PayoutTask::userId)
+        .containsExactlyInAnyOrder("reclose-stale", "reclose-lost", "reclose-a", "reclose-b");
+    for (PayoutTask task : tasks) {
+      switch (task.userId()) {
+        case "reclose-stale" -> {
+          var refused =
+              catchThrowableOfType(
+                  PayoutRefused.class, () -> parts.database().ledger().pay(List.of(task)));
+          assertThat(refused).as("another packet's task").isNotNull();
+          parts.queue().deadLetter(task, refused.getMessage());
+        }
+        // Lost with Redis's record of the grab.
+        case "reclose-lost" -> parts.queue().ack(List.of(task));
+        default -> {
+          assertThat(parts.database().ledger().pay(List.of(task))).isEqualTo(1);
+          parts.queue().ack(List.of(task));
+        }
+      }
+    }
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> parts.store().state(id).isEmpty());
+
+    var claimed = Drills.claim(api, "reclose-lost", packet, receipt);
+    assertThat(claimed.json().getString("outcome")).as(claimed.raw()).isEqualTo("PAID");
+    assertThat(parts.sweeper().sweepOnce()).isEqualTo(1);
+
+    assertThat(paid(parts, packet)).containsOnlyKeys("reclose-lost", "reclose-a", "reclose-b");
+    assertThat(parts.database().packets().refunded(id)).isEqualTo(Amount.fen(100));
+    assertThat(parts.database().audit().escrowBalance(id)).isEqualTo(Amount.ZERO);
+    assertThat(parts.reconciler().reconcile().discrepancies())
+        .singleElement()
+        .asString()
+        .startsWith("packet " + id + ": payout of 111 fen to reclose-stale was dead-lettered")
+        .contains("another packet");
   }
 
   private void xadd(long streamOf, long packetId, String user, long fen) {
