@@ -7,7 +7,9 @@ import java.util.regex.Pattern;
 /**
  * The wire protocol of the payment gateway, modelled on the transfer APIs of real providers, in one
  * place for the adapter and the simulator. JSON in and out, amounts in integer fen, every request
- * and every callback signed (see {@link GatewaySignature}).
+ * and every callback signed, and so is every 200 answer to a request (see {@link
+ * GatewaySignature}): an answer that does not carry the gateway's signature is not the gateway's,
+ * and the adapter reads it as no answer.
  *
  * <pre>
  * POST /v1/transfers           {"outTradeNo","userId","amount","notifyUrl"?}

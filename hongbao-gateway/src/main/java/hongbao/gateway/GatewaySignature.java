@@ -10,8 +10,10 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * HMAC-SHA256 signatures with the secret the service and the gateway share. A request is signed
- * over its method, path and body, a callback over its body, so a signature for one cannot be
- * replayed as the other. Checking compares in constant time.
+ * over its method, path and body, the gateway's answer to it over the same method and path and the
+ * answer's body, a callback over its body, so a signature for one cannot be replayed as another:
+ * not a request's as its answer, nor one transfer's answer as another's. Checking compares in
+ * constant time.
  */
 public final class GatewaySignature {
 
@@ -54,5 +56,10 @@ public final class GatewaySignature {
 
   public static String request(String method, String path) {
     return method + " " + path;
+  }
+
+  /** What the answer to the request {@code method path} is signed for, besides its body. */
+  public static String answer(String method, String path) {
+    return "ANSWER " + method + " " + path;
   }
 }

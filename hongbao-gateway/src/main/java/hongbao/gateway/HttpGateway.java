@@ -33,7 +33,10 @@ import java.util.function.Supplier;
  * The payment gateway over HTTP ({@link GatewayProtocol}). Calls block the calling thread (a
  * virtual thread, a sender or a janitor; never an event loop) for at most {@code timeout}. Every
  * transport fault becomes an answer that says "unknown": a transfer that timed out may have been
- * paid, so it is never reported as failed.
+ * paid, so it is never reported as failed. So does an answer that does not carry the gateway's
+ * signature: whoever sent it (a proxy, a misrouted address, an attacker on the path) is not the
+ * gateway, and acting on its SUCCESS would mark unpaid money paid, on its FAIL give back money the
+ * gateway may have paid.
  */
 public final class HttpGateway implements Gateway, GatewayStatements, AutoCloseable {
 
@@ -42,6 +45,8 @@ public final class HttpGateway implements Gateway, GatewayStatements, AutoClosea
 
   /** How long, in seconds, an idle connection to the gateway is kept for the next request. */
   private static final int KEEP_ALIVE_SECONDS = 10;
+
+  static final String NOT_SIGNED = "an answer without the gateway's signature";
 
   /** Connections to the gateway: as many as requests may be waiting on it at once. */
   private static final int POOL_SIZE = 64;
@@ -96,6 +101,9 @@ public final class HttpGateway implements Gateway, GatewayStatements, AutoClosea
     } catch (TimeoutException | ExecutionException e) {
       return new TransferAnswer.NoAnswer(describe(e));
     }
+    if (unsigned(response, HttpMethod.POST, GatewayProtocol.TRANSFERS)) {
+      return new TransferAnswer.NoAnswer(NOT_SIGNED);
+    }
     JsonObject answer = json(response);
     if (answer == null) {
       return new TransferAnswer.SystemError("HTTP " + response.statusCode());
@@ -136,11 +144,15 @@ public final class HttpGateway implements Gateway, GatewayStatements, AutoClosea
 
   @Override
   public QueryAnswer query(String outTradeNo) {
+    String path = GatewayProtocol.TRANSFERS + "/" + outTradeNo;
     HttpResponse<Buffer> response;
     try {
-      response = call(HttpMethod.GET, GatewayProtocol.TRANSFERS + "/" + outTradeNo, "", timeout);
+      response = call(HttpMethod.GET, path, "", timeout);
     } catch (TimeoutException | ExecutionException e) {
       return new QueryAnswer.NoAnswer(describe(e));
+    }
+    if (unsigned(response, HttpMethod.GET, path)) {
+      return new QueryAnswer.NoAnswer(NOT_SIGNED);
     }
     JsonObject answer = json(response);
     if (answer == null) {
@@ -177,16 +189,19 @@ public final class HttpGateway implements Gateway, GatewayStatements, AutoClosea
 
   @Override
   public List<StatementLine> statement(LocalDate day) {
+    String path = GatewayProtocol.STATEMENTS + "/" + day;
     HttpResponse<Buffer> response;
     try {
-      response =
-          call(HttpMethod.GET, GatewayProtocol.STATEMENTS + "/" + day, "", STATEMENT_TIMEOUT);
+      response = call(HttpMethod.GET, path, "", STATEMENT_TIMEOUT);
     } catch (TimeoutException | ExecutionException e) {
       throw new StatementUnavailableException("statement of " + day + ": " + describe(e), e);
     }
     if (response.statusCode() != 200) {
       throw new StatementUnavailableException(
           "statement of " + day + ": HTTP " + response.statusCode(), null);
+    }
+    if (unsigned(response, HttpMethod.GET, path)) {
+      throw new StatementUnavailableException("statement of " + day + ": " + NOT_SIGNED, null);
     }
     return parseStatement(response.bodyAsString());
   }
@@ -246,6 +261,21 @@ public final class HttpGateway implements Gateway, GatewayStatements, AutoClosea
       Thread.currentThread().interrupt();
       throw new ExecutionException("interrupted while waiting for the gateway", e);
     }
+  }
+
+  /**
+   * A 200 answer without the gateway's signature for this request. Other statuses are never acted
+   * on, signed or not.
+   */
+  private boolean unsigned(HttpResponse<Buffer> response, HttpMethod method, String path) {
+    if (response.statusCode() != 200) {
+      return false;
+    }
+    Buffer body = response.body();
+    return !signature.verify(
+        GatewaySignature.answer(method.name(), path),
+        body == null ? "" : body.toString(),
+        response.getHeader(GatewayProtocol.SIGNATURE_HEADER));
   }
 
   private static JsonObject json(HttpResponse<Buffer> response) {

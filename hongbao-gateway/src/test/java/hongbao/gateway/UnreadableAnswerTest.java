@@ -8,13 +8,8 @@ import hongbao.core.Rejection;
 import hongbao.core.money.Amount;
 import hongbao.core.withdrawal.QueryAnswer;
 import hongbao.core.withdrawal.TransferAnswer;
-import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
-import java.net.URI;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,44 +33,23 @@ class UnreadableAnswerTest {
           "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":0}",
           "[\"SUCCESS\"]");
 
-  private Vertx vertx;
-  private HttpServer server;
-  private volatile String answer;
-
-  @BeforeEach
-  void start() {
-    vertx = Vertx.vertx();
-    server =
-        vertx
-            .createHttpServer()
-            .requestHandler(
-                request ->
-                    request.response().putHeader("content-type", "application/json").end(answer))
-            .listen(0, "127.0.0.1")
-            .await();
-  }
+  private final FakeGateway fake = new FakeGateway();
 
   @AfterEach
   void stop() {
-    server.close().await();
-    vertx.close().await();
+    fake.close();
   }
 
-  /** The adapter, talking to the test's server. */
+  /** The adapter, talking to the test's gateway, which signs what the test sets as its answer. */
   private HttpGateway gateway() {
-    return new HttpGateway(
-        vertx,
-        URI.create("http://127.0.0.1:" + server.actualPort()),
-        new GatewaySignature("test-secret-0123456789"),
-        Duration.ofSeconds(2),
-        () -> null);
+    return fake.adapter();
   }
 
   @Test
   void aTransferOrQueryAnswerOfTheWrongShape_isAnUnknownOutcome() {
     try (HttpGateway gateway = gateway()) {
       for (String body : UNREADABLE) {
-        answer = body;
+        fake.answer = body;
         assertThat(gateway.transfer("T1", "alice", Amount.fen(5_000)))
             .as(body)
             .isInstanceOf(TransferAnswer.SystemError.class);
@@ -84,21 +58,21 @@ class UnreadableAnswerTest {
       // A query does not read retryable; a transfer does, and a FAIL that leaves it out is no
       // final refusal.
       for (String retryable : List.of(",\"retryable\":\"true\"", ",\"retryable\":null", "")) {
-        answer = "{\"result\":\"FAIL\",\"reason\":\"x\"" + retryable + "}";
+        fake.answer = "{\"result\":\"FAIL\",\"reason\":\"x\"" + retryable + "}";
         assertThat(gateway.transfer("T1", "alice", Amount.fen(5_000)))
-            .as(answer)
+            .as(fake.answer)
             .isInstanceOf(TransferAnswer.SystemError.class);
       }
-      answer = "{\"result\":\"FAIL\",\"reason\":\"x\",\"retryable\":false}";
+      fake.answer = "{\"result\":\"FAIL\",\"reason\":\"x\",\"retryable\":false}";
       assertThat(gateway.transfer("T1", "alice", Amount.fen(5_000)))
           .isEqualTo(new TransferAnswer.Fail("x", false));
       // A query's SUCCESS must say what was paid; a transfer's may leave it to the request.
-      answer = "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\"}";
+      fake.answer = "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\"}";
       assertThat(gateway.query("T1")).isInstanceOf(QueryAnswer.NoAnswer.class);
       assertThat(gateway.transfer("T1", "alice", Amount.fen(5_000)))
           .isEqualTo(new TransferAnswer.Success("G1", Amount.fen(5_000)));
       // The same fields of the right types are read as they say.
-      answer = "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":5000}";
+      fake.answer = "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G1\",\"amount\":5000}";
       assertThat(gateway.query("T1")).isEqualTo(new QueryAnswer.Success("G1", Amount.fen(5_000)));
     }
   }
@@ -112,18 +86,18 @@ class UnreadableAnswerTest {
   @Test
   void theGatewaysText_isKeptPrintableAndShort() {
     try (HttpGateway gateway = gateway()) {
-      answer = "{\"result\":\"FAIL\",\"reason\":\"PAYEE\\u0000LIMIT\\n\",\"retryable\":true}";
+      fake.answer = "{\"result\":\"FAIL\",\"reason\":\"PAYEE\\u0000LIMIT\\n\",\"retryable\":true}";
       assertThat(gateway.transfer("T1", "alice", Amount.fen(5_000)))
           .isEqualTo(new TransferAnswer.Fail("PAYEE?LIMIT?", true));
       assertThat(gateway.query("T1")).isEqualTo(new QueryAnswer.Fail("PAYEE?LIMIT?"));
-      answer = "{\"result\":\"FAIL\",\"reason\":null,\"retryable\":false}";
+      fake.answer = "{\"result\":\"FAIL\",\"reason\":null,\"retryable\":false}";
       assertThat(gateway.transfer("T1", "alice", Amount.fen(5_000)))
           .isEqualTo(new TransferAnswer.Fail("FAIL", false));
       assertThat(gateway.query("T1")).isEqualTo(new QueryAnswer.Fail("FAIL"));
-      answer = "{\"result\":\"SYSTEM_ERROR\",\"message\":\"" + "错".repeat(10_000) + "\"}";
+      fake.answer = "{\"result\":\"SYSTEM_ERROR\",\"message\":\"" + "错".repeat(10_000) + "\"}";
       assertThat(gateway.transfer("T1", "alice", Amount.fen(5_000)))
           .isEqualTo(new TransferAnswer.SystemError("错".repeat(GatewayProtocol.TEXT_MAX) + "…"));
-      answer = "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G\\u00001\",\"amount\":5000}";
+      fake.answer = "{\"result\":\"SUCCESS\",\"gatewayRef\":\"G\\u00001\",\"amount\":5000}";
       assertThat(gateway.query("T1")).isEqualTo(new QueryAnswer.Success("G?1", Amount.fen(5_000)));
       assertThat(gateway.transfer("T1", "alice", Amount.fen(5_000)))
           .isEqualTo(new TransferAnswer.Success("G?1", Amount.fen(5_000)));

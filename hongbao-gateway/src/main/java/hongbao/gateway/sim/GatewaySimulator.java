@@ -7,6 +7,7 @@ import hongbao.gateway.sim.GatewayBook.Entry;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -273,7 +274,9 @@ public final class GatewaySimulator implements AutoCloseable {
           .append(entry.at())
           .append('\n');
     }
-    ctx.response().putHeader("content-type", "text/csv; charset=utf-8").end(csv.toString());
+    signed(ctx, csv.toString())
+        .putHeader("content-type", "text/csv; charset=utf-8")
+        .end(csv.toString());
   }
 
   private void setFaults(RoutingContext ctx) {
@@ -355,11 +358,19 @@ public final class GatewaySimulator implements AutoCloseable {
     vertx.setTimer(latencyMillis(), t -> reply(ctx, answer.get()));
   }
 
-  private static void reply(RoutingContext ctx, JsonObject answer) {
+  private void reply(RoutingContext ctx, JsonObject answer) {
     // A held request's client is gone; its answer goes nowhere, as on a real network.
     if (!ctx.response().ended() && !ctx.response().closed()) {
-      ctx.json(answer);
+      String body = answer.encode();
+      signed(ctx, body).putHeader("content-type", "application/json").end(body);
     }
+  }
+
+  /** The response, carrying the signature of {@code body} as the answer to this request. */
+  private HttpServerResponse signed(RoutingContext ctx, String body) {
+    String purpose = GatewaySignature.answer(ctx.request().method().name(), ctx.request().path());
+    return ctx.response()
+        .putHeader(GatewayProtocol.SIGNATURE_HEADER, signature.sign(purpose, body));
   }
 
   private long latencyMillis() {
