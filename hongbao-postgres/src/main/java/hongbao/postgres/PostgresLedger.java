@@ -13,6 +13,8 @@ import hongbao.core.ledger.Wallet;
 import hongbao.core.ledger.WalletEntry;
 import hongbao.core.ledger.WalletSnapshot;
 import hongbao.core.money.Amount;
+import hongbao.core.packet.ClaimDecision;
+import hongbao.core.packet.ClaimResolution;
 import hongbao.core.packet.Packet;
 import hongbao.core.payout.PayoutRefused;
 import hongbao.core.payout.PayoutTask;
@@ -425,6 +427,14 @@ public final class PostgresLedger implements Ledger {
           postGrabs(connection, List.of(task));
           return ClaimPayment.PAID;
         });
+  }
+
+  @Override
+  public Optional<ClaimResolution> resolveRefusedClaim(
+      long claimId, ClaimDecision decision, String note, Instant at) {
+    return transactions.write(
+        "resolve refused claim " + claimId,
+        connection -> RefusedClaimResolutions.resolve(connection, claimId, decision, note, at));
   }
 
   private static boolean closing(Connection connection, long packetId) throws SQLException {

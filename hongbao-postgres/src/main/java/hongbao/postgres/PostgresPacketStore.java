@@ -2,12 +2,14 @@ package hongbao.postgres;
 
 import hongbao.core.money.Amount;
 import hongbao.core.packet.GrabView;
+import hongbao.core.packet.OpenRefusedClaim;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketStore;
 import hongbao.core.packet.RefusedClaim;
 import hongbao.core.packet.StuckRefund;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -355,40 +357,58 @@ public final class PostgresPacketStore implements PacketStore {
   }
 
   @Override
-  public List<RefusedClaim> refusedClaims(int limit) {
+  public List<OpenRefusedClaim> openRefusedClaims(int limit) {
     checkLimit(limit);
     return transactions.read(
         "refused claims",
         connection -> {
           try (PreparedStatement find =
               connection.prepareStatement(
-                  """
-                  SELECT r.packet_id, r.user_id, r.amount, r.reason, r.at, r.packet_created_at
-                  FROM refused_claim r
-                  WHERE NOT EXISTS (
-                    SELECT 1 FROM transfer t JOIN packet p ON p.id = r.packet_id
-                    WHERE t.key = 'grab:' || r.packet_id || ':' || r.user_id
-                      AND (r.packet_created_at IS NULL
-                           OR r.packet_created_at = date_trunc('milliseconds', p.created_at)))
-                  ORDER BY r.at, r.packet_id, r.user_id LIMIT ?
-                  """)) {
+                  "SELECT r.id, "
+                      + REFUSED_CLAIM_COLUMNS
+                      + " FROM refused_claim r WHERE "
+                      + REFUSED_CLAIM_OPEN
+                      + " ORDER BY r.at, r.packet_id, r.user_id LIMIT ?")) {
             find.setInt(1, limit);
-            List<RefusedClaim> claims = new ArrayList<>();
+            List<OpenRefusedClaim> claims = new ArrayList<>();
             try (ResultSet rows = find.executeQuery()) {
               while (rows.next()) {
-                claims.add(
-                    new RefusedClaim(
-                        rows.getLong(1),
-                        rows.getString(2),
-                        Amount.fen(rows.getLong(3)),
-                        rows.getString(4),
-                        rows.getObject(5, OffsetDateTime.class).toInstant(),
-                        Sql.instant(rows, "packet_created_at")));
+                claims.add(new OpenRefusedClaim(rows.getLong("id"), refusedClaim(rows)));
               }
             }
             return claims;
           }
         });
+  }
+
+  /** The columns {@link #refusedClaim} reads, of {@code refused_claim r}. */
+  static final String REFUSED_CLAIM_COLUMNS =
+      "r.packet_id, r.user_id, r.amount, r.reason, r.at, r.packet_created_at";
+
+  /**
+   * Of {@code refused_claim r}: its grab has not been paid since, of the packet creation its
+   * receipt named.
+   */
+  static final String REFUSED_CLAIM_UNPAID =
+      """
+      NOT EXISTS (
+        SELECT 1 FROM transfer t JOIN packet p ON p.id = r.packet_id
+        WHERE t.key = 'grab:' || r.packet_id || ':' || r.user_id
+          AND (r.packet_created_at IS NULL
+               OR r.packet_created_at = date_trunc('milliseconds', p.created_at)))
+      """;
+
+  /** A refused claim still reported: no operator decided it, and its grab is still unpaid. */
+  private static final String REFUSED_CLAIM_OPEN = "r.decision IS NULL AND " + REFUSED_CLAIM_UNPAID;
+
+  static RefusedClaim refusedClaim(ResultSet rows) throws SQLException {
+    return new RefusedClaim(
+        rows.getLong("packet_id"),
+        rows.getString("user_id"),
+        Amount.fen(rows.getLong("amount")),
+        rows.getString("reason"),
+        rows.getObject("at", OffsetDateTime.class).toInstant(),
+        Sql.instant(rows, "packet_created_at"));
   }
 
   @Override

@@ -7,12 +7,16 @@ import static org.assertj.core.api.Assertions.tuple;
 import hongbao.core.RejectedException;
 import hongbao.core.Rejection;
 import hongbao.core.ledger.ClaimPayment;
+import hongbao.core.ledger.EntryKind;
 import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.IdempotencyRaceException;
 import hongbao.core.ledger.Ledger;
 import hongbao.core.ledger.StoredAnswer;
 import hongbao.core.ledger.WalletSnapshot;
 import hongbao.core.money.Amount;
+import hongbao.core.packet.ClaimDecision;
+import hongbao.core.packet.ClaimResolution;
+import hongbao.core.packet.OpenRefusedClaim;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketStore;
 import hongbao.core.packet.PacketType;
@@ -203,6 +207,88 @@ public abstract class LedgerContract {
         .filteredOn(claim -> claim.packetId() == packet.id())
         .extracting(RefusedClaim::userId, RefusedClaim::packetCreatedAt, RefusedClaim::reason)
         .containsExactly(tuple(bob, older, "older"), tuple(carol, older, "older"));
+  }
+
+  /**
+   * An operator compensates one refused claim and dismisses another: the first is paid into the
+   * wallet from the system account, once, under the packet but not out of its escrow; neither is
+   * reported any more. The same decision again answers the first; the other one, a claim whose grab
+   * has been paid since, and a number no claim has are refused.
+   */
+  @Test
+  void resolveRefusedClaim_compensatesFromTheSystemOnce_orDismisses_andEndsTheReport() {
+    String alice = user("alice");
+    String bob = user("bob");
+    String carol = user("carol");
+    String dave = user("dave");
+    topUp(alice, 1_000);
+    Packet packet = send(alice, 1_000, 3);
+    for (String user : List.of(bob, carol, dave)) {
+      packets()
+          .recordRefusedClaim(
+              new RefusedClaim(packet.id(), user, Amount.fen(300), "lost", T0.plusSeconds(5)));
+    }
+    Map<String, Long> ids =
+        packets().openRefusedClaims(1_000).stream()
+            .filter(open -> open.claim().packetId() == packet.id())
+            .collect(
+                java.util.stream.Collectors.toMap(
+                    open -> open.claim().userId(), OpenRefusedClaim::id));
+    assertThat(ids).containsOnlyKeys(bob, carol, dave);
+    long bobs = ids.get(bob);
+    Instant at = T0.plusSeconds(60);
+
+    ClaimResolution paid =
+        ledger().resolveRefusedClaim(bobs, ClaimDecision.COMPENSATE, "paid by hand", at).get();
+    assertThat(paid)
+        .isEqualTo(
+            new ClaimResolution(
+                bobs,
+                packet.id(),
+                bob,
+                ClaimDecision.COMPENSATE,
+                Amount.fen(300),
+                "paid by hand",
+                at));
+    assertThat(
+            ledger()
+                .resolveRefusedClaim(bobs, ClaimDecision.COMPENSATE, "again", at.plusSeconds(1)))
+        .as("the same decision again: the first resolution, nothing moved")
+        .contains(paid);
+    assertThatThrownBy(() -> ledger().resolveRefusedClaim(bobs, ClaimDecision.DISMISS, "no", at))
+        .isInstanceOf(RejectedException.class)
+        .extracting(e -> ((RejectedException) e).rejection())
+        .isEqualTo(Rejection.CONFLICT);
+    ClaimResolution dismissed =
+        ledger()
+            .resolveRefusedClaim(ids.get(carol), ClaimDecision.DISMISS, "not believed", at)
+            .get();
+    assertThat(dismissed.paid()).isEqualTo(Amount.ZERO);
+
+    ledger().pay(List.of(task(packet, dave, 300)));
+    assertThatThrownBy(
+            () -> ledger().resolveRefusedClaim(ids.get(dave), ClaimDecision.COMPENSATE, "x", at))
+        .as("dave's grab has been paid: compensated, he would be paid twice")
+        .isInstanceOf(RejectedException.class)
+        .extracting(e -> ((RejectedException) e).rejection())
+        .isEqualTo(Rejection.CONFLICT);
+    assertThat(ledger().resolveRefusedClaim(Long.MAX_VALUE, ClaimDecision.DISMISS, "x", at))
+        .isEmpty();
+
+    assertThat(balance(bob)).isEqualTo(Amount.fen(300));
+    assertThat(balance(carol)).isEqualTo(Amount.ZERO);
+    assertThat(audit().escrowBalance(packet.id()))
+        .as("not out of the escrow")
+        .isEqualTo(Amount.fen(700));
+    assertThat(packets().paidGrabs(packet.id())).containsOnlyKeys(dave);
+    assertThat(ledger().wallet(bob, 10).entries())
+        .singleElement()
+        .satisfies(
+            entry -> {
+              assertThat(entry.kind()).isEqualTo(EntryKind.COMPENSATION);
+              assertThat(entry.packetId()).isEqualTo(packet.id());
+            });
+    assertThat(refusedUsers(packet)).isEmpty();
   }
 
   private List<String> refusedUsers(Packet packet) {

@@ -4,10 +4,12 @@ import hongbao.core.Unavailable;
 import hongbao.core.ledger.EntryKind;
 import hongbao.core.ledger.StoredAnswer;
 import hongbao.core.money.Amount;
+import hongbao.core.packet.ClaimResolution;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.RefusedClaim;
 import hongbao.core.reconcile.LedgerAudit;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -35,7 +37,10 @@ public final class MemoryBooks implements LedgerAudit {
 
   final TreeMap<Long, PacketRow> packets = new TreeMap<>();
   final Map<String, StoredAnswer> answers = new HashMap<>();
-  final Map<String, RefusedClaim> refusedClaims = new java.util.LinkedHashMap<>();
+
+  /** By packet, user and the creation the receipt named, as PostgreSQL's unique key. */
+  final Map<String, RefusedClaimRow> refusedClaims = new java.util.LinkedHashMap<>();
+
   long sequence;
   private boolean down;
 
@@ -49,6 +54,33 @@ public final class MemoryBooks implements LedgerAudit {
       Long packetId,
       String userId,
       Instant at) {}
+
+  /** A refused claim, its number and, once an operator decided, the resolution. */
+  static final class RefusedClaimRow {
+    final long id;
+    final RefusedClaim claim;
+    ClaimResolution resolution;
+
+    RefusedClaimRow(long id, RefusedClaim claim) {
+      this.id = id;
+      this.claim = claim;
+    }
+  }
+
+  /** Whether the ledger paid the claim's grab, of the packet creation its receipt named. */
+  boolean paidAsNamed(RefusedClaim claim) {
+    PacketRow row = packets.get(claim.packetId());
+    boolean samePacket =
+        claim.packetCreatedAt() == null
+            || (row != null
+                && row.packet
+                    .createdAt()
+                    .truncatedTo(ChronoUnit.MILLIS)
+                    .equals(claim.packetCreatedAt()));
+    return samePacket
+        && ofPacket(claim.packetId()).stream()
+            .anyMatch(t -> t.kind() == EntryKind.GRAB && t.userId().equals(claim.userId()));
+  }
 
   /** A packet row and the bookkeeping PostgreSQL keeps beside it. */
   static final class PacketRow {

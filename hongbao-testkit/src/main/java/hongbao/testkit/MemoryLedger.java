@@ -13,10 +13,14 @@ import hongbao.core.ledger.Wallet;
 import hongbao.core.ledger.WalletEntry;
 import hongbao.core.ledger.WalletSnapshot;
 import hongbao.core.money.Amount;
+import hongbao.core.packet.ClaimDecision;
+import hongbao.core.packet.ClaimResolution;
 import hongbao.core.packet.Packet;
+import hongbao.core.packet.RefusedClaim;
 import hongbao.core.payout.PayoutRefused;
 import hongbao.core.payout.PayoutTask;
 import hongbao.testkit.MemoryBooks.PacketRow;
+import hongbao.testkit.MemoryBooks.RefusedClaimRow;
 import hongbao.testkit.MemoryBooks.Transfer;
 import java.time.Clock;
 import java.time.Instant;
@@ -305,6 +309,50 @@ public class MemoryLedger implements Ledger {
                 at));
       }
       return true;
+    }
+  }
+
+  @Override
+  public Optional<ClaimResolution> resolveRefusedClaim(
+      long claimId, ClaimDecision decision, String note, Instant at) {
+    synchronized (books) {
+      books.checkUp();
+      Optional<RefusedClaimRow> found =
+          books.refusedClaims.values().stream().filter(row -> row.id == claimId).findFirst();
+      if (found.isEmpty()) {
+        return Optional.empty();
+      }
+      RefusedClaimRow row = found.get();
+      if (row.resolution != null) {
+        if (row.resolution.decision() != decision) {
+          throw new RejectedException(
+              Rejection.CONFLICT,
+              "refused claim %d was resolved: %s".formatted(claimId, row.resolution.decision()));
+        }
+        return Optional.of(row.resolution);
+      }
+      if (books.paidAsNamed(row.claim)) {
+        throw new RejectedException(
+            Rejection.CONFLICT,
+            "the grab of refused claim %d has been paid since".formatted(claimId));
+      }
+      RefusedClaim claim = row.claim;
+      Amount paid = decision == ClaimDecision.COMPENSATE ? claim.amount() : Amount.ZERO;
+      if (paid.isPositive()) {
+        books.post(
+            new Transfer(
+                "compensation:" + claimId,
+                EntryKind.COMPENSATION,
+                MemoryBooks.SYSTEM,
+                MemoryBooks.wallet(claim.userId()),
+                paid.fen(),
+                claim.packetId(),
+                claim.userId(),
+                at));
+      }
+      row.resolution =
+          new ClaimResolution(claimId, claim.packetId(), claim.userId(), decision, paid, note, at);
+      return Optional.of(row.resolution);
     }
   }
 

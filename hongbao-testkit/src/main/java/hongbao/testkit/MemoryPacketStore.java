@@ -3,15 +3,15 @@ package hongbao.testkit;
 import hongbao.core.ledger.EntryKind;
 import hongbao.core.money.Amount;
 import hongbao.core.packet.GrabView;
+import hongbao.core.packet.OpenRefusedClaim;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketStore;
 import hongbao.core.packet.RefusedClaim;
 import hongbao.core.packet.StuckRefund;
 import hongbao.testkit.MemoryBooks.PacketRow;
+import hongbao.testkit.MemoryBooks.RefusedClaimRow;
 import hongbao.testkit.MemoryBooks.Transfer;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -271,31 +271,23 @@ public final class MemoryPacketStore implements PacketStore {
   public void recordRefusedClaim(RefusedClaim claim) {
     synchronized (books) {
       checkUp();
-      books.refusedClaims.putIfAbsent(
-          claim.packetId() + ":" + claim.userId() + ":" + claim.packetCreatedAt(), claim);
+      String key = claim.packetId() + ":" + claim.userId() + ":" + claim.packetCreatedAt();
+      if (!books.refusedClaims.containsKey(key)) {
+        books.refusedClaims.put(key, new RefusedClaimRow(books.refusedClaims.size() + 1L, claim));
+      }
     }
   }
 
   @Override
-  public List<RefusedClaim> refusedClaims(int limit) {
+  public List<OpenRefusedClaim> openRefusedClaims(int limit) {
     synchronized (books) {
       checkUp();
-      return new ArrayList<>(books.refusedClaims.values())
-          .stream().filter(claim -> !paidAsNamed(claim)).limit(limit).toList();
+      return books.refusedClaims.values().stream()
+          .filter(row -> row.resolution == null && !books.paidAsNamed(row.claim))
+          .limit(limit)
+          .map(row -> new OpenRefusedClaim(row.id, row.claim))
+          .toList();
     }
-  }
-
-  /** Whether the ledger paid the claim's grab, of the packet creation its receipt named. */
-  private boolean paidAsNamed(RefusedClaim claim) {
-    PacketRow row = books.packets.get(claim.packetId());
-    boolean samePacket =
-        claim.packetCreatedAt() == null
-            || (row != null
-                && row.packet
-                    .createdAt()
-                    .truncatedTo(ChronoUnit.MILLIS)
-                    .equals(claim.packetCreatedAt()));
-    return samePacket && grabsOf(claim.packetId()).anyMatch(t -> t.userId().equals(claim.userId()));
   }
 
   @Override

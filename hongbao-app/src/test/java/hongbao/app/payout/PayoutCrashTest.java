@@ -16,6 +16,8 @@ import hongbao.core.ledger.Ledger;
 import hongbao.core.ledger.StoredAnswer;
 import hongbao.core.ledger.WalletSnapshot;
 import hongbao.core.money.Amount;
+import hongbao.core.packet.ClaimDecision;
+import hongbao.core.packet.ClaimResolution;
 import hongbao.core.packet.Packet;
 import hongbao.core.payout.PayoutTask;
 import hongbao.core.payout.PayoutWorker;
@@ -175,6 +177,12 @@ class PayoutCrashTest {
     @Override
     public ClaimPayment payClaim(PayoutTask task, Amount keep) {
       return ledger.payClaim(task, keep);
+    }
+
+    @Override
+    public Optional<ClaimResolution> resolveRefusedClaim(
+        long claimId, ClaimDecision decision, String note, Instant at) {
+      return ledger.resolveRefusedClaim(claimId, decision, note, at);
     }
 
     @Override

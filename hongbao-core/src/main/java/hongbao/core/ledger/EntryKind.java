@@ -11,5 +11,7 @@ public enum EntryKind {
   /** A failed withdrawal's money came back. */
   WITHDRAW_RETURN,
   /** A reward paid from a campaign's escrow. */
-  REWARD
+  REWARD,
+  /** A refused claim of a grab that an operator honoured, paid from the platform's account. */
+  COMPENSATION
 }

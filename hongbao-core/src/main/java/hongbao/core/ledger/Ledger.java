@@ -1,7 +1,10 @@
 package hongbao.core.ledger;
 
 import hongbao.core.money.Amount;
+import hongbao.core.packet.ClaimDecision;
+import hongbao.core.packet.ClaimResolution;
 import hongbao.core.packet.Packet;
+import hongbao.core.packet.PacketStore;
 import hongbao.core.payout.PayoutTask;
 import hongbao.core.payout.Payouts;
 import java.time.Instant;
@@ -64,6 +67,21 @@ public interface Ledger extends Payouts {
    * @throws hongbao.core.payout.PayoutRefused as {@link #pay} does
    */
   ClaimPayment payClaim(PayoutTask task, Amount keep);
+
+  /**
+   * An operator's answer to a refused claim still open ({@link PacketStore#openRefusedClaims}), in
+   * one transaction and once: {@link ClaimDecision#COMPENSATE} pays the claim's amount into the
+   * user's wallet from the system account (kind {@link EntryKind#COMPENSATION}, under the packet;
+   * its escrow is not touched), {@link ClaimDecision#DISMISS} moves nothing; either way the claim
+   * is no longer reported. The same decision again answers the first resolution and moves nothing.
+   *
+   * @return empty when no refused claim has this number
+   * @throws hongbao.core.RejectedException CONFLICT when the claim was resolved with the other
+   *     decision, or its grab has been paid since it was refused (it is reported no more, and a
+   *     compensation would pay it twice)
+   */
+  Optional<ClaimResolution> resolveRefusedClaim(
+      long claimId, ClaimDecision decision, String note, Instant at);
 
   /** A wallet with at most {@code limit} newest entries; a wallet never funded has balance 0. */
   default Wallet wallet(String userId, int limit) {

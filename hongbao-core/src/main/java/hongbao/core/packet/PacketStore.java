@@ -87,12 +87,18 @@ public interface PacketStore {
   void recordRefusedClaim(RefusedClaim claim);
 
   /**
-   * Refused claims whose grab the ledger has still not paid, oldest first. One paid since (a worker
-   * that polled its payout before the loss committed it after the claim read the ledger, or an
-   * operator's retry of its dead letter) was not lost after all; a payment of the ledger's packet
-   * does not pay a claim whose receipt named another packet's creation under the same id.
+   * Refused claims whose grab the ledger has still not paid and that no operator has resolved
+   * ({@link hongbao.core.ledger.Ledger#resolveRefusedClaim}), oldest first. One paid since (a
+   * worker that polled its payout before the loss committed it after the claim read the ledger, or
+   * an operator's retry of its dead letter) was not lost after all; a payment of the ledger's
+   * packet does not pay a claim whose receipt named another packet's creation under the same id.
    */
-  List<RefusedClaim> refusedClaims(int limit);
+  List<OpenRefusedClaim> openRefusedClaims(int limit);
+
+  /** The claims of {@link #openRefusedClaims}, without their numbers. */
+  default List<RefusedClaim> refusedClaims(int limit) {
+    return openRefusedClaims(limit).stream().map(OpenRefusedClaim::claim).toList();
+  }
 
   /** What went back to the sender (zero before the refund). */
   Amount refunded(long packetId);

@@ -12,6 +12,8 @@ import hongbao.core.ledger.WalletSnapshot;
 import hongbao.core.money.Amount;
 import hongbao.core.ops.Switch;
 import hongbao.core.ops.Switches;
+import hongbao.core.packet.ClaimDecision;
+import hongbao.core.packet.ClaimResolution;
 import hongbao.core.packet.Packet;
 import java.time.Duration;
 import java.time.Instant;
@@ -192,6 +194,12 @@ class PayoutWorkerTest {
 
     @Override
     public ClaimPayment payClaim(PayoutTask task, Amount keep) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Optional<ClaimResolution> resolveRefusedClaim(
+        long claimId, ClaimDecision decision, String note, Instant at) {
       throw new UnsupportedOperationException();
     }
 

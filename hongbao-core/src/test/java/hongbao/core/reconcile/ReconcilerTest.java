@@ -15,6 +15,7 @@ import hongbao.core.grab.Recovered;
 import hongbao.core.money.Amount;
 import hongbao.core.ops.Violations;
 import hongbao.core.packet.GrabView;
+import hongbao.core.packet.OpenRefusedClaim;
 import hongbao.core.packet.Packet;
 import hongbao.core.packet.PacketStore;
 import hongbao.core.packet.PacketType;
@@ -652,8 +653,8 @@ class ReconcilerTest {
     }
 
     @Override
-    public List<RefusedClaim> refusedClaims(int limit) {
-      return refused;
+    public List<OpenRefusedClaim> openRefusedClaims(int limit) {
+      return refused.stream().map(claim -> new OpenRefusedClaim(1, claim)).toList();
     }
 
     @Override

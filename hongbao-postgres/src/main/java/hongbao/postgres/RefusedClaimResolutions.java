@@ -1,0 +1,122 @@
+package hongbao.postgres;
+
+import hongbao.core.RejectedException;
+import hongbao.core.Rejection;
+import hongbao.core.money.Amount;
+import hongbao.core.packet.ClaimDecision;
+import hongbao.core.packet.ClaimResolution;
+import hongbao.core.packet.RefusedClaim;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * An operator's resolution of a refused claim, in the caller's transaction: the claim's row is
+ * locked, so two operators resolving it at once are answered one after the other, and the second
+ * finds it decided. A compensation moves the claim's amount from the system account to the user's
+ * wallet under the key {@code compensation:<claim id>}, so it is paid once whatever happens.
+ */
+final class RefusedClaimResolutions {
+
+  private static final String FIND =
+      "SELECT "
+          + PostgresPacketStore.REFUSED_CLAIM_COLUMNS
+          + ", r.decision, r.decision_note, r.decided_at, NOT "
+          + PostgresPacketStore.REFUSED_CLAIM_UNPAID
+          + " AS paid FROM refused_claim r WHERE r.id = ? FOR UPDATE";
+
+  private static final String COMPENSATE =
+      """
+      WITH funding AS (
+          UPDATE account SET balance = balance - ? WHERE id = 'system'
+      ), posting AS (
+          INSERT INTO transfer
+              (key, kind, debit_account, credit_account, amount, packet_id, user_id)
+          VALUES (?, 'COMPENSATION', 'system', ?, ?, ?, ?)
+      )
+      INSERT INTO account (id, kind, balance) VALUES (?, 'WALLET', ?)
+      ON CONFLICT (id) DO UPDATE SET balance = account.balance + excluded.balance
+      """;
+
+  private RefusedClaimResolutions() {}
+
+  static Optional<ClaimResolution> resolve(
+      Connection connection, long claimId, ClaimDecision decision, String note, Instant at)
+      throws SQLException {
+    try (PreparedStatement find = connection.prepareStatement(FIND)) {
+      find.setLong(1, claimId);
+      try (ResultSet row = find.executeQuery()) {
+        if (!row.next()) {
+          return Optional.empty();
+        }
+        RefusedClaim claim = PostgresPacketStore.refusedClaim(row);
+        String decided = row.getString("decision");
+        if (decided != null) {
+          ClaimResolution earlier =
+              resolution(
+                  claimId,
+                  claim,
+                  ClaimDecision.valueOf(decided),
+                  row.getString("decision_note"),
+                  Sql.instant(row, "decided_at"));
+          if (earlier.decision() != decision) {
+            throw new RejectedException(
+                Rejection.CONFLICT,
+                "refused claim %d was resolved: %s".formatted(claimId, earlier.decision()));
+          }
+          return Optional.of(earlier);
+        }
+        if (row.getBoolean("paid")) {
+          throw new RejectedException(
+              Rejection.CONFLICT,
+              "the grab of refused claim %d has been paid since".formatted(claimId));
+        }
+        if (decision == ClaimDecision.COMPENSATE) {
+          compensate(connection, claimId, claim);
+        }
+        record(connection, claimId, decision, note, at);
+        return Optional.of(resolution(claimId, claim, decision, note, at));
+      }
+    }
+  }
+
+  private static void compensate(Connection connection, long claimId, RefusedClaim claim)
+      throws SQLException {
+    String wallet = Sql.walletAccount(claim.userId());
+    try (PreparedStatement pay = connection.prepareStatement(COMPENSATE)) {
+      pay.setLong(1, claim.amount().fen());
+      pay.setString(2, "compensation:" + claimId);
+      pay.setString(3, wallet);
+      pay.setLong(4, claim.amount().fen());
+      pay.setLong(5, claim.packetId());
+      pay.setString(6, claim.userId());
+      pay.setString(7, wallet);
+      pay.setLong(8, claim.amount().fen());
+      pay.executeUpdate();
+    }
+  }
+
+  private static void record(
+      Connection connection, long claimId, ClaimDecision decision, String note, Instant at)
+      throws SQLException {
+    try (PreparedStatement decide =
+        connection.prepareStatement(
+            "UPDATE refused_claim SET decision = ?, decision_note = ?, decided_at = ?"
+                + " WHERE id = ?")) {
+      decide.setString(1, decision.name());
+      decide.setString(2, note);
+      decide.setObject(3, Sql.timestamp(at));
+      decide.setLong(4, claimId);
+      decide.executeUpdate();
+    }
+  }
+
+  private static ClaimResolution resolution(
+      long claimId, RefusedClaim claim, ClaimDecision decision, String note, Instant at) {
+    Amount paid = decision == ClaimDecision.COMPENSATE ? claim.amount() : Amount.ZERO;
+    return new ClaimResolution(claimId, claim.packetId(), claim.userId(), decision, paid, note, at);
+  }
+}
