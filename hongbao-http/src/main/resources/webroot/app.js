@@ -219,7 +219,7 @@ async function walletPage() {
     ? h("p.muted", { text: t("noEntries") })
     : h("ul.entries", { "data-testid": "entries" }, wallet.entries.map((entry) => {
         const icon = { TOPUP: "充", SEND: "发", GRAB: "抢", REFUND: "退", WITHDRAW: "提",
-          WITHDRAW_RETURN: "退" }[entry.kind] ?? "·";
+          WITHDRAW_RETURN: "退", REWARD: "奖", COMPENSATION: "补" }[entry.kind] ?? "·";
         const title = entry.packetId
           ? h("a", { href: "#/details/" + entry.packetId, text: t(entry.kind) })
           : h("span", { text: t(entry.kind) });

@@ -23,6 +23,8 @@ const TEXT = {
   REFUND: ["红包退款", "Refund"],
   WITHDRAW: ["提现", "Withdrawal"],
   WITHDRAW_RETURN: ["提现退回", "Withdrawal returned"],
+  REWARD: ["奖励", "Reward"],
+  COMPENSATION: ["红包补偿", "Compensation"],
   withdraw: ["提现", "Withdraw"],
   withdrawHint: ["提现到你的银行卡，通常几秒内到账", "Paid out to your bank, usually within seconds"],
   withdrawals: ["提现记录", "Withdrawals"],

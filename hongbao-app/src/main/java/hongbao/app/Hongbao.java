@@ -99,6 +99,7 @@ public final class Hongbao implements AutoCloseable {
   private hongbao.kafka.embedded.EmbeddedKafka embeddedKafka;
   private hongbao.app.reward.RewardWiring rewards;
   private hongbao.app.campaign.CampaignWiring campaigns;
+  private hongbao.core.grab.RefusedClaims refusedClaims;
   private Clock campaignClock;
   private HttpApi http;
   private DataDir dataDir;
@@ -279,6 +280,8 @@ public final class Hongbao implements AutoCloseable {
     var receipts = new SealedReceipts(tokenSealer);
     var claims =
         new ClaimService(receipts, database.packets(), store, arming, database.ledger(), clock);
+    refusedClaims =
+        new hongbao.core.grab.RefusedClaims(database.packets(), database.ledger(), clock);
     startRewards(redis, database, switches, reconciler, metrics, clock, tokenSealer);
     if (rewards != null) {
       var credits = rewards.forcedCredits();
@@ -429,6 +432,10 @@ public final class Hongbao implements AutoCloseable {
     var deadLetters = new hongbao.http.DeadLetterRoutes(parts.queue(), services.packetIds());
     resources.push(deadLetters);
     api.with(deadLetters);
+    var refusedClaimRoutes =
+        new hongbao.http.RefusedClaimRoutes(refusedClaims, services.packetIds());
+    resources.push(refusedClaimRoutes);
+    api.with(refusedClaimRoutes);
     if (rewards != null) {
       api.with(rewards.routes());
     }

@@ -155,6 +155,10 @@ class OpenApiDocumentTest {
         "/api/v1/activities/{id}", "/api/v1/activities/" + activity.json().getString("id"));
     concretePaths.put(
         "/api/v1/withdrawals/{id}", "/api/v1/withdrawals/" + withdrawal.json().getString("id"));
+    // No claim was refused here: the examples are of a number no refused claim has.
+    concretePaths.put(
+        "/api/v1/admin/refused-claims/{id}/resolve",
+        "/api/v1/admin/refused-claims/999999999/resolve");
     concretePaths.put(
         "/api/v1/admin/withdrawals/{id}/fail",
         "/api/v1/admin/withdrawals/" + withdrawal.json().getString("id") + "/fail");

@@ -45,31 +45,45 @@ class RefusedClaimDrillTest {
     rig.close();
   }
 
-  @Test
-  void claim_whenTheLostGrabsShareWasSoldAndPaid_isRefusedAndReportedByPacketUserAndAmount() {
+  /** A 300-fen packet of three shares whose lost grab's share was sold again and paid. */
+  private record SoldAgain(String packet, long id, String sender, String lost, String receipt) {}
+
+  private SoldAgain lostThenSoldAgain(String prefix) {
     Api api = service.api();
     Parts parts = service.hongbao().parts();
     String run = Long.toString(System.nanoTime(), 36);
-    String sender = "rc-sender-" + run;
-    String lost = "rc-lost-" + run;
+    String sender = prefix + "-sender-" + run;
+    String lost = prefix + "-lost-" + run;
     api.topUp(sender, 10_000);
     String packet = sendFixed(api, sender, 300, 3, 600);
-    long id = decode(packet);
     // Grabbed while payouts are down: only the receipt will remember it.
     JsonObject grabbed = grab(api, lost, packet);
     assertThat(grabbed.getString("outcome")).isEqualTo("GRABBED");
-    String receipt = grabbed.getString("receipt");
 
     rig.flushRedis();
 
     // Rebuilt from the ledger, which paid nobody: all three shares are sold again, and paid.
     for (int u = 0; u < 3; u++) {
-      assertThat(grab(api, "rc-" + run + "-n" + u, packet).getString("outcome"))
+      assertThat(grab(api, prefix + "-" + run + "-n" + u, packet).getString("outcome"))
           .isEqualTo("GRABBED");
     }
-    assertThat(grab(api, "rc-" + run + "-late", packet).getString("outcome")).isEqualTo("SOLD_OUT");
+    assertThat(grab(api, prefix + "-" + run + "-late", packet).getString("outcome"))
+        .isEqualTo("SOLD_OUT");
     payAll();
     assertThat(paid(parts, packet)).hasSize(3).doesNotContainKey(lost);
+    return new SoldAgain(packet, decode(packet), sender, lost, grabbed.getString("receipt"));
+  }
+
+  @Test
+  void claim_whenTheLostGrabsShareWasSoldAndPaid_isRefusedAndReportedByPacketUserAndAmount() {
+    Api api = service.api();
+    Parts parts = service.hongbao().parts();
+    SoldAgain sold = lostThenSoldAgain("rc");
+    String packet = sold.packet();
+    long id = sold.id();
+    String sender = sold.sender();
+    String lost = sold.lost();
+    String receipt = sold.receipt();
 
     var claimed = claim(api, lost, packet, receipt);
     assertThat(claimed.status()).as(claimed.raw()).isEqualTo(200);
@@ -90,6 +104,57 @@ class RefusedClaimDrillTest {
     assertThat(wallet(sender).getLong("balance")).isEqualTo(10_000 - 300);
 
     assertReportedAlone(id, lost, Amount.fen(100), reason);
+  }
+
+  /**
+   * The operator answers the refused claim: listed with its number, it is compensated once (a retry
+   * answers the same and pays nothing more) from the platform's account into the grabber's wallet,
+   * not from the packet's escrow, which paid its three shares; dismissing it afterwards is a
+   * conflict. Nothing is reported any more: the reconciliation is clean.
+   */
+  @Test
+  void refusedClaim_compensatedByTheOperator_isPaidOnce_andTheBooksAreClean() {
+    Api api = service.api();
+    Parts parts = service.hongbao().parts();
+    SoldAgain sold = lostThenSoldAgain("rcc");
+    String packet = sold.packet();
+    String lost = sold.lost();
+    var claimed = claim(api, lost, packet, sold.receipt());
+    assertThat(claimed.json().getString("outcome")).as(claimed.raw()).isEqualTo("REFUSED");
+
+    var listed = api.get("/api/v1/admin/refused-claims", api.adminToken());
+    assertThat(listed.status()).as(listed.raw()).isEqualTo(200);
+    JsonObject refused = listed.json().getJsonArray("items").getJsonObject(0);
+    assertThat(refused.getString("packet")).isEqualTo(packet);
+    assertThat(refused.getString("userId")).isEqualTo(lost);
+    assertThat(refused.getLong("amount")).isEqualTo(100);
+    String resolve = "/api/v1/admin/refused-claims/" + refused.getLong("id") + "/resolve";
+    JsonObject compensate = JsonObject.of("decision", "COMPENSATE", "note", "lost by Redis");
+    for (int attempt = 0; attempt < 2; attempt++) {
+      var resolved = api.post(resolve, api.adminToken(), Map.of(), compensate.encode());
+      assertThat(resolved.status()).as(resolved.raw()).isEqualTo(200);
+      assertThat(resolved.json().getString("decision")).isEqualTo("COMPENSATE");
+      assertThat(resolved.json().getLong("paid")).isEqualTo(100);
+    }
+    var dismissed =
+        api.post(
+            resolve,
+            api.adminToken(),
+            Map.of(),
+            JsonObject.of("decision", "DISMISS", "note", "changed my mind").encode());
+    assertThat(dismissed.status()).as(dismissed.raw()).isEqualTo(409);
+
+    JsonObject wallet = wallet(lost);
+    assertThat(wallet.getLong("balance")).as(wallet.encode()).isEqualTo(100);
+    JsonObject entry = wallet.getJsonArray("entries").getJsonObject(0);
+    assertThat(entry.getString("kind")).isEqualTo("COMPENSATION");
+    assertThat(entry.getString("packetId")).isEqualTo(packet);
+    assertThat(parts.database().audit().escrowBalance(sold.id())).isEqualTo(Amount.ZERO);
+    assertThat(paid(parts, packet)).hasSize(3).doesNotContainKey(lost);
+    var after = api.get("/api/v1/admin/refused-claims", api.adminToken());
+    assertThat(after.json().getJsonArray("items")).as(after.raw()).isEmpty();
+    var reconciliation = api.get("/api/v1/admin/reconciliation", api.adminToken());
+    assertThat(reconciliation.json().getBoolean("ok")).as(reconciliation.raw()).isTrue();
   }
 
   @Test
