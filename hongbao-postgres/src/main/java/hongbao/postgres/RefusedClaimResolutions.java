@@ -14,10 +14,11 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * An operator's resolution of a refused claim, in the caller's transaction: the claim's row is
- * locked, so two operators resolving it at once are answered one after the other, and the second
- * finds it decided. A compensation moves the claim's amount from the system account to the user's
- * wallet under the key {@code compensation:<claim id>}, so it is paid once whatever happens.
+ * An operator's resolution of a refused claim, in the caller's transaction: the packet's escrow and
+ * then the claim's row are locked, so two operators resolving it at once are answered one after the
+ * other, and the second finds it decided. A compensation moves the claim's amount from the system
+ * account to the user's wallet under the key {@code compensation:<claim id>}, so it is paid once
+ * whatever happens.
  */
 final class RefusedClaimResolutions {
 
@@ -46,6 +47,19 @@ final class RefusedClaimResolutions {
   static Optional<ClaimResolution> resolve(
       Connection connection, long claimId, ClaimDecision decision, String note, Instant at)
       throws SQLException {
+    Long packetId = packetOf(connection, claimId);
+    if (packetId == null) {
+      return Optional.empty();
+    }
+    // Before the claim's grab is read as unpaid: a payout of it in flight (a worker's batch polled
+    // before the loss that refused the claim) holds the escrow's lock until it commits, and is
+    // then seen. One that starts after the compensation would pay the grab twice; a worker's
+    // batch does not outlive a loss by the time an operator takes to decide.
+    try (PreparedStatement lock =
+        connection.prepareStatement("SELECT 1 FROM account WHERE id = ? FOR UPDATE")) {
+      lock.setString(1, Sql.escrowAccount(packetId));
+      lock.executeQuery().close();
+    }
     try (PreparedStatement find = connection.prepareStatement(FIND)) {
       find.setLong(1, claimId);
       try (ResultSet row = find.executeQuery()) {
@@ -79,6 +93,16 @@ final class RefusedClaimResolutions {
         }
         record(connection, claimId, decision, note, at);
         return Optional.of(resolution(claimId, claim, decision, note, at));
+      }
+    }
+  }
+
+  private static Long packetOf(Connection connection, long claimId) throws SQLException {
+    try (PreparedStatement find =
+        connection.prepareStatement("SELECT packet_id FROM refused_claim WHERE id = ?")) {
+      find.setLong(1, claimId);
+      try (ResultSet row = find.executeQuery()) {
+        return row.next() ? row.getLong(1) : null;
       }
     }
   }

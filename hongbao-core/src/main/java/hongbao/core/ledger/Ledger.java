@@ -58,11 +58,11 @@ public interface Ledger extends Payouts {
    * Pays a grab that a claim presented the receipt of, as {@link #pay} pays one task, but in a
    * transaction that first locks the packet's escrow and pays only if the escrow keeps at least
    * {@code keep} (what the packet's other grabs' payouts are still owed) beyond the share, and the
-   * packet is not between a sweeper's claim ({@link hongbao.core.packet.PacketStore#claimExpired})
-   * and its refund: two claims of one packet are weighed one after the other, so room for one share
-   * is given once, and a claim is paid either before the sweeper reads what the ledger paid or
-   * after the refund, never from the remainder in between. A grab already paid moves nothing and
-   * answers {@link ClaimPayment#PAID}.
+   * packet is not between a sweeper's claim ({@link PacketStore#claimExpired}) and its refund: two
+   * claims of one packet are weighed one after the other, so room for one share is given once, and
+   * a claim is paid either before the sweeper reads what the ledger paid or after the refund, never
+   * from the remainder in between. A grab already paid moves nothing and answers {@link
+   * ClaimPayment#PAID}.
    *
    * @throws hongbao.core.payout.PayoutRefused as {@link #pay} does
    */
