@@ -3,6 +3,8 @@ package hongbao.app.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -103,7 +105,8 @@ class BenchCommandTest {
                 "--out",
                 out.toString());
 
-    assertThat(exit).isZero();
+    // The service's log goes with the temporary folder: a failed run keeps what it warned of.
+    assertThat(exit).as(() -> warningsOf(out.resolve("service.log"))).isZero();
     var summary = new JsonObject(Files.readString(out.resolve(RainRun.JSON)));
     assertThat(summary.getString("scenario")).isEqualTo("rain");
     // The warm-up's campaign: at least one window, its round over before the measured one.
@@ -137,5 +140,17 @@ class BenchCommandTest {
         .contains("service", "redis", "postgres", "generator");
     assertThat(Files.readString(out.resolve(RainRun.MARKDOWN)))
         .contains("| prizes issued / held / left | " + won + " / ");
+  }
+
+  /** The service log's warnings and errors, at most 40 of them, for a failure's message. */
+  private static String warningsOf(Path log) {
+    try (var lines = Files.lines(log)) {
+      return "the service warned: "
+          + String.join(
+              "\n",
+              lines.filter(l -> l.contains(" WARN ") || l.contains(" ERROR ")).limit(40).toList());
+    } catch (IOException | UncheckedIOException e) {
+      return "no service log: " + e;
+    }
   }
 }
