@@ -9,7 +9,9 @@ KEYS[2] trades      hb:rwb:{<campaign>:<k>}:t   hash: tradeNo -> digest|cost|acc
                                                  |unqueued once no queue took it, in either order)
 ARGV[1] tradeNo  ARGV[2] request digest  ARGV[3] cost (fen, 0 for non-cash)  ARGV[4] now (ms)
 ARGV[5] token  ARGV[6] 'sync' for a synchronous send (issued now, undone if that fails), else
-'async'
+'async'  ARGV[7] allowance other keys lent this one for this reservation (fen, as budget_lend.lua
+returned it; '0' when nothing was borrowed), granted first as budget_grant.lua grants it: in the
+same script, so no other borrower can lend it away again before this reservation uses it
 
 
 Replies (one string: the verdict, then what it carries after one space):
@@ -36,6 +38,15 @@ A string, not an array: Redis 6.2 writes a script's array reply with a system ca
 Atomic because the replay check, the allowance check and the record happen together: two racing
 requests with one tradeNo reserve once, and used never exceeds cap on this key.
 --]]
+local granted = tonumber(ARGV[7])
+if granted > 0 then
+  -- On a closed or lost key the lent allowance stays unspent (budget_grant.lua says why).
+  local key = redis.call('HMGET', KEYS[1], 'budget', 'closed')
+  if key[1] and not key[2] then
+    redis.call('HINCRBY', KEYS[1], 'cap', granted)
+    redis.call('HINCRBY', KEYS[1], 'borrowed', granted)
+  end
+end
 local prior = redis.call('HGET', KEYS[2], ARGV[1])
 if prior then
   local digest, at, token, mode = string.match(prior, '^([^|]*)|[^|]*|([^|]*)|([^|]*)(.*)$')

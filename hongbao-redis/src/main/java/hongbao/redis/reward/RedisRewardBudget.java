@@ -18,8 +18,11 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * Campaign budgets over {@code keys} Redis keys each. A reservation goes to the key its tradeNo
@@ -39,7 +42,10 @@ public final class RedisRewardBudget implements RewardBudget {
   /** Borrowing rounds before a reservation gathers instead (see {@link #gatherAndReserve}). */
   static final int BORROW_ROUNDS = 3;
 
-  /** Gathering rounds before a reservation is refused although the keys still have room. */
+  /**
+   * Gathering rounds before a reservation is refused while the budget, less what was reserved,
+   * still has room for it: allowance in flight between keys, or lost to a borrower's crash.
+   */
   static final int GATHER_ROUNDS_MAX = 32;
 
   private static final LuaScript OPEN = LuaScript.fromResource("budget_open.lua");
@@ -64,8 +70,11 @@ public final class RedisRewardBudget implements RewardBudget {
   private final Clock clock;
   private final Map<String, Layout> layouts = new java.util.concurrent.ConcurrentHashMap<>();
 
-  /** One gathering reservation at a time per campaign on this instance. */
-  private final Map<String, ReentrantLock> gatherings =
+  /**
+   * Per campaign on this instance: borrowings hold it shared, a gathering reservation alone (see
+   * {@link #gatherAndReserve}).
+   */
+  private final Map<String, ReadWriteLock> lendings =
       new java.util.concurrent.ConcurrentHashMap<>();
 
   public RedisRewardBudget(RedisLink redis, RewardKeys keys, int keysPerCampaign, Clock clock) {
@@ -163,14 +172,22 @@ public final class RedisRewardBudget implements RewardBudget {
       return new Reservation.UnknownCampaign();
     }
     int k = keyOf(reward.tradeNo(), layout.keys());
+    ReadWriteLock lending = lending(reward.campaignId());
     for (int round = 0; round < BORROW_ROUNDS; round++) {
-      String reply = reserveOn(k, reward, cost, token, sync);
+      String reply = reserveOn(k, reward, cost, token, sync, 0);
       Reservation settled = settled(reply);
       if (settled != null) {
         return settled;
       }
       long need = cost.fen() - ScriptReply.number(reply, 0);
-      if (borrow(reward.campaignId(), layout, k, need, false).moved() == 0) {
+      Borrowed borrowed;
+      lending.readLock().lock();
+      try {
+        borrowed = borrow(reward.campaignId(), layout, k, need);
+      } finally {
+        lending.readLock().unlock();
+      }
+      if (borrowed.moved() == 0) {
         break;
       }
     }
@@ -179,47 +196,73 @@ public final class RedisRewardBudget implements RewardBudget {
 
   /**
    * The last attempts of a reservation that borrowing did not satisfy. Near the end of a budget
-   * racing borrowers take each other's allowance back and forth: with 32 threads reserving 888 fen
-   * over eight keys of 1,250, a campaign was refused its last reward while 1,120 fen were left. So
-   * here, one reservation at a time per campaign on this instance, each round gathers every other
-   * key's spare allowance into this one and reserves at once; the reservation is refused only when
-   * the keys together have less room than it costs (or, against other instances doing the same,
-   * after {@value #GATHER_ROUNDS_MAX} rounds).
+   * racing borrowers take each other's allowance back and forth, and allowance one has lent and not
+   * yet granted is on no key: a rain, whose budget is exactly its prizes, had wins refused while
+   * their cost was in flight. So here, with no other borrowing of this instance under way (they
+   * take the campaign's lock shared, this takes it alone), each round lends every other key's spare
+   * allowance to this one and reserves with it in one script. The reservation is refused when,
+   * after that, the budget less what the keys reserved leaves less than it costs; or, while
+   * allowance stays missing (in flight on other instances, or lost to a borrower that died between
+   * lending and granting), after {@value #GATHER_ROUNDS_MAX} rounds.
    */
   private Reservation gatherAndReserve(
-      Layout layout, int k, Reward reward, Amount cost, String token, boolean sync) {
-    ReentrantLock gathering =
-        gatherings.computeIfAbsent(reward.campaignId(), id -> new ReentrantLock());
-    gathering.lock();
+      Layout cached, int k, Reward reward, Amount cost, String token, boolean sync) {
+    String campaignId = reward.campaignId();
+    Lock alone = lending(campaignId).writeLock();
+    alone.lock();
     try {
-      Amount left = Amount.ZERO;
+      // Fresh: an edit may have resized the budget since this instance cached it.
+      Layout layout = Objects.requireNonNullElse(freshLayout(campaignId), cached);
+      long spare = 0;
       for (int round = 0; round < GATHER_ROUNDS_MAX; round++) {
-        String reply = reserveOn(k, reward, cost, token, sync);
+        Borrowed lent = lendAll(campaignId, layout, k);
+        String reply = reserveOn(k, reward, cost, token, sync, lent.moved());
         Reservation settled = settled(reply);
         if (settled != null) {
           return settled;
         }
-        BudgetState state = state(reward.campaignId());
-        left = state == null ? Amount.ZERO : state.left();
-        if (left.fen() < cost.fen()) {
+        spare = ScriptReply.number(reply, 0);
+        if (layout.budget().fen() - reservedOnKeys(campaignId, layout) < cost.fen()) {
           break;
         }
-        Borrowed borrowed = borrow(reward.campaignId(), layout, k, cost.fen(), true);
-        if (borrowed.moved() == 0 && borrowed.frozenLender()) {
+        if (lent.frozenLender()) {
           // The room is on keys an edit holds still: not a want of budget.
-          if (lapsedFreeze(reward.campaignId())) {
+          if (lapsedFreeze(campaignId)) {
             return new Reservation.LapsedFreeze();
           }
           throw frozen();
         }
       }
-      return new Reservation.Insufficient(left);
+      return new Reservation.Insufficient(Amount.fen(spare));
     } finally {
-      gathering.unlock();
+      alone.unlock();
     }
   }
 
-  private String reserveOn(int k, Reward reward, Amount cost, String token, boolean sync) {
+  private ReadWriteLock lending(String campaignId) {
+    return lendings.computeIfAbsent(campaignId, id -> new ReentrantReadWriteLock());
+  }
+
+  /** What the campaign's keys have reserved together, every key asked before a reply is read. */
+  private long reservedOnKeys(String campaignId, Layout layout) {
+    var replies = new ArrayList<RedisFuture<String>>();
+    for (int k = 0; k < layout.keys(); k++) {
+      replies.add(redis.async().hget(keys.budget(campaignId, k), "used"));
+    }
+    long reserved = 0;
+    for (var reply : replies) {
+      String used = redis.await(reply, "reading a budget's reservations");
+      reserved += used == null ? 0 : Long.parseLong(used);
+    }
+    return reserved;
+  }
+
+  /**
+   * @param granted allowance other keys lent key {@code k} for this reservation, granted to it in
+   *     the same script
+   */
+  private String reserveOn(
+      int k, Reward reward, Amount cost, String token, boolean sync, long granted) {
     return RESERVE.run(
         redis,
         ScriptOutputType.VALUE,
@@ -229,7 +272,8 @@ public final class RedisRewardBudget implements RewardBudget {
         Long.toString(cost.fen()),
         Long.toString(clock.millis()),
         token,
-        sync ? "sync" : "async");
+        sync ? "sync" : "async",
+        Long.toString(granted));
   }
 
   /** What a reply of budget_reserve.lua settles; null for DRY (the key lacks allowance). */
@@ -259,44 +303,56 @@ public final class RedisRewardBudget implements RewardBudget {
 
   /**
    * Gathers at least {@code need} fen of allowance from the other keys into key {@code k}, plus a
-   * quarter of a key's share so that the next reservations do not borrow at once again; with {@code
-   * everything}, all the other keys' spare allowance.
+   * quarter of a key's share so that the next reservations do not borrow at once again.
    *
    * @return how much was moved (possibly less than needed, when the campaign is nearly spent)
    */
-  private Borrowed borrow(String campaignId, Layout layout, int k, long need, boolean everything) {
+  private Borrowed borrow(String campaignId, Layout layout, int k, long need) {
     long share = layout.budget().fen() / layout.keys();
-    long wanted = everything ? layout.budget().fen() : need + share / 4;
-    long gathered = 0;
+    Borrowed lent = lend(campaignId, layout, k, need + share / 4, need);
+    if (lent.moved() > 0) {
+      Long granted =
+          GRANT.run(
+              redis,
+              ScriptOutputType.INTEGER,
+              new String[] {keys.budget(campaignId, k)},
+              Long.toString(lent.moved()));
+      if (granted == 0) {
+        // The campaign closed since, or Redis lost the key (the next reservation on it finds that
+        // out): what was lent stays unspent and goes back with its escrow.
+        return new Borrowed(0, lent.frozenLender());
+      }
+    }
+    return lent;
+  }
+
+  /** Takes every other key's spare allowance, for key {@code k} to be granted it. */
+  private Borrowed lendAll(String campaignId, Layout layout, int k) {
+    return lend(campaignId, layout, k, layout.budget().fen(), layout.budget().fen());
+  }
+
+  /**
+   * Takes up to {@code wanted} fen off the other keys' allowance, asking them in turn from the one
+   * after {@code k} until {@code enough} is lent.
+   */
+  private Borrowed lend(String campaignId, Layout layout, int k, long wanted, long enough) {
+    long lent = 0;
     boolean frozenLender = false;
-    for (int i = 1; i < layout.keys() && (everything || gathered < need); i++) {
+    for (int i = 1; i < layout.keys() && lent < enough; i++) {
       int lender = (k + i) % layout.keys();
       long given =
           LEND.<Long>run(
               redis,
               ScriptOutputType.INTEGER,
               new String[] {keys.budget(campaignId, lender)},
-              Long.toString(wanted - gathered));
+              Long.toString(wanted - lent));
       if (given < 0) {
         frozenLender = true;
       } else {
-        gathered += given;
+        lent += given;
       }
     }
-    if (gathered > 0) {
-      Long granted =
-          GRANT.run(
-              redis,
-              ScriptOutputType.INTEGER,
-              new String[] {keys.budget(campaignId, k)},
-              Long.toString(gathered));
-      if (granted == 0) {
-        // The campaign closed since, or Redis lost the key (the next reservation on it finds that
-        // out): what was lent stays unspent and goes back with its escrow.
-        return new Borrowed(0, frozenLender);
-      }
-    }
-    return new Borrowed(gathered, frozenLender);
+    return new Borrowed(lent, frozenLender);
   }
 
   @Override

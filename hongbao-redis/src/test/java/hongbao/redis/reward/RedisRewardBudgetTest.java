@@ -125,6 +125,52 @@ class RedisRewardBudgetTest {
   }
 
   /**
+   * A rain's budget is exactly what its prizes cost: every drawn win must be reserved, the last one
+   * included, however many taps race for the last fen. A win refused here is told MISSED and then
+   * issued by the campaign's closer, which finds the room the race hid.
+   */
+  @Test
+  void reserve_ofABudgetExactlyItsRewards_racingFromManyThreads_reservesEveryOne()
+      throws Exception {
+    var pool = Executors.newFixedThreadPool(48);
+    try {
+      for (int c = 0; c < 20; c++) {
+        long[] costs = new long[240];
+        long total = 0;
+        for (int i = 0; i < costs.length; i++) {
+          costs[i] = 50 + (i * 37) % 150;
+          total += costs[i];
+        }
+        String campaign = opened(total);
+        var start = new CountDownLatch(1);
+        var attempts = new ArrayList<Future<Reservation>>();
+        for (int i = 0; i < costs.length; i++) {
+          Reward reward = reward(campaign, campaign + "-" + i, costs[i]);
+          attempts.add(
+              pool.submit(
+                  (Callable<Reservation>)
+                      () -> {
+                        start.await();
+                        return budget.reserve(reward, reward.amount(), "tok");
+                      }));
+        }
+        start.countDown();
+        var refused = new ArrayList<Reservation>();
+        for (Future<Reservation> attempt : attempts) {
+          Reservation reservation = attempt.get();
+          if (!(reservation instanceof Reservation.Reserved)) {
+            refused.add(reservation);
+          }
+        }
+        assertThat(refused).as("campaign %s of %d fen", campaign, total).isEmpty();
+        assertThat(budget.state(campaign).reserved().fen()).isEqualTo(total);
+      }
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  /**
    * An edit of a scheduled rain opens its budget again under a newer version: the keys take the new
    * budget (larger or smaller) over the same number of keys, another instance sees it at once, an
    * arming of an older version changes nothing, and a key already spent from is never resized.
