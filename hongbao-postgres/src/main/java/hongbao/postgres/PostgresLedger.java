@@ -185,23 +185,6 @@ public final class PostgresLedger implements Ledger {
 
   // -------------------------------------------------------------------------------------- top-up
 
-  /**
-   * System debit, transfer and wallet credit in one round trip. Every top-up updates the one system
-   * row, so top-ups are serialised; they are an operator's action, not a hot path.
-   */
-  private static final String TOP_UP =
-      """
-      WITH funding AS (
-          UPDATE account SET balance = balance - ? WHERE id = 'system'
-      ), posting AS (
-          INSERT INTO transfer (key, kind, debit_account, credit_account, amount, user_id)
-          VALUES (?, 'TOPUP', 'system', ?, ?, ?)
-      )
-      INSERT INTO account (id, kind, balance) VALUES (?, 'WALLET', ?)
-      ON CONFLICT (id) DO UPDATE SET balance = account.balance + excluded.balance
-      RETURNING balance
-      """;
-
   @Override
   public StoredAnswer topUp(
       String userId, Amount amount, IdempotencyKey key, Function<Amount, StoredAnswer> answer) {
@@ -221,30 +204,20 @@ public final class PostgresLedger implements Ledger {
 
   private static Amount creditFromSystem(
       Connection connection, String userId, Amount amount, IdempotencyKey key) throws SQLException {
-    String wallet = Sql.walletAccount(userId);
-    try (PreparedStatement topUp = connection.prepareStatement(TOP_UP)) {
-      topUp.setLong(1, amount.fen());
-      // Scoped like the idempotency key: two operators may use the same key for one wallet.
-      topUp.setString(2, "topup:" + key.userId() + ":" + key.endpoint() + ":" + key.key());
-      topUp.setString(3, wallet);
-      topUp.setLong(4, amount.fen());
-      topUp.setString(5, userId);
-      topUp.setString(6, wallet);
-      topUp.setLong(7, amount.fen());
-      try (ResultSet row = topUp.executeQuery()) {
-        row.next();
-        return Amount.fen(row.getLong(1));
-      } catch (SQLException e) {
-        if (Sql.UNIQUE_VIOLATION.equals(e.getSQLState())) {
-          // The key's stored answer was purged (past its retention), its transfer was not: the
-          // same key again is a request that was already made, not a new top-up.
-          throw new RejectedException(
-              Rejection.IDEMPOTENCY_CONFLICT,
-              "this Idempotency-Key was used for a top-up whose answer is no longer kept:"
-                  + " use a new key");
-        }
-        throw e;
+    // Scoped like the idempotency key: two operators may use the same key for one wallet.
+    String transferKey = "topup:" + key.userId() + ":" + key.endpoint() + ":" + key.key();
+    try {
+      return SystemCredit.post(connection, transferKey, "TOPUP", userId, null, amount);
+    } catch (SQLException e) {
+      if (Sql.UNIQUE_VIOLATION.equals(e.getSQLState())) {
+        // The key's stored answer was purged (past its retention), its transfer was not: the
+        // same key again is a request that was already made, not a new top-up.
+        throw new RejectedException(
+            Rejection.IDEMPOTENCY_CONFLICT,
+            "this Idempotency-Key was used for a top-up whose answer is no longer kept:"
+                + " use a new key");
       }
+      throw e;
     }
   }
 

@@ -29,19 +29,6 @@ final class RefusedClaimResolutions {
           + PostgresPacketStore.REFUSED_CLAIM_UNPAID
           + " AS paid FROM refused_claim r WHERE r.id = ? FOR UPDATE";
 
-  private static final String COMPENSATE =
-      """
-      WITH funding AS (
-          UPDATE account SET balance = balance - ? WHERE id = 'system'
-      ), posting AS (
-          INSERT INTO transfer
-              (key, kind, debit_account, credit_account, amount, packet_id, user_id)
-          VALUES (?, 'COMPENSATION', 'system', ?, ?, ?, ?)
-      )
-      INSERT INTO account (id, kind, balance) VALUES (?, 'WALLET', ?)
-      ON CONFLICT (id) DO UPDATE SET balance = account.balance + excluded.balance
-      """;
-
   private RefusedClaimResolutions() {}
 
   static Optional<ClaimResolution> resolve(
@@ -109,18 +96,13 @@ final class RefusedClaimResolutions {
 
   private static void compensate(Connection connection, long claimId, RefusedClaim claim)
       throws SQLException {
-    String wallet = Sql.walletAccount(claim.userId());
-    try (PreparedStatement pay = connection.prepareStatement(COMPENSATE)) {
-      pay.setLong(1, claim.amount().fen());
-      pay.setString(2, "compensation:" + claimId);
-      pay.setString(3, wallet);
-      pay.setLong(4, claim.amount().fen());
-      pay.setLong(5, claim.packetId());
-      pay.setString(6, claim.userId());
-      pay.setString(7, wallet);
-      pay.setLong(8, claim.amount().fen());
-      pay.executeUpdate();
-    }
+    SystemCredit.post(
+        connection,
+        "compensation:" + claimId,
+        "COMPENSATION",
+        claim.userId(),
+        claim.packetId(),
+        claim.amount());
   }
 
   private static void record(
