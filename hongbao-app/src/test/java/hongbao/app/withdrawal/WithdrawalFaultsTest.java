@@ -8,6 +8,8 @@ import hongbao.app.WithdrawalParts;
 import hongbao.app.support.Api;
 import hongbao.app.support.Api.Response;
 import hongbao.app.support.Backends;
+import hongbao.app.support.ForgingProxy;
+import hongbao.app.support.ForgingProxy.Forgery;
 import hongbao.app.support.TestService;
 import hongbao.core.ledger.IdempotencyKey;
 import hongbao.core.ledger.StoredAnswer;
@@ -87,6 +89,8 @@ class WithdrawalFaultsTest {
   private WithdrawalParts withdrawals;
   private SimClock clock;
   private HttpGateway gatewayWithoutCallbacks;
+  private ForgingProxy proxy;
+  private HttpGateway gatewayThroughProxy;
 
   @BeforeAll
   void start() {
@@ -108,17 +112,28 @@ class WithdrawalFaultsTest {
             new GatewaySignature(backends.gatewaySecret()),
             Duration.ofMillis(Backends.GATEWAY_TIMEOUT_MILLIS),
             () -> null);
+    proxy = new ForgingProxy(vertx, URI.create(backends.gatewayUrl()));
+    gatewayThroughProxy =
+        new HttpGateway(
+            vertx,
+            proxy.uri(),
+            new GatewaySignature(backends.gatewaySecret()),
+            Duration.ofMillis(Backends.GATEWAY_TIMEOUT_MILLIS),
+            () -> null);
   }
 
   @AfterEach
   void reconciles() {
     simulator.faults(Faults.NONE);
+    proxy.forge(Forgery.NONE);
     service.assertReconciledAfterSweeping();
   }
 
   @AfterAll
   void stop() {
     gatewayWithoutCallbacks.close();
+    gatewayThroughProxy.close();
+    proxy.close();
     simulator.close();
     vertx.close().await();
     service.close();
@@ -434,6 +449,52 @@ class WithdrawalFaultsTest {
     assertThat(balance(user)).isEqualTo(100);
   }
 
+  /**
+   * Someone on the path between the service and the gateway answers in its name: a refusal of a
+   * transfer the gateway paid (carrying the signature of the gateway's real answer), and a payment
+   * of a transfer it kept from the gateway (signed with a secret of its own). Neither is believed:
+   * the first withdrawal is not given back, the second not closed paid; both stay unknown until the
+   * gateway itself is asked, which settles each one paid exactly once.
+   */
+  @Test
+  void answersForgedOnThePath_areNotBelieved_andTheGatewayItselfSettlesEachOnce() {
+    String user = funded("forged");
+    clock = new SimClock(Instant.now());
+    answeredThroughTheProxy();
+    long paidButRefused = request(user, 400);
+    long keptButPaid = request(user, 300);
+
+    proxy.forge(Forgery.FAIL_AFTER_PAYING);
+    settlement(gatewayThroughProxy).send(paidButRefused);
+    proxy.forge(Forgery.SUCCESS_WITHOUT_SENDING);
+    settlement(gatewayThroughProxy).send(keptButPaid);
+    proxy.forge(Forgery.NONE);
+
+    assertThat(proxy.forged()).isEqualTo(2);
+    for (long id : List.of(paidButRefused, keptButPaid)) {
+      Withdrawal forged = withdrawals.store().find(id).orElseThrow();
+      assertThat(forged.status())
+          .as("neither refused nor paid")
+          .isEqualTo(WithdrawalStatus.UNKNOWN);
+      assertThat(forged.cause()).contains("an answer without the gateway's signature");
+    }
+    assertThat(balance(user)).as("nothing given back").isEqualTo(300);
+    assertPaidOnce(paidButRefused);
+    String kept = withdrawals.store().find(keptButPaid).orElseThrow().outTradeNo();
+    assertThat(statement()).as("never reached the gateway").doesNotContainKey(kept);
+
+    for (int round = 0; round < 10 && !(settled(paidButRefused) && settled(keptButPaid)); round++) {
+      clock.advance(withdrawals.timings().answerDeadline().plusMinutes(5));
+      janitor().settleOnce();
+    }
+
+    assertThat(status(paidButRefused)).isEqualTo(WithdrawalStatus.SUCCEEDED);
+    assertThat(status(keptButPaid)).isEqualTo(WithdrawalStatus.SUCCEEDED);
+    assertPaidOnce(paidButRefused);
+    assertPaidOnce(keptButPaid);
+    assertThat(balance(user)).isEqualTo(300);
+  }
+
   @Test
   void payThenSystemError_everyTime_isNeverAPaymentTwice() throws Exception {
     simulator.faults(new Faults(0, 0, 1, 0, 0));
@@ -517,6 +578,20 @@ class WithdrawalFaultsTest {
     } finally {
       janitors.shutdownNow();
     }
+  }
+
+  /**
+   * Once the gateway has answered through the proxy: its first call opens the proxy's connection,
+   * which can outlast the adapter's short timeout, and each answer the test reads must be the
+   * proxy's, not a timeout.
+   */
+  private void answeredThroughTheProxy() {
+    for (int i = 0; i < 5; i++) {
+      if (!(gatewayThroughProxy.query("WARMUP") instanceof QueryAnswer.NoAnswer)) {
+        return;
+      }
+    }
+    throw new AssertionError("the gateway never answered through the proxy");
   }
 
   private WithdrawalJanitor janitor() {
