@@ -337,10 +337,7 @@ class FaultDrillTest {
     grab(api, "grace-a", packet);
     grab(api, "grace-b", packet);
     // Payouts and sweeps are down (no workers) until the packet's keys have aged out of Redis.
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .pollInterval(Duration.ofMillis(100))
-        .until(() -> parts.store().state(id).isEmpty());
+    agedOut(parts, id);
 
     assertThat(parts.sweeper().sweepOnce()).as("the grabs are not paid yet").isZero();
     var worker = hongbao.app.workers.Workers.payoutWorker(service.hongbao().config(), parts, "w");
@@ -376,16 +373,12 @@ class FaultDrillTest {
     assertThat(tasks).hasSize(2);
     for (PayoutTask task : tasks) {
       if (task.userId().equals("grace-dead-a")) {
-        assertThat(parts.database().ledger().pay(List.of(task))).isEqualTo(1);
-        parts.queue().ack(List.of(task));
+        paidAndAcked(parts, task);
       } else {
         parts.queue().deadLetter(task, "the drill gives up on it");
       }
     }
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .pollInterval(Duration.ofMillis(100))
-        .until(() -> parts.store().state(id).isEmpty());
+    agedOut(parts, id);
 
     assertThat(parts.sweeper().sweepOnce()).isEqualTo(1);
 
@@ -572,16 +565,10 @@ class FaultDrillTest {
         }
         // Lost with Redis's record of the grab.
         case "reclose-lost" -> parts.queue().ack(List.of(task));
-        default -> {
-          assertThat(parts.database().ledger().pay(List.of(task))).isEqualTo(1);
-          parts.queue().ack(List.of(task));
-        }
+        default -> paidAndAcked(parts, task);
       }
     }
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .pollInterval(Duration.ofMillis(100))
-        .until(() -> parts.store().state(id).isEmpty());
+    agedOut(parts, id);
 
     var claimed = Drills.claim(api, "reclose-lost", packet, receipt);
     assertThat(claimed.json().getString("outcome")).as(claimed.raw()).isEqualTo("PAID");
@@ -624,5 +611,19 @@ class FaultDrillTest {
     } finally {
       client.shutdown();
     }
+  }
+
+  /** A drill's worker paying one task it polled, and acknowledging it. */
+  private static void paidAndAcked(Parts parts, PayoutTask task) {
+    assertThat(parts.database().ledger().pay(List.of(task))).isEqualTo(1);
+    parts.queue().ack(List.of(task));
+  }
+
+  /** Once the packet's keys have aged out of Redis (the drills shorten their grace). */
+  private static void agedOut(Parts parts, long id) {
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> parts.store().state(id).isEmpty());
   }
 }
