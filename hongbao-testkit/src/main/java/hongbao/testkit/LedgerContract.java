@@ -54,6 +54,13 @@ public abstract class LedgerContract {
     return name + "-c" + IDS.incrementAndGet();
   }
 
+  /** Users of this test alone: a new instance of the class runs each test. */
+  private final String alice = user("alice");
+
+  private final String bob = user("bob");
+  private final String carol = user("carol");
+  private final String dave = user("dave");
+
   private static IdempotencyKey key(String userId, String endpoint) {
     String k = "k" + IDS.incrementAndGet();
     return new IdempotencyKey(userId, endpoint, k, "hash-" + k);
@@ -83,6 +90,12 @@ public abstract class LedgerContract {
     return packet;
   }
 
+  /** A packet of {@code fen} in {@code count} shares, sent by alice out of a top-up of as much. */
+  private Packet sentByAlice(long fen, int count) {
+    topUp(alice, fen);
+    return send(alice, fen, count);
+  }
+
   private static PayoutTask task(Packet packet, String userId, long fen) {
     return new PayoutTask(packet.id(), userId, Amount.fen(fen), T0.plusSeconds(1), "tag");
   }
@@ -102,7 +115,6 @@ public abstract class LedgerContract {
    */
   @Test
   void packetsTouchedSince_areTheOpenOnes_andTheClosedOnesThatMovedSince() {
-    String alice = user("alice");
     topUp(alice, 2_000);
     Packet open = send(alice, 1_000, 2);
     Packet closed = send(alice, 1_000, 2);
@@ -130,8 +142,6 @@ public abstract class LedgerContract {
 
   @Test
   void walletSnapshot_namesWhichOfTheAskedPacketsPaidTheUser() {
-    String alice = user("alice");
-    String bob = user("bob");
     topUp(alice, 1_000);
     Packet paid = send(alice, 300, 1);
     Packet unpaid = send(alice, 400, 1);
@@ -152,11 +162,7 @@ public abstract class LedgerContract {
    */
   @Test
   void refusedClaims_areTheOnesStillUnpaid() {
-    String alice = user("alice");
-    String bob = user("bob");
-    String carol = user("carol");
-    topUp(alice, 1_000);
-    Packet packet = send(alice, 1_000, 3);
+    Packet packet = sentByAlice(1_000, 3);
     packets()
         .recordRefusedClaim(
             new RefusedClaim(packet.id(), bob, Amount.fen(300), "lost", T0.plusSeconds(5)));
@@ -177,11 +183,7 @@ public abstract class LedgerContract {
    */
   @Test
   void refusedClaims_ofAnotherPacketCreation_stayWhenTheLedgersPacketPaysTheUser() {
-    String alice = user("alice");
-    String bob = user("bob");
-    String carol = user("carol");
-    topUp(alice, 1_000);
-    Packet packet = send(alice, 1_000, 3);
+    Packet packet = sentByAlice(1_000, 3);
     Instant created = packet.createdAt().truncatedTo(ChronoUnit.MILLIS);
     Instant older = created.minus(Duration.ofDays(1));
     packets()
@@ -217,12 +219,7 @@ public abstract class LedgerContract {
    */
   @Test
   void resolveRefusedClaim_compensatesFromTheSystemOnce_orDismisses_andEndsTheReport() {
-    String alice = user("alice");
-    String bob = user("bob");
-    String carol = user("carol");
-    String dave = user("dave");
-    topUp(alice, 1_000);
-    Packet packet = send(alice, 1_000, 3);
+    Packet packet = sentByAlice(1_000, 3);
     for (String user : List.of(bob, carol, dave)) {
       packets()
           .recordRefusedClaim(
@@ -300,10 +297,7 @@ public abstract class LedgerContract {
 
   @Test
   void pay_replayed_movesNothingTheSecondTime() {
-    String alice = user("alice");
-    String bob = user("bob");
-    topUp(alice, 1_000);
-    Packet packet = send(alice, 1_000, 3);
+    Packet packet = sentByAlice(1_000, 3);
 
     assertThat(ledger().pay(List.of(task(packet, bob, 300)))).isEqualTo(1);
     assertThat(ledger().pay(List.of(task(packet, bob, 300)))).isZero();
@@ -319,11 +313,7 @@ public abstract class LedgerContract {
    */
   @Test
   void payClaim_paysOnlyFromWhatTheEscrowSparesBeyondWhatItKeeps() {
-    String alice = user("alice");
-    String bob = user("bob");
-    String carol = user("carol");
-    topUp(alice, 1_000);
-    Packet packet = send(alice, 1_000, 3);
+    Packet packet = sentByAlice(1_000, 3);
 
     assertThat(ledger().payClaim(task(packet, bob, 300), Amount.fen(700)))
         .isEqualTo(ClaimPayment.PAID);
@@ -347,11 +337,7 @@ public abstract class LedgerContract {
    */
   @Test
   void payClaim_betweenASweepersClaimAndTheRefund_isNotPaid_butAGrabPaidBeforeAnswersPaid() {
-    String alice = user("alice");
-    String bob = user("bob");
-    String carol = user("carol");
-    topUp(alice, 1_000);
-    Packet packet = send(alice, 1_000, 3);
+    Packet packet = sentByAlice(1_000, 3);
     assertThat(ledger().payClaim(task(packet, bob, 300), Amount.ZERO)).isEqualTo(ClaimPayment.PAID);
     Instant claimedUntil = packet.expiresAt().plusSeconds(30);
 
@@ -384,11 +370,7 @@ public abstract class LedgerContract {
 
   @Test
   void pay_beyondTheEscrow_refusesTheWholeBatch() {
-    String alice = user("alice");
-    String bob = user("bob");
-    String carol = user("carol");
-    topUp(alice, 500);
-    Packet packet = send(alice, 500, 2);
+    Packet packet = sentByAlice(500, 2);
 
     assertThatThrownBy(
             () -> ledger().pay(List.of(task(packet, bob, 300), task(packet, carol, 300))))
@@ -398,9 +380,7 @@ public abstract class LedgerContract {
                 ledger()
                     .pay(
                         List.of(
-                            task(packet, bob, 1),
-                            task(packet, carol, 1),
-                            task(packet, user("dave"), 1))))
+                            task(packet, bob, 1), task(packet, carol, 1), task(packet, dave, 1))))
         .as("more shares than the count")
         .isInstanceOf(PayoutRefused.class);
 
@@ -415,11 +395,7 @@ public abstract class LedgerContract {
    */
   @Test
   void pay_ofAnotherShareUnderAPaidKey_isRefused_notSkippedAsAReplay() {
-    String alice = user("alice");
-    String bob = user("bob");
-    String carol = user("carol");
-    topUp(alice, 1_000);
-    Packet packet = send(alice, 1_000, 3);
+    Packet packet = sentByAlice(1_000, 3);
     ledger().pay(List.of(task(packet, bob, 300)));
 
     assertThatThrownBy(
@@ -451,12 +427,7 @@ public abstract class LedgerContract {
    */
   @Test
   void pay_ofATaskFromAnotherPacketUnderTheId_isRefused_oneThatDoesNotSayIsPaid() {
-    String alice = user("alice");
-    String bob = user("bob");
-    String carol = user("carol");
-    String dave = user("dave");
-    topUp(alice, 500);
-    Packet packet = send(alice, 500, 3);
+    Packet packet = sentByAlice(500, 3);
     Instant older = T0.minusSeconds(1);
 
     assertThatThrownBy(
@@ -482,7 +453,6 @@ public abstract class LedgerContract {
 
   @Test
   void send_beyondTheWallet_isRefused_andMovesNothing() {
-    String alice = user("alice");
     topUp(alice, 100);
 
     assertThatThrownBy(() -> send(alice, 101, 1))
@@ -494,10 +464,7 @@ public abstract class LedgerContract {
 
   @Test
   void refund_happensOnce_andNeverMoreThanTheEscrow() {
-    String alice = user("alice");
-    String bob = user("bob");
-    topUp(alice, 1_000);
-    Packet packet = send(alice, 1_000, 2);
+    Packet packet = sentByAlice(1_000, 2);
     ledger().pay(List.of(task(packet, bob, 400)));
 
     assertThat(ledger().refund(packet.id(), Amount.fen(900), T0.plus(Duration.ofDays(1)))).isTrue();
@@ -511,7 +478,6 @@ public abstract class LedgerContract {
 
   @Test
   void idempotencyKey_isTakenOnce() {
-    String alice = user("alice");
     topUp(alice, 1_000);
     IdempotencyKey key = key(alice, "send");
     Packet first = send(alice, 10, 1);
