@@ -38,7 +38,7 @@ A string, not an array: Redis 6.2 writes a script's array reply with a system ca
 Atomic because the replay check, the allowance check and the record happen together: two racing
 requests with one tradeNo reserve once, and used never exceeds cap on this key.
 --]]
-local granted = tonumber(ARGV[7])
+local granted = tonumber(ARGV[7] or '0')
 if granted > 0 then
   -- On a closed or lost key the lent allowance stays unspent (budget_grant.lua says why).
   local key = redis.call('HMGET', KEYS[1], 'budget', 'closed')
